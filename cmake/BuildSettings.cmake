@@ -1,0 +1,28 @@
+# One INTERFACE target carries the language level, warnings, Qt strictness and
+# sanitizer flags; every first-party target links it.
+add_library(queuescope_build_settings INTERFACE)
+add_library(Queuescope::BuildSettings ALIAS queuescope_build_settings)
+
+target_compile_features(queuescope_build_settings INTERFACE cxx_std_20)
+target_compile_options(queuescope_build_settings INTERFACE -Wall -Wextra -Wpedantic)
+if(QUEUESCOPE_WERROR)
+  target_compile_options(queuescope_build_settings INTERFACE -Werror)
+endif()
+target_compile_definitions(queuescope_build_settings INTERFACE
+  QT_NO_CAST_FROM_ASCII
+  QT_NO_CAST_TO_ASCII
+  QT_NO_URL_CAST_FROM_STRING
+  QT_USE_QSTRINGBUILDER
+  QT_NO_FOREACH
+  QT_NO_KEYWORDS)
+
+# Sanitizers are applied globally so the generated protobuf code and every test
+# executable are instrumented alike.
+if(QUEUESCOPE_ASAN)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+if(QUEUESCOPE_TSAN)
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+endif()

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace qs::broker {
+
+class BrokerObserver;
+
+struct BrokerOptions {
+    std::string bindAddress = "127.0.0.1";
+    int port = 50000;           // 0 = ephemeral; the bound port is reported by port()
+    std::string authToken;      // empty = no auth; otherwise required on every RPC but Ping
+    std::string version = "v2.4.0";
+    std::string hostName;       // empty = derived from the OS hostname (spec §2.14)
+    std::size_t maxMessageBytes = 104857600;  // gRPC send/receive limit (spec §1.4)
+    // One line per client connect / disconnect and per error. Called from gRPC
+    // threads; must be thread-safe. Null = silent.
+    std::function<void(std::string_view line)> log;
+};
+
+// The embedded KubeMQ-compatible broker: a gRPC server on bindAddress:port
+// serving the queues API of a KubeMQ v2.4.0 server (see docs/broker.md for the
+// deliberate differences). Messages live in memory.
+//
+// Threading: construct, start(), stop() and destroy from one owning thread that
+// is not a gRPC handler thread. port(), address(), isRunning() and
+// setObserver() are safe from any thread.
+class Broker {
+public:
+    explicit Broker(BrokerOptions options);
+    ~Broker();  // stops and joins everything
+    Broker(const Broker&) = delete;
+    Broker& operator=(const Broker&) = delete;
+
+    // Binds and starts serving. False, with *error describing why (for example
+    // the port is taken), when the address cannot be bound.
+    bool start(std::string* error = nullptr);
+
+    // Cancels open streams and long polls and stops serving. Idempotent.
+    void stop();
+
+    bool isRunning() const;
+    int port() const;             // the bound port (valid after start())
+    std::string address() const;  // "host:port" clients can dial
+
+    // At most one observer; null removes it. See BrokerObserver for threading.
+    void setObserver(BrokerObserver* observer);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace qs::broker

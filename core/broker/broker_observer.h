@@ -1,0 +1,22 @@
+#pragma once
+
+#include "events/event.h"
+
+namespace qs::broker {
+
+// Receives the broker's own view of every state change (EventSource::Broker
+// events: stored, delayed, released, delivered, acked, nacked, requeued,
+// returned, expired, dead-lettered, client connected / disconnected).
+//
+// Threading: called on the broker's gRPC and timer threads, possibly
+// concurrently and possibly while the broker holds internal locks. An
+// implementation must return quickly, never block, and never call back into
+// the Broker. Ownership: the observer is not owned by the broker and must
+// outlive it (or be removed first).
+class BrokerObserver {
+public:
+    virtual ~BrokerObserver() = default;
+    virtual void onBrokerEvent(const Event& event) noexcept = 0;
+};
+
+}  // namespace qs::broker

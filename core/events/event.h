@@ -1,0 +1,74 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+// One observable step of a Queuescope run, from the client side (workers, the
+// producer) or from the embedded broker's own view. Plain value type: copied
+// freely between threads; no pointers into shared state.
+namespace qs {
+
+enum class EventSource : std::uint8_t {
+    Producer,  // the task producer
+    Worker,    // a pool worker (actor = its client id)
+    Pool,      // the pool as a whole (configuration changes, scaling)
+    Broker,    // the embedded broker's observer
+};
+
+enum class EventKind : std::uint8_t {
+    // Producer
+    TaskSent,    // sequence unknown at send; value = delay seconds
+    SendFailed,  // detail = error
+    // Worker / client view
+    PollStarted,        // value = max messages; detail = wait timeout ms
+    PollReturned,       // value = messages received; count2 = waited ms
+    MessageAssigned,    // a message handed to a worker (sequence, receive count)
+    Redelivered,        // the ledger saw this message delivered before (detail = previous worker)
+    WorkStarted,
+    WorkFinished,       // value = work duration ns
+    Acked,
+    Rejected,           // NAck: back to the tail with receive count + 1
+    Requeued,           // moved to another channel (detail = destination)
+    WorkerStarted,
+    WorkerPaused,
+    WorkerResumed,
+    WorkerCrashed,      // dropped its connection mid-batch without settling; value = unsettled count
+    WorkerReconnected,
+    WorkerStopped,
+    ConfigChanged,      // detail = "name=value"
+    Error,              // detail = message
+    // Broker observer
+    BrokerStored,        // message stored in a channel (sequence assigned)
+    BrokerDelayed,       // held back until DelayedTo
+    BrokerReleased,      // delayed message released into its channel
+    BrokerDelivered,     // handed to client `actor` in transaction `transaction`
+    BrokerAcked,
+    BrokerNacked,        // re-enqueued at the tail as a new copy (new sequence in count2)
+    BrokerRequeued,      // copied to another channel (detail = destination)
+    BrokerReturned,      // unsettled message returned to the queue unchanged (stream end / close)
+    BrokerExpired,
+    BrokerDeadLettered,  // detail = dead-letter channel ("" = dropped)
+    BrokerClientConnected,
+    BrokerClientDisconnected,
+};
+
+struct Event {
+    std::int64_t timeNs = 0;  // qs::monotonicNanos() when it happened
+    EventKind kind = EventKind::Error;
+    EventSource source = EventSource::Pool;
+    std::string actor;        // worker / client id
+    std::string channel;
+    std::string messageId;
+    std::uint64_t sequence = 0;
+    std::int32_t receiveCount = 0;
+    std::string transaction;  // downstream TransactionId when known
+    std::int64_t value = 0;   // meaning per kind (see above)
+    std::int64_t count2 = 0;  // second number per kind (see above)
+    std::string detail;
+};
+
+std::string_view toString(EventKind kind);
+std::string_view toString(EventSource source);
+
+}  // namespace qs
