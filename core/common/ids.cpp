@@ -37,7 +37,8 @@ std::string newUuid() {
     std::array<std::uint8_t, 16> b{};
     for (int i = 0; i < 16; i += 8) {
         const std::uint64_t v = rng();
-        for (int j = 0; j < 8; ++j) b[i + j] = static_cast<std::uint8_t>(v >> (8 * j));
+        for (int j = 0; j < 8; ++j)
+            b[i + j] = static_cast<std::uint8_t>(v >> (8 * j));
     }
     b[6] = static_cast<std::uint8_t>((b[6] & 0x0F) | 0x40);  // version 4
     b[8] = static_cast<std::uint8_t>((b[8] & 0x3F) | 0x80);  // RFC 4122 variant
@@ -45,7 +46,8 @@ std::string newUuid() {
     std::string out;
     out.reserve(36);
     for (int i = 0; i < 16; ++i) {
-        if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            out.push_back('-');
         out.push_back(kHex[b[i] >> 4]);
         out.push_back(kHex[b[i] & 0x0F]);
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -21,43 +22,46 @@ enum class EventKind : std::uint8_t {
     TaskSent,    // sequence unknown at send; value = delay seconds
     SendFailed,  // detail = error
     // Worker / client view
-    PollStarted,        // value = max messages; detail = wait timeout ms
-    PollReturned,       // value = messages received; count2 = waited ms
-    MessageAssigned,    // a message handed to a worker (sequence, receive count)
-    Redelivered,        // the ledger saw this message delivered before (detail = previous worker)
+    PollStarted,      // value = max messages; detail = wait timeout ms
+    PollReturned,     // value = messages received; count2 = waited ms
+    MessageAssigned,  // a message handed to a worker (sequence, receive count)
+    Redelivered,      // the ledger saw this message delivered before (detail = previous worker)
     WorkStarted,
-    WorkFinished,       // value = work duration ns
+    WorkFinished,  // value = work duration ns
     Acked,
-    Rejected,           // NAck: back to the tail with receive count + 1
-    Requeued,           // moved to another channel (detail = destination)
+    Rejected,  // NAck: back to the tail with receive count + 1
+    Requeued,  // moved to another channel (detail = destination)
     WorkerStarted,
     WorkerPaused,
     WorkerResumed,
-    WorkerCrashed,      // dropped its connection mid-batch without settling; value = unsettled count
+    WorkerCrashed,  // dropped its connection mid-batch without settling; value = unsettled count
     WorkerReconnected,
     WorkerStopped,
-    ConfigChanged,      // detail = "name=value"
-    Error,              // detail = message
+    ConfigChanged,  // detail = "name=value"
+    Error,          // detail = message
     // Broker observer
-    BrokerStored,        // message stored in a channel (sequence assigned)
-    BrokerDelayed,       // held back until DelayedTo
-    BrokerReleased,      // delayed message released into its channel
-    BrokerDelivered,     // handed to client `actor` in transaction `transaction`
+    BrokerStored,     // message stored in a channel (sequence assigned)
+    BrokerDelayed,    // held back until DelayedTo
+    BrokerReleased,   // delayed message released into its channel
+    BrokerDelivered,  // handed to client `actor` in transaction `transaction`
     BrokerAcked,
-    BrokerNacked,        // re-enqueued at the tail as a new copy (new sequence in count2)
-    BrokerRequeued,      // copied to another channel (detail = destination)
-    BrokerReturned,      // unsettled message returned to the queue unchanged (stream end / close)
+    BrokerNacked,    // re-enqueued at the tail as a new copy (new sequence in count2)
+    BrokerRequeued,  // copied to another channel (detail = destination)
+    BrokerReturned,  // unsettled message returned to the queue unchanged (stream end / close)
     BrokerExpired,
     BrokerDeadLettered,  // detail = dead-letter channel ("" = dropped)
     BrokerClientConnected,
     BrokerClientDisconnected,
+    // Event stream
+    EventsDropped,  // synthetic EventStream notice: value = events dropped at this point,
+                    // count2 = total dropped so far
 };
 
 struct Event {
     std::int64_t timeNs = 0;  // qs::monotonicNanos() when it happened
     EventKind kind = EventKind::Error;
     EventSource source = EventSource::Pool;
-    std::string actor;        // worker / client id
+    std::string actor;  // worker / client id
     std::string channel;
     std::string messageId;
     std::uint64_t sequence = 0;
@@ -70,5 +74,12 @@ struct Event {
 
 std::string_view toString(EventKind kind);
 std::string_view toString(EventSource source);
+
+// Inverse of toString (exact, case-sensitive); nullopt for an unknown name.
+std::optional<EventKind> eventKindFromString(std::string_view name);
+std::optional<EventSource> eventSourceFromString(std::string_view name);
+
+// EventKind values are contiguous from 0 to this one (lets parsers and legends iterate them).
+inline constexpr EventKind kLastEventKind = EventKind::EventsDropped;
 
 }  // namespace qs

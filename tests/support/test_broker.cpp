@@ -18,9 +18,13 @@ TestBroker::TestBroker(broker::BrokerOptions options)
     started_ = broker_->start(&error_);
 }
 
-TestBroker::~TestBroker() { broker_->stop(); }
+TestBroker::~TestBroker() {
+    broker_->stop();
+}
 
-std::string TestBroker::address() const { return broker_->address(); }
+std::string TestBroker::address() const {
+    return broker_->address();
+}
 
 std::shared_ptr<grpc::Channel> TestBroker::newChannel() const {
     grpc::ChannelArguments args;

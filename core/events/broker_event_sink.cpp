@@ -1,0 +1,25 @@
+#include "events/broker_event_sink.h"
+
+#include <utility>
+
+#include "common/clock.h"
+
+namespace qs {
+
+void BrokerEventSink::onBrokerEvent(const Event& event) noexcept {
+    if (!stream_.isEnabled())
+        return;
+    if (event.timeNs != 0) {
+        stream_.push(event);
+        return;
+    }
+    try {
+        Event stamped = event;
+        stamped.timeNs = monotonicNanos();
+        stream_.push(std::move(stamped));
+    } catch (...) {
+        stream_.recordDropped(1);
+    }
+}
+
+}  // namespace qs

@@ -1,0 +1,752 @@
+#include "events/ledger.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace qs {
+namespace {
+
+bool compatible(std::string_view a, std::string_view b) {
+    return a.empty() || b.empty() || a == b;
+}
+
+template <typename T>
+bool compatibleNumber(T a, T b) {
+    return a == 0 || b == 0 || a == b;
+}
+
+// Message-level kinds are keyed by MessageID; everything else is about a
+// worker, the pool or the stream.
+bool isMessageKind(EventKind kind) {
+    switch (kind) {
+        case EventKind::TaskSent:
+        case EventKind::SendFailed:
+        case EventKind::MessageAssigned:
+        case EventKind::WorkStarted:
+        case EventKind::WorkFinished:
+        case EventKind::Acked:
+        case EventKind::Rejected:
+        case EventKind::Requeued:
+        case EventKind::BrokerStored:
+        case EventKind::BrokerDelayed:
+        case EventKind::BrokerReleased:
+        case EventKind::BrokerDelivered:
+        case EventKind::BrokerAcked:
+        case EventKind::BrokerNacked:
+        case EventKind::BrokerRequeued:
+        case EventKind::BrokerReturned:
+        case EventKind::BrokerExpired:
+        case EventKind::BrokerDeadLettered:
+            return true;
+        default:
+            return false;
+    }
+}
+
+}  // namespace
+
+std::string_view messageStateName(MessageState state) {
+    switch (state) {
+        case MessageState::Waiting:
+            return "waiting";
+        case MessageState::Delayed:
+            return "delayed";
+        case MessageState::InFlight:
+            return "in-flight";
+        case MessageState::Acked:
+            return "acked";
+        case MessageState::DeadLettered:
+            return "dead-lettered";
+        case MessageState::Dropped:
+            return "dropped";
+        case MessageState::Expired:
+            return "expired";
+        case MessageState::SendFailed:
+            return "send-failed";
+    }
+    return "unknown";
+}
+
+bool isTerminal(MessageState state) {
+    switch (state) {
+        case MessageState::Acked:
+        case MessageState::DeadLettered:
+        case MessageState::Dropped:
+        case MessageState::Expired:
+        case MessageState::SendFailed:
+            return true;
+        case MessageState::Waiting:
+        case MessageState::Delayed:
+        case MessageState::InFlight:
+            return false;
+    }
+    return false;
+}
+
+std::string_view deliveryOutcomeName(DeliveryOutcome outcome) {
+    switch (outcome) {
+        case DeliveryOutcome::Open:
+            return "open";
+        case DeliveryOutcome::Acked:
+            return "acked";
+        case DeliveryOutcome::Rejected:
+            return "rejected";
+        case DeliveryOutcome::Requeued:
+            return "requeued";
+        case DeliveryOutcome::Returned:
+            return "returned";
+        case DeliveryOutcome::Superseded:
+            return "superseded";
+    }
+    return "unknown";
+}
+
+Ledger::Ledger(LedgerOptions options)
+    : options_(options),
+      settleAll_(options.latencySampleCap),
+      sendToAckAll_(options.latencySampleCap) {}
+
+void Ledger::apply(std::span<const Event> events) {
+    for (const Event& e : events)
+        apply(e);
+}
+
+void Ledger::apply(const Event& e) {
+    ++summary_.eventsApplied;
+    if (e.kind == EventKind::EventsDropped) {
+        summary_.droppedEvents += static_cast<std::uint64_t>(std::max<std::int64_t>(e.value, 0));
+        return;
+    }
+    if (e.kind == EventKind::TaskSent)
+        ++summary_.sent;
+    if (e.kind == EventKind::SendFailed)
+        ++summary_.sendFailed;
+    if (isMessageKind(e.kind)) {
+        if (e.messageId.empty()) {
+            const auto it = e.channel.empty() || e.sequence == 0
+                                ? bySequence_.end()
+                                : bySequence_.find(sequenceKey(e.channel, e.sequence));
+            if (it == bySequence_.end()) {
+                ++summary_.eventsWithoutMessageId;
+                return;
+            }
+            Event keyed = e;
+            keyed.messageId = it->second;
+            applyMessageEvent(keyed);
+            return;
+        }
+        applyMessageEvent(e);
+    } else {
+        applyWorkerEvent(e);
+    }
+}
+
+Ledger::Entry& Ledger::entry(const Event& e, bool& created) {
+    auto it = messages_.find(std::string_view(e.messageId));
+    created = it == messages_.end();
+    if (created) {
+        it = messages_.emplace(e.messageId, Entry{}).first;
+        MessageRecord& rec = it->second.rec;
+        rec.messageId = e.messageId;
+        rec.channel = e.channel;
+        rec.firstSeenNs = e.timeNs;
+        rec.state = MessageState::Waiting;
+        ++summary_.byState[static_cast<int>(MessageState::Waiting)];
+        ++summary_.messages;
+    }
+    return it->second;
+}
+
+Ledger::WorkerData& Ledger::workerData(const std::string& name) {
+    auto it = workers_.find(std::string_view(name));
+    if (it == workers_.end()) {
+        it = workers_.emplace(name, WorkerData(options_.latencySampleCap)).first;
+        it->second.stats.worker = name;
+    }
+    return it->second;
+}
+
+Ledger::WorkerData* Ledger::findWorker(std::string_view name) {
+    auto it = workers_.find(name);
+    return it == workers_.end() ? nullptr : &it->second;
+}
+
+void Ledger::setState(MessageRecord& rec, MessageState state, std::int64_t timeNs) {
+    if (rec.state == state)
+        return;
+    --summary_.byState[static_cast<int>(rec.state)];
+    ++summary_.byState[static_cast<int>(state)];
+    rec.state = state;
+    if (isTerminal(state))
+        rec.endedNs = timeNs;
+}
+
+void Ledger::refreshCounters(Entry& en) {
+    const bool once = en.rec.state == MessageState::Acked && en.rec.deliveryCount == 1;
+    if (once != en.countedExactlyOnce) {
+        if (once) {
+            ++summary_.exactlyOnce;
+        } else {
+            --summary_.exactlyOnce;
+        }
+        en.countedExactlyOnce = once;
+    }
+}
+
+// Walks back from the newest delivery: the one a new report belongs to is the
+// newest one this side has not reported yet (for assignments and settlements)
+// whose worker, sequence, receive count and transaction do not contradict it.
+DeliveryRecord* Ledger::findDelivery(MessageRecord& rec, const Event& e, Side side, Match match) {
+    for (auto it = rec.deliveries.rbegin(); it != rec.deliveries.rend(); ++it) {
+        DeliveryRecord& d = *it;
+        if (match == Match::Assignment && (side == Side::Client ? d.seenByClient : d.seenByBroker))
+            continue;
+        if (match == Match::Settlement &&
+            (side == Side::Client ? d.clientSettled : d.brokerSettled))
+            continue;
+        if (!compatible(d.worker, e.actor) || !compatibleNumber(d.sequence, e.sequence) ||
+            !compatibleNumber(d.receiveCount, e.receiveCount) ||
+            !compatible(d.transaction, e.transaction))
+            continue;
+        return &d;
+    }
+    return nullptr;
+}
+
+void Ledger::closeDelivery(MessageRecord& rec, DeliveryRecord& d, DeliveryOutcome outcome,
+                           std::int64_t timeNs) {
+    d.outcome = outcome;
+    d.settledNs = timeNs;
+    if (WorkerData* w = findWorker(d.worker))
+        w->openMessages.erase(rec.messageId);
+}
+
+DeliveryRecord& Ledger::beginDelivery(MessageRecord& rec, const Event& e, Side side,
+                                      bool assignmentSeen) {
+    const bool redelivery = rec.deliveryCount > 0;
+    std::string previousWorker;
+    if (!rec.deliveries.empty()) {
+        DeliveryRecord& prev = rec.deliveries.back();
+        previousWorker = prev.worker;
+        if (prev.outcome == DeliveryOutcome::Open) {
+            // The message came back without us seeing how (e.g. a dropped event).
+            closeDelivery(rec, prev, DeliveryOutcome::Superseded, e.timeNs);
+            if (WorkerData* w = findWorker(prev.worker))
+                ++w->stats.returned;
+        } else if (prev.outcome == DeliveryOutcome::Acked && !prev.brokerSettled && !prev.ackLost &&
+                   compatibleNumber(prev.sequence, e.sequence)) {
+            // The same stored copy handed out again after the worker acked it: the
+            // ack never took effect (spec §6 item 7).
+            prev.ackLost = true;
+            ++summary_.acksLost;
+            if (WorkerData* w = findWorker(prev.worker))
+                ++w->stats.acksLost;
+        }
+    }
+
+    DeliveryRecord d;
+    d.worker = e.actor;
+    d.channel = e.channel.empty() ? rec.channel : e.channel;
+    d.transaction = e.transaction;
+    d.sequence = e.sequence;
+    d.receiveCount = e.receiveCount;
+    d.assignedNs = assignmentSeen ? e.timeNs : 0;
+    d.redelivery = redelivery;
+    d.seenByClient = side == Side::Client;
+    d.seenByBroker = side == Side::Broker;
+    rec.deliveries.push_back(std::move(d));
+    while (rec.deliveries.size() > std::max<std::size_t>(options_.maxDeliveriesPerMessage, 1)) {
+        rec.deliveries.pop_front();
+        ++rec.omittedDeliveries;
+    }
+
+    ++rec.deliveryCount;
+    ++summary_.deliveries;
+    if (redelivery) {
+        ++summary_.redeliveries;
+        if (rec.deliveryCount == 2)
+            ++summary_.redelivered;
+    }
+    if (e.sequence != 0)
+        rec.sequence = e.sequence;
+    if (!e.channel.empty())
+        rec.channel = e.channel;
+    rec.deadLetterInferred = false;
+    setState(rec, MessageState::InFlight, e.timeNs);
+
+    DeliveryRecord& added = rec.deliveries.back();
+    if (!added.worker.empty()) {
+        WorkerData& w = workerData(added.worker);
+        ++w.stats.received;
+        if (redelivery)
+            ++w.stats.redelivered;
+        w.openMessages.insert(rec.messageId);
+    }
+
+    if (redelivery && options_.maxPendingDerivedEvents > 0) {
+        if (derived_.size() < options_.maxPendingDerivedEvents) {
+            Event r;
+            r.timeNs = e.timeNs;
+            r.kind = EventKind::Redelivered;
+            r.source = EventSource::Pool;
+            r.actor = added.worker;
+            r.channel = added.channel;
+            r.messageId = rec.messageId;
+            r.sequence = added.sequence;
+            r.receiveCount = added.receiveCount;
+            r.transaction = added.transaction;
+            r.value = rec.deliveryCount;
+            r.detail = previousWorker;
+            derived_.push_back(std::move(r));
+        } else {
+            ++derivedDropped_;
+        }
+    }
+    return added;
+}
+
+DeliveryRecord& Ledger::clientDelivery(MessageRecord& rec, const Event& e, Match match) {
+    if (DeliveryRecord* d = findDelivery(rec, e, Side::Client, match)) {
+        d->seenByClient = true;
+        return *d;
+    }
+    // The assignment was not seen (ledger started late, or events dropped):
+    // record the hand-out without an assignment time.
+    return beginDelivery(rec, e, Side::Client, false);
+}
+
+// First settlement of a delivery (from either side) decides its outcome and is
+// what the worker's counters and latencies record; a matching report from the
+// other side only confirms it. Returns true for a first settlement.
+bool Ledger::settle(MessageRecord& rec, DeliveryRecord& d, DeliveryOutcome outcome,
+                    const Event& e) {
+    WorkerData* w = d.worker.empty() ? nullptr : &workerData(d.worker);
+    if (d.outcome != DeliveryOutcome::Open) {
+        // A worker settling a delivery that already went back (crash, stream
+        // end, handed to another worker): it did send it, and an ack is lost.
+        const bool fromClient = e.source != EventSource::Broker;
+        const bool gone =
+            d.outcome == DeliveryOutcome::Returned || d.outcome == DeliveryOutcome::Superseded;
+        if (fromClient && gone && w != nullptr) {
+            if (outcome == DeliveryOutcome::Acked) {
+                ++w->stats.acked;
+                if (!d.ackLost) {
+                    d.ackLost = true;
+                    ++w->stats.acksLost;
+                    ++summary_.acksLost;
+                }
+            } else if (outcome == DeliveryOutcome::Rejected) {
+                ++w->stats.rejected;
+            } else if (outcome == DeliveryOutcome::Requeued) {
+                ++w->stats.requeued;
+            }
+        }
+        return false;
+    }
+
+    closeDelivery(rec, d, outcome, e.timeNs);
+    if (w != nullptr) {
+        const bool settledByWorker = outcome == DeliveryOutcome::Acked ||
+                                     outcome == DeliveryOutcome::Rejected ||
+                                     outcome == DeliveryOutcome::Requeued;
+        if (settledByWorker && d.assignedNs != 0) {
+            const std::int64_t latency = e.timeNs - d.assignedNs;
+            w->settle.add(latency);
+            settleAll_.add(latency);
+        }
+        switch (outcome) {
+            case DeliveryOutcome::Acked:
+                ++w->stats.acked;
+                if (rec.sentNs != 0) {
+                    const std::int64_t latency = e.timeNs - rec.sentNs;
+                    w->sendToAck.add(latency);
+                    sendToAckAll_.add(latency);
+                }
+                break;
+            case DeliveryOutcome::Rejected:
+                ++w->stats.rejected;
+                break;
+            case DeliveryOutcome::Requeued:
+                ++w->stats.requeued;
+                break;
+            case DeliveryOutcome::Returned:
+                ++w->stats.returned;
+                break;
+            case DeliveryOutcome::Open:
+            case DeliveryOutcome::Superseded:
+                break;
+        }
+    }
+
+    switch (outcome) {
+        case DeliveryOutcome::Acked:
+            setState(rec, MessageState::Acked, e.timeNs);
+            break;
+        case DeliveryOutcome::Rejected:
+            if (options_.maxReceiveCount > 0 && d.receiveCount >= options_.maxReceiveCount) {
+                rec.deadLetterInferred = true;
+                setState(rec, MessageState::DeadLettered, e.timeNs);
+            } else {
+                setState(rec, MessageState::Waiting, e.timeNs);
+            }
+            break;
+        case DeliveryOutcome::Requeued:
+            if (!e.detail.empty())
+                rec.channel = e.detail;
+            setState(rec, MessageState::Waiting, e.timeNs);
+            break;
+        case DeliveryOutcome::Returned:
+        case DeliveryOutcome::Superseded:
+        case DeliveryOutcome::Open:
+            setState(rec, MessageState::Waiting, e.timeNs);
+            break;
+    }
+    return true;
+}
+
+void Ledger::applyMessageEvent(const Event& e) {
+    bool created = false;
+    Entry& en = entry(e, created);
+    MessageRecord& rec = en.rec;
+    const bool wasTerminal = isTerminal(rec.state);
+
+    switch (e.kind) {
+        case EventKind::TaskSent:
+            if (rec.sentNs == 0)
+                rec.sentNs = e.timeNs;
+            if (created && e.value > 0)
+                setState(rec, MessageState::Delayed, e.timeNs);
+            break;
+        case EventKind::SendFailed:
+            if (rec.deliveryCount == 0 && rec.sequence == 0) {
+                rec.endDetail = e.detail;
+                setState(rec, MessageState::SendFailed, e.timeNs);
+            }
+            break;
+        case EventKind::BrokerStored:
+            if (e.sequence != 0)
+                rec.sequence = e.sequence;
+            if (!e.channel.empty())
+                rec.channel = e.channel;
+            if (rec.state == MessageState::SendFailed && rec.deliveryCount == 0)
+                setState(rec, MessageState::Waiting, e.timeNs);
+            break;
+        case EventKind::BrokerDelayed:
+            if (e.sequence != 0)
+                rec.sequence = e.sequence;
+            if (rec.state == MessageState::Waiting)
+                setState(rec, MessageState::Delayed, e.timeNs);
+            break;
+        case EventKind::BrokerReleased:
+            if (e.sequence != 0)
+                rec.sequence = e.sequence;
+            if (rec.state == MessageState::Delayed)
+                setState(rec, MessageState::Waiting, e.timeNs);
+            break;
+        case EventKind::MessageAssigned:
+        case EventKind::BrokerDelivered: {
+            const Side side = e.kind == EventKind::MessageAssigned ? Side::Client : Side::Broker;
+            if (DeliveryRecord* d = findDelivery(rec, e, side, Match::Assignment)) {
+                // The other side's report of a hand-out we already have.
+                (side == Side::Client ? d->seenByClient : d->seenByBroker) = true;
+                if (d->worker.empty())
+                    d->worker = e.actor;
+                if (d->transaction.empty())
+                    d->transaction = e.transaction;
+                if (d->sequence == 0)
+                    d->sequence = e.sequence;
+                if (d->receiveCount == 0)
+                    d->receiveCount = e.receiveCount;
+                if (d->assignedNs == 0)
+                    d->assignedNs = e.timeNs;
+                indexDelivery(en, *d);
+            } else {
+                indexDelivery(en, beginDelivery(rec, e, side, true));
+            }
+            break;
+        }
+        case EventKind::WorkStarted: {
+            DeliveryRecord& d = clientDelivery(rec, e, Match::Work);
+            if (d.workStartNs == 0)
+                d.workStartNs = e.timeNs;
+            break;
+        }
+        case EventKind::WorkFinished: {
+            DeliveryRecord& d = clientDelivery(rec, e, Match::Work);
+            d.workEndNs = e.timeNs;
+            const std::int64_t duration =
+                e.value > 0 ? e.value : (d.workStartNs != 0 ? e.timeNs - d.workStartNs : 0);
+            if (!d.worker.empty()) {
+                WorkerData& w = workerData(d.worker);
+                w.stats.busyNs += duration;
+                ++w.stats.processed;
+            }
+            if (++rec.processedCount == 2)
+                ++summary_.processedMoreThanOnce;
+            break;
+        }
+        case EventKind::Acked:
+        case EventKind::Rejected:
+        case EventKind::Requeued: {
+            DeliveryRecord& d = clientDelivery(rec, e, Match::Settlement);
+            d.clientSettled = true;
+            const DeliveryOutcome outcome = e.kind == EventKind::Acked ? DeliveryOutcome::Acked
+                                            : e.kind == EventKind::Rejected
+                                                ? DeliveryOutcome::Rejected
+                                                : DeliveryOutcome::Requeued;
+            settle(rec, d, outcome, e);
+            break;
+        }
+        case EventKind::BrokerAcked: {
+            DeliveryRecord* d = findDelivery(rec, e, Side::Broker, Match::Settlement);
+            if (d == nullptr) {
+                // Acked without a hand-out: AckAll on the queue purged it.
+                if (rec.state == MessageState::Waiting || rec.state == MessageState::Delayed) {
+                    rec.endDetail = "acked without a delivery (purged)";
+                    setState(rec, MessageState::Acked, e.timeNs);
+                } else {
+                    ++summary_.unmatchedBrokerEvents;
+                }
+                break;
+            }
+            // An ack of a delivery settled otherwise is the broker retiring the
+            // original after a NAck / re-queue copy: not a settlement.
+            if (d->outcome == DeliveryOutcome::Open || d->outcome == DeliveryOutcome::Acked) {
+                d->brokerSettled = true;
+                settle(rec, *d, DeliveryOutcome::Acked, e);
+            }
+            break;
+        }
+        case EventKind::BrokerNacked:
+        case EventKind::BrokerRequeued: {
+            const bool nack = e.kind == EventKind::BrokerNacked;
+            if (DeliveryRecord* d = findDelivery(rec, e, Side::Broker, Match::Settlement)) {
+                d->brokerSettled = true;
+                settle(rec, *d, nack ? DeliveryOutcome::Rejected : DeliveryOutcome::Requeued, e);
+            } else {
+                ++summary_.unmatchedBrokerEvents;
+            }
+            if (nack) {
+                if (e.count2 > 0)
+                    rec.sequence = static_cast<std::uint64_t>(e.count2);
+                // The broker re-enqueued it: a dead-letter inferred from the
+                // receive count was wrong (the policy differs from the option).
+                if (rec.deadLetterInferred) {
+                    rec.deadLetterInferred = false;
+                    setState(rec, MessageState::Waiting, e.timeNs);
+                }
+            } else if (!e.detail.empty()) {
+                rec.channel = e.detail;
+            }
+            break;
+        }
+        case EventKind::BrokerReturned: {
+            DeliveryRecord* d = findDelivery(rec, e, Side::Broker, Match::Settlement);
+            if (d == nullptr) {
+                ++summary_.unmatchedBrokerEvents;
+                break;
+            }
+            d->brokerSettled = true;
+            if (d->outcome == DeliveryOutcome::Open) {
+                settle(rec, *d, DeliveryOutcome::Returned, e);
+            } else if (d->outcome == DeliveryOutcome::Acked) {
+                // The worker acked but the broker put it back: the ack was lost.
+                if (!d->ackLost) {
+                    d->ackLost = true;
+                    ++summary_.acksLost;
+                    if (WorkerData* w = findWorker(d->worker))
+                        ++w->stats.acksLost;
+                }
+                if (rec.state == MessageState::Acked)
+                    setState(rec, MessageState::Waiting, e.timeNs);
+            }
+            break;
+        }
+        case EventKind::BrokerExpired:
+            setState(rec, MessageState::Expired, e.timeNs);
+            break;
+        case EventKind::BrokerDeadLettered: {
+            if (DeliveryRecord* d = findDelivery(rec, e, Side::Broker, Match::Settlement)) {
+                if (d->outcome == DeliveryOutcome::Open ||
+                    d->outcome == DeliveryOutcome::Rejected) {
+                    d->brokerSettled = true;
+                    settle(rec, *d, DeliveryOutcome::Rejected, e);
+                }
+            }
+            rec.deadLetterInferred = false;
+            rec.endDetail = e.detail;
+            if (!e.detail.empty())
+                rec.channel = e.detail;
+            setState(rec, e.detail.empty() ? MessageState::Dropped : MessageState::DeadLettered,
+                     e.timeNs);
+            break;
+        }
+        default:
+            break;
+    }
+
+    refreshCounters(en);
+    if (!wasTerminal && isTerminal(rec.state)) {
+        en.finishStamp = ++nextStamp_;
+        finished_.emplace_back(rec.messageId, en.finishStamp);
+        evictFinished();
+    }
+}
+
+void Ledger::evictFinished() {
+    while (finished_.size() > options_.maxFinishedMessages) {
+        auto [id, stamp] = std::move(finished_.front());
+        finished_.pop_front();
+        auto it = messages_.find(std::string_view(id));
+        if (it == messages_.end())
+            continue;
+        Entry& en = it->second;
+        if (!isTerminal(en.rec.state) || en.finishStamp != stamp)
+            continue;  // reopened since
+        for (const DeliveryRecord& d : en.rec.deliveries) {
+            if (d.outcome != DeliveryOutcome::Open)
+                continue;
+            if (WorkerData* w = findWorker(d.worker))
+                w->openMessages.erase(en.rec.messageId);
+        }
+        if (!en.sequenceKey.empty()) {
+            const auto key = bySequence_.find(std::string_view(en.sequenceKey));
+            if (key != bySequence_.end() && key->second == en.rec.messageId)
+                bySequence_.erase(key);
+        }
+        messages_.erase(it);
+        ++summary_.evicted;
+    }
+}
+
+std::string Ledger::sequenceKey(std::string_view channel, std::uint64_t sequence) {
+    std::string key(channel);
+    key.push_back('\0');  // channel names cannot hold NUL
+    key += std::to_string(sequence);
+    return key;
+}
+
+void Ledger::indexDelivery(Entry& en, const DeliveryRecord& d) {
+    if (d.sequence == 0 || d.channel.empty())
+        return;
+    std::string key = sequenceKey(d.channel, d.sequence);
+    if (key == en.sequenceKey)
+        return;
+    if (!en.sequenceKey.empty()) {
+        const auto old = bySequence_.find(std::string_view(en.sequenceKey));
+        if (old != bySequence_.end() && old->second == en.rec.messageId)
+            bySequence_.erase(old);
+    }
+    bySequence_[key] = en.rec.messageId;
+    en.sequenceKey = std::move(key);
+}
+
+void Ledger::workerCrashed(const std::string& worker, std::int64_t timeNs) {
+    WorkerData* w = findWorker(worker);
+    if (w == nullptr)
+        return;
+    // Its unsettled messages go back to the queue unchanged (spec §2.8.5).
+    std::vector<std::string> open(w->openMessages.begin(), w->openMessages.end());
+    for (const std::string& id : open) {
+        auto it = messages_.find(std::string_view(id));
+        if (it == messages_.end())
+            continue;
+        Entry& en = it->second;
+        for (auto d = en.rec.deliveries.rbegin(); d != en.rec.deliveries.rend(); ++d) {
+            if (d->outcome != DeliveryOutcome::Open || d->worker != worker)
+                continue;
+            d->workerCrashed = true;
+            closeDelivery(en.rec, *d, DeliveryOutcome::Returned, timeNs);
+            ++w->stats.returned;
+            if (en.rec.state == MessageState::InFlight)
+                setState(en.rec, MessageState::Waiting, timeNs);
+            refreshCounters(en);
+            break;
+        }
+    }
+    w->openMessages.clear();
+}
+
+void Ledger::applyWorkerEvent(const Event& e) {
+    if (e.actor.empty())
+        return;
+    switch (e.kind) {
+        case EventKind::PollStarted:
+            workerData(e.actor);
+            break;
+        case EventKind::PollReturned: {
+            WorkerData& w = workerData(e.actor);
+            ++w.stats.polls;
+            if (e.value == 0)
+                ++w.stats.emptyPolls;
+            w.stats.pollWaitNs += e.count2 * 1'000'000;
+            break;
+        }
+        case EventKind::WorkerStarted:
+        case EventKind::WorkerPaused:
+        case EventKind::WorkerResumed:
+        case EventKind::WorkerStopped:
+            workerData(e.actor).stats.lastLifecycle = e.kind;
+            break;
+        case EventKind::WorkerReconnected: {
+            WorkerData& w = workerData(e.actor);
+            ++w.stats.reconnects;
+            w.stats.lastLifecycle = e.kind;
+            break;
+        }
+        case EventKind::WorkerCrashed: {
+            WorkerData& w = workerData(e.actor);
+            ++w.stats.crashes;
+            w.stats.lastLifecycle = e.kind;
+            workerCrashed(e.actor, e.timeNs);
+            break;
+        }
+        case EventKind::Error:
+            if (e.source == EventSource::Worker)
+                ++workerData(e.actor).stats.errors;
+            break;
+        default:
+            break;
+    }
+}
+
+const MessageRecord* Ledger::message(std::string_view messageId) const {
+    auto it = messages_.find(messageId);
+    return it == messages_.end() ? nullptr : &it->second.rec;
+}
+
+void Ledger::forEachMessage(const std::function<void(const MessageRecord&)>& visit) const {
+    for (const auto& [id, en] : messages_)
+        visit(en.rec);
+}
+
+std::vector<WorkerStats> Ledger::workers() const {
+    std::vector<WorkerStats> out;
+    out.reserve(workers_.size());
+    for (const auto& [name, w] : workers_) {
+        out.push_back(w.stats);
+        out.back().settleLatency = w.settle.stats();
+        out.back().sendToAck = w.sendToAck.stats();
+    }
+    return out;
+}
+
+std::optional<WorkerStats> Ledger::worker(std::string_view name) const {
+    auto it = workers_.find(name);
+    if (it == workers_.end())
+        return std::nullopt;
+    WorkerStats s = it->second.stats;
+    s.settleLatency = it->second.settle.stats();
+    s.sendToAck = it->second.sendToAck.stats();
+    return s;
+}
+
+std::size_t Ledger::takeDerivedEvents(std::vector<Event>& out) {
+    const std::size_t n = derived_.size();
+    out.insert(out.end(), std::make_move_iterator(derived_.begin()),
+               std::make_move_iterator(derived_.end()));
+    derived_.clear();
+    return n;
+}
+
+}  // namespace qs

@@ -1,0 +1,256 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "events/event.h"
+#include "events/latency_samples.h"
+
+namespace qs {
+
+// Where a message is now, as far as the events tell.
+enum class MessageState : std::uint8_t {
+    Waiting,       // stored and not reserved (also: back in the queue after a NAck / return)
+    Delayed,       // held back until its DelayedTo
+    InFlight,      // reserved to a worker, not settled
+    Acked,         // done (terminal)
+    DeadLettered,  // moved to the dead-letter queue after MaxReceiveCount (terminal)
+    Dropped,       // over MaxReceiveCount with no dead-letter queue (terminal)
+    Expired,       // removed by the broker after ExpirationAt (terminal)
+    SendFailed,    // the send was refused (terminal)
+};
+inline constexpr int kMessageStateCount = 8;
+// Named *Name rather than toString: a qs::toString overload returning
+// string_view would hide QTest's printer, so QCOMPARE on these enums would not
+// compile.
+std::string_view messageStateName(MessageState state);
+bool isTerminal(MessageState state);
+
+// How one hand-out of a message ended.
+enum class DeliveryOutcome : std::uint8_t {
+    Open,  // not settled yet
+    Acked,
+    Rejected,    // NAck: re-enqueued at the tail with receive count + 1, or dead-lettered
+    Requeued,    // moved to another channel
+    Returned,    // went back unchanged: stream end, CloseByClient, worker crash
+    Superseded,  // the message was handed out again before this delivery was seen to end
+};
+std::string_view deliveryOutcomeName(DeliveryOutcome outcome);
+
+struct DeliveryRecord {
+    std::string worker;  // the worker's actor / the broker's client id
+    std::string channel;
+    std::string transaction;
+    std::uint64_t sequence = 0;
+    std::int32_t receiveCount = 0;
+    std::int64_t assignedNs = 0;  // 0 = the assignment itself was never seen
+    std::int64_t workStartNs = 0;
+    std::int64_t workEndNs = 0;
+    std::int64_t settledNs = 0;
+    DeliveryOutcome outcome = DeliveryOutcome::Open;
+    bool redelivery = false;     // the message had been handed out before
+    bool ackLost = false;        // the worker acked, yet the broker returned / re-sent this copy
+    bool workerCrashed = false;  // ended because its worker crashed
+    bool seenByClient = false;   // reported by the worker (MessageAssigned...)
+    bool seenByBroker = false;   // reported by the broker observer (BrokerDelivered...)
+    bool clientSettled = false;
+    bool brokerSettled = false;
+};
+
+struct MessageRecord {
+    std::string messageId;
+    std::string channel;  // where the message (or its latest copy) lives now
+    MessageState state = MessageState::Waiting;
+    std::uint64_t sequence = 0;  // latest known stored sequence (changes on NAck)
+    std::int64_t sentNs = 0;     // TaskSent time; 0 = not seen
+    std::int64_t firstSeenNs = 0;
+    std::int64_t endedNs = 0;               // when it last entered a terminal state
+    std::uint32_t deliveryCount = 0;        // every hand-out, including omitted history
+    std::uint32_t processedCount = 0;       // WorkFinished seen
+    std::uint32_t omittedDeliveries = 0;    // oldest history entries dropped to bound memory
+    bool deadLetterInferred = false;        // dead-lettered by the MaxReceiveCount rule, not seen
+    std::string endDetail;                  // dead-letter channel, send error...
+    std::deque<DeliveryRecord> deliveries;  // oldest first, at most maxDeliveriesPerMessage
+
+    std::uint32_t redeliveryCount() const { return deliveryCount > 0 ? deliveryCount - 1 : 0; }
+};
+
+struct WorkerStats {
+    std::string worker;
+    std::uint64_t received = 0;     // deliveries handed to it
+    std::uint64_t redelivered = 0;  // of those, messages handed out before (to anyone)
+    std::uint64_t acked = 0;        // acks it sent
+    std::uint64_t rejected = 0;
+    std::uint64_t requeued = 0;
+    std::uint64_t returned = 0;   // its deliveries that went back unsettled
+    std::uint64_t acksLost = 0;   // its acks that did not take effect
+    std::uint64_t processed = 0;  // WorkFinished
+    std::uint64_t crashes = 0;
+    std::uint64_t reconnects = 0;
+    std::uint64_t polls = 0;  // PollReturned
+    std::uint64_t emptyPolls = 0;
+    std::uint64_t errors = 0;
+    std::int64_t busyNs = 0;                 // sum of work durations
+    std::int64_t pollWaitNs = 0;             // sum of time waited in polls
+    std::optional<EventKind> lastLifecycle;  // WorkerStarted / Paused / ... (none seen: empty)
+    LatencyStats settleLatency;  // assignment -> its settlement (ack / reject / requeue)
+    LatencyStats sendToAck;      // TaskSent -> its ack
+};
+
+struct LedgerSummary {
+    std::uint64_t messages = 0;    // distinct MessageIDs seen (evicted ones included)
+    std::uint64_t sent = 0;        // TaskSent events
+    std::uint64_t sendFailed = 0;  // SendFailed events
+    std::uint64_t byState[kMessageStateCount] = {};  // current state, indexed by MessageState
+    std::uint64_t exactlyOnce = 0;                   // acked after exactly one hand-out
+    std::uint64_t redelivered = 0;                   // messages handed out more than once
+    std::uint64_t redeliveries = 0;                  // hand-outs beyond each message's first
+    std::uint64_t processedMoreThanOnce = 0;         // messages whose work finished more than once
+    std::uint64_t deliveries = 0;
+    std::uint64_t acksLost = 0;
+    std::uint64_t evicted = 0;  // finished messages forgotten to bound memory
+    std::uint64_t eventsApplied = 0;
+    // Message events with no MessageID and no known (channel, sequence): ignored.
+    std::uint64_t eventsWithoutMessageId = 0;
+    std::uint64_t unmatchedBrokerEvents = 0;  // broker settlements with no delivery to match
+    std::uint64_t droppedEvents = 0;  // reported by EventsDropped notices: answers may be short
+
+    std::uint64_t count(MessageState s) const { return byState[static_cast<int>(s)]; }
+};
+
+struct LedgerOptions {
+    // History kept per message; older deliveries are summarised (counted) only.
+    std::size_t maxDeliveriesPerMessage = 32;
+    // Finished (terminal) messages kept in full; beyond this the oldest finished
+    // are forgotten (their counts stay in the summary). A forgotten message that
+    // shows up again is treated as new, so this is the horizon for recognising
+    // late redeliveries. Unfinished messages are never forgotten.
+    std::size_t maxFinishedMessages = 100000;
+    // Per worker, per latency metric (see LatencySamples).
+    std::size_t latencySampleCap = LatencySamples::kDefaultCap;
+    // The run's MaxReceiveCount, if known (0 = unknown). Lets a client-only
+    // timeline (remote server, no broker events) infer dead-lettering: a NAck
+    // of a delivery showing this receive count dead-letters the message.
+    std::int32_t maxReceiveCount = 0;
+    // Emit EventKind::Redelivered events for takeDerivedEvents(); at most this
+    // many are kept until taken (0 = do not emit).
+    std::size_t maxPendingDerivedEvents = 0;
+};
+
+// Follows every message from send to its end state, fed with the one timeline
+// of client and broker events, and answers what happened to each message and
+// each worker.
+//
+// Messages are keyed by MessageID, which survives NAck copies, re-queue copies,
+// dead-letter copies and redeliveries (sequences do not). A hand-out is a
+// redelivery when the ledger has seen the message handed out before - not
+// judged by receive count, which does not rise when a broken stream returns a
+// message (spec §2.8.5, §6 item 1).
+//
+// When both the worker (MessageAssigned, Acked...) and the embedded broker
+// (BrokerDelivered, BrokerAcked...) report the same hand-out, the two are
+// paired into one DeliveryRecord (same message, compatible worker, sequence,
+// receive count and transaction), so nothing is counted twice. Workers are
+// expected to use their KubeMQ ClientID as the event actor.
+//
+// A broker event without a MessageID (BrokerReturned names only the stored copy)
+// is resolved through the (channel, sequence) of the message's latest hand-out.
+//
+// Events must be applied in stream order (EventStream order), not re-sorted.
+//
+// Threading: not thread-safe. One owner thread feeds it (typically the
+// EventStream reader) and queries it; other threads get copies (summary(),
+// workers()). Memory is bounded by LedgerOptions.
+class Ledger {
+public:
+    explicit Ledger(LedgerOptions options = {});
+
+    void apply(const Event& event);
+    void apply(std::span<const Event> events);
+
+    LedgerSummary summary() const { return summary_; }
+    const MessageRecord* message(std::string_view messageId) const;
+    void forEachMessage(const std::function<void(const MessageRecord&)>& visit) const;
+    std::size_t trackedMessages() const { return messages_.size(); }
+
+    std::vector<WorkerStats> workers() const;  // sorted by worker name
+    std::optional<WorkerStats> worker(std::string_view name) const;
+    LatencyStats settleLatency() const { return settleAll_.stats(); }  // all workers
+    LatencyStats sendToAckLatency() const { return sendToAckAll_.stats(); }
+
+    // Appends pending derived events (see maxPendingDerivedEvents); returns how
+    // many. derivedEventsDropped() counts those that did not fit.
+    std::size_t takeDerivedEvents(std::vector<Event>& out);
+    std::uint64_t derivedEventsDropped() const { return derivedDropped_; }
+
+    const LedgerOptions& options() const { return options_; }
+
+private:
+    struct StringHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const noexcept {
+            return std::hash<std::string_view>{}(s);
+        }
+    };
+    struct WorkerData {
+        WorkerStats stats;
+        LatencySamples settle;
+        LatencySamples sendToAck;
+        std::unordered_set<std::string, StringHash, std::equal_to<>> openMessages;
+        explicit WorkerData(std::size_t cap) : settle(cap), sendToAck(cap) {}
+    };
+    enum class Side : std::uint8_t { Client, Broker };
+    // The record plus bookkeeping the public view does not need.
+    struct Entry {
+        MessageRecord rec;
+        bool countedExactlyOnce = false;
+        std::uint64_t finishStamp = 0;  // matches finished_ while it is terminal
+        std::string sequenceKey;        // its entry in bySequence_ ("" = none)
+    };
+
+    Entry& entry(const Event& event, bool& created);
+    WorkerData& workerData(const std::string& name);
+    WorkerData* findWorker(std::string_view name);
+    enum class Match : std::uint8_t { Assignment, Settlement, Work };
+    DeliveryRecord* findDelivery(MessageRecord& rec, const Event& event, Side side, Match match);
+    DeliveryRecord& beginDelivery(MessageRecord& rec, const Event& event, Side side,
+                                  bool assignmentSeen);
+    DeliveryRecord& clientDelivery(MessageRecord& rec, const Event& event, Match match);
+    void closeDelivery(MessageRecord& rec, DeliveryRecord& d, DeliveryOutcome outcome,
+                       std::int64_t timeNs);
+    bool settle(MessageRecord& rec, DeliveryRecord& d, DeliveryOutcome outcome, const Event& event);
+    void setState(MessageRecord& rec, MessageState state, std::int64_t timeNs);
+    void refreshCounters(Entry& entry);
+    void applyMessageEvent(const Event& event);
+    void applyWorkerEvent(const Event& event);
+    void workerCrashed(const std::string& worker, std::int64_t timeNs);
+    void evictFinished();
+    void indexDelivery(Entry& entry, const DeliveryRecord& d);
+    static std::string sequenceKey(std::string_view channel, std::uint64_t sequence);
+
+    LedgerOptions options_;
+    LedgerSummary summary_;
+    std::unordered_map<std::string, Entry, StringHash, std::equal_to<>> messages_;
+    // (channel, sequence) of each message's latest hand-out -> MessageID, for
+    // broker events that name only the stored copy (BrokerReturned).
+    std::unordered_map<std::string, std::string, StringHash, std::equal_to<>> bySequence_;
+    std::deque<std::pair<std::string, std::uint64_t>> finished_;  // (id, stamp), oldest first
+    std::uint64_t nextStamp_ = 0;
+    std::map<std::string, WorkerData, std::less<>> workers_;
+    LatencySamples settleAll_;
+    LatencySamples sendToAckAll_;
+    std::vector<Event> derived_;
+    std::uint64_t derivedDropped_ = 0;
+};
+
+}  // namespace qs

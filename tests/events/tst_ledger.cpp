@@ -1,0 +1,629 @@
+#include <QtTest>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "event_test_names.h"
+#include "events/ledger.h"
+
+using namespace qs;
+
+namespace {
+
+bool isBrokerKind(EventKind k) {
+    switch (k) {
+        case EventKind::BrokerStored:
+        case EventKind::BrokerDelayed:
+        case EventKind::BrokerReleased:
+        case EventKind::BrokerDelivered:
+        case EventKind::BrokerAcked:
+        case EventKind::BrokerNacked:
+        case EventKind::BrokerRequeued:
+        case EventKind::BrokerReturned:
+        case EventKind::BrokerExpired:
+        case EventKind::BrokerDeadLettered:
+        case EventKind::BrokerClientConnected:
+        case EventKind::BrokerClientDisconnected:
+            return true;
+        default:
+            return false;
+    }
+}
+
+// Hand-built timelines: times in ns, channel "q" unless given.
+struct Timeline {
+    std::vector<Event> events;
+
+    Event& add(std::int64_t t, EventKind kind, std::string actor, std::string id,
+               std::uint64_t seq = 0, std::int32_t rc = 0, std::string tx = {}) {
+        Event e;
+        e.timeNs = t;
+        e.kind = kind;
+        e.source = isBrokerKind(kind) ? EventSource::Broker
+                   : kind == EventKind::TaskSent || kind == EventKind::SendFailed
+                       ? EventSource::Producer
+                       : EventSource::Worker;
+        e.actor = std::move(actor);
+        e.channel = "q";
+        e.messageId = std::move(id);
+        e.sequence = seq;
+        e.receiveCount = rc;
+        e.transaction = std::move(tx);
+        events.push_back(std::move(e));
+        return events.back();
+    }
+    Event& sent(std::int64_t t, const std::string& id) {
+        return add(t, EventKind::TaskSent, "producer", id);
+    }
+    Event& worker(std::int64_t t, EventKind kind, const std::string& w) {
+        return add(t, kind, w, {});
+    }
+};
+
+const DeliveryRecord& delivery(const MessageRecord* rec, std::size_t i) {
+    return rec->deliveries.at(i);
+}
+
+}  // namespace
+
+class TestLedger : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void exactlyOnce();
+    void waitingDelayedInFlight();
+    void redeliveryAfterCrashClientOnly();
+    void redeliveryRecognisedWithoutCrashEvent();
+    void redeliveryAfterCrashWithBrokerEvents();
+    void lostAckIsRecognised();
+    void lostAckSeenByBroker();
+    void rejectionGoesToTailWithReceiveCountTwo();
+    void deadLetterAfterMaxReceiveCount();
+    void deadLetterInferredWithoutBroker();
+    void droppedAndExpired();
+    void requeueMovesToAnotherChannel();
+    void autoAckReportedByBothSides();
+    void perWorkerStatsAndLatencies();
+    void memoryStaysBounded();
+    void unkeyedEventsAndDropNotices();
+    void sendFailedAndPurge();
+    void stateAndOutcomeNames();
+};
+
+void TestLedger::exactlyOnce() {
+    Timeline tl;
+    for (int i = 1; i <= 3; ++i) {
+        const std::string id = "m" + std::to_string(i);
+        const std::string w = i == 2 ? "w2" : "w1";
+        tl.sent(i, id);
+        tl.add(100 + i, EventKind::MessageAssigned, w, id, i, 1, "tx");
+        tl.add(200 + i, EventKind::WorkStarted, w, id, i, 1, "tx");
+        tl.add(300 + i, EventKind::WorkFinished, w, id, i, 1, "tx").value = 100;
+        tl.add(400 + i, EventKind::Acked, w, id, i, 1, "tx");
+    }
+    Ledger ledger;
+    ledger.apply(tl.events);
+    const LedgerSummary s = ledger.summary();
+    QCOMPARE(s.messages, 3u);
+    QCOMPARE(s.sent, 3u);
+    QCOMPARE(s.exactlyOnce, 3u);
+    QCOMPARE(s.count(MessageState::Acked), 3u);
+    QCOMPARE(s.redelivered, 0u);
+    QCOMPARE(s.deliveries, 3u);
+    QCOMPARE(s.processedMoreThanOnce, 0u);
+    QCOMPARE(s.eventsApplied, tl.events.size());
+    const MessageRecord* m2 = ledger.message("m2");
+    QVERIFY(m2 != nullptr);
+    QCOMPARE(m2->deliveries.size(), std::size_t(1));
+    QCOMPARE(delivery(m2, 0).worker, std::string("w2"));
+    QCOMPARE(delivery(m2, 0).outcome, DeliveryOutcome::Acked);
+    QCOMPARE(delivery(m2, 0).assignedNs, 102);
+    QCOMPARE(delivery(m2, 0).workStartNs, 202);
+    QCOMPARE(delivery(m2, 0).settledNs, 402);
+    QCOMPARE(m2->sentNs, 2);
+    QCOMPARE(m2->processedCount, 1u);
+    QCOMPARE(ledger.worker("w1")->acked, 2u);
+    QCOMPARE(ledger.worker("w1")->received, 2u);
+    QCOMPARE(ledger.worker("w2")->acked, 1u);
+    QVERIFY(ledger.message("nope") == nullptr);
+    QVERIFY(!ledger.worker("nobody").has_value());
+}
+
+void TestLedger::waitingDelayedInFlight() {
+    Timeline tl;
+    tl.sent(1, "waiting");
+    tl.sent(2, "delayed").value = 5;  // delay seconds
+    tl.sent(3, "busy");
+    tl.add(4, EventKind::MessageAssigned, "w1", "busy", 3, 1);
+    tl.sent(5, "released");
+    tl.add(6, EventKind::BrokerDelayed, "producer", "released", 0, 0);
+    tl.add(7, EventKind::BrokerReleased, "", "released", 4, 0);
+    Ledger ledger;
+    ledger.apply(tl.events);
+    const LedgerSummary s = ledger.summary();
+    QCOMPARE(s.count(MessageState::Waiting), 2u);
+    QCOMPARE(s.count(MessageState::Delayed), 1u);
+    QCOMPARE(s.count(MessageState::InFlight), 1u);
+    QCOMPARE(ledger.message("released")->sequence, 4u);
+    QCOMPARE(ledger.message("busy")->state, MessageState::InFlight);
+}
+
+void TestLedger::redeliveryAfterCrashClientOnly() {
+    // A remote server: only the workers' view. The crash returns the message
+    // with the same sequence and receive count (spec §2.8.5), so only identity
+    // tells it is a redelivery.
+    Timeline tl;
+    tl.sent(0, "m1");
+    tl.add(10, EventKind::MessageAssigned, "w1", "m1", 5, 1, "txA");
+    tl.add(11, EventKind::WorkStarted, "w1", "m1", 5, 1, "txA");
+    tl.worker(20, EventKind::WorkerCrashed, "w1").value = 1;
+    tl.add(30, EventKind::MessageAssigned, "w2", "m1", 5, 1, "txB");
+    tl.add(35, EventKind::WorkFinished, "w2", "m1", 5, 1, "txB").value = 4;
+    tl.add(40, EventKind::Acked, "w2", "m1", 5, 1, "txB");
+    LedgerOptions options;
+    options.maxPendingDerivedEvents = 10;
+    Ledger ledger(options);
+    ledger.apply(std::span<const Event>(tl.events).first(3));
+    QCOMPARE(ledger.message("m1")->state, MessageState::InFlight);
+    ledger.apply(tl.events[3]);
+    QCOMPARE(ledger.message("m1")->state, MessageState::Waiting);  // back in the queue
+    ledger.apply(std::span<const Event>(tl.events).subspan(4));
+
+    const MessageRecord* m = ledger.message("m1");
+    QCOMPARE(m->state, MessageState::Acked);
+    QCOMPARE(m->deliveryCount, 2u);
+    QCOMPARE(m->redeliveryCount(), 1u);
+    QCOMPARE(delivery(m, 0).worker, std::string("w1"));
+    QCOMPARE(delivery(m, 0).outcome, DeliveryOutcome::Returned);
+    QVERIFY(delivery(m, 0).workerCrashed);
+    QVERIFY(!delivery(m, 0).redelivery);
+    QCOMPARE(delivery(m, 1).worker, std::string("w2"));
+    QCOMPARE(delivery(m, 1).sequence, 5u);
+    QCOMPARE(delivery(m, 1).receiveCount, 1);
+    QVERIFY(delivery(m, 1).redelivery);
+    QCOMPARE(delivery(m, 1).outcome, DeliveryOutcome::Acked);
+
+    const LedgerSummary s = ledger.summary();
+    QCOMPARE(s.redelivered, 1u);
+    QCOMPARE(s.redeliveries, 1u);
+    QCOMPARE(s.exactlyOnce, 0u);
+    QCOMPARE(s.count(MessageState::Acked), 1u);
+    const auto w1 = ledger.worker("w1");
+    QCOMPARE(w1->crashes, 1u);
+    QCOMPARE(w1->returned, 1u);
+    QCOMPARE(w1->acked, 0u);
+    QVERIFY(w1->lastLifecycle == EventKind::WorkerCrashed);
+    const auto w2 = ledger.worker("w2");
+    QCOMPARE(w2->received, 1u);
+    QCOMPARE(w2->redelivered, 1u);
+    QCOMPARE(w2->busyNs, 4);
+
+    std::vector<Event> derived;
+    QCOMPARE(ledger.takeDerivedEvents(derived), std::size_t(1));
+    QS_COMPARE_NAME(derived[0].kind, EventKind::Redelivered);
+    QCOMPARE(derived[0].actor, std::string("w2"));
+    QCOMPARE(derived[0].detail, std::string("w1"));
+    QCOMPARE(derived[0].messageId, std::string("m1"));
+    QCOMPARE(derived[0].value, 2);
+    QCOMPARE(derived[0].timeNs, 30);
+    QCOMPARE(ledger.takeDerivedEvents(derived), std::size_t(0));
+}
+
+void TestLedger::redeliveryRecognisedWithoutCrashEvent() {
+    // The crash event itself was lost; the second hand-out still counts.
+    Timeline tl;
+    tl.add(10, EventKind::MessageAssigned, "w1", "m1", 5, 1, "txA");
+    tl.add(30, EventKind::MessageAssigned, "w2", "m1", 5, 1, "txB");
+    Ledger ledger;
+    ledger.apply(tl.events);
+    const MessageRecord* m = ledger.message("m1");
+    QCOMPARE(m->deliveryCount, 2u);
+    QCOMPARE(delivery(m, 0).outcome, DeliveryOutcome::Superseded);
+    QCOMPARE(m->state, MessageState::InFlight);
+    QCOMPARE(ledger.worker("w1")->returned, 1u);
+    QCOMPARE(ledger.summary().redelivered, 1u);
+    QCOMPARE(ledger.summary().count(MessageState::InFlight), 1u);
+}
+
+void TestLedger::redeliveryAfterCrashWithBrokerEvents() {
+    // Embedded broker: both sides report every step; each hand-out counts once.
+    Timeline tl;
+    tl.sent(0, "m1");
+    tl.add(1, EventKind::BrokerStored, "producer", "m1", 5, 0);
+    tl.add(10, EventKind::BrokerDelivered, "w1", "m1", 5, 1, "txA");
+    tl.add(11, EventKind::MessageAssigned, "w1", "m1", 5, 1, "txA");
+    tl.add(12, EventKind::WorkStarted, "w1", "m1", 5, 1, "txA");
+    // The broker names only the stored copy when it returns it.
+    tl.add(20, EventKind::BrokerReturned, "w1", "", 5, 0, "txA");
+    tl.worker(21, EventKind::WorkerCrashed, "w1").value = 1;
+    tl.add(30, EventKind::BrokerDelivered, "w2", "m1", 5, 1, "txB");
+    tl.add(31, EventKind::MessageAssigned, "w2", "m1", 5, 1, "txB");
+    tl.add(40, EventKind::Acked, "w2", "m1", 5, 1, "txB");
+    tl.add(41, EventKind::BrokerAcked, "w2", "m1", 5, 1, "txB");
+    Ledger ledger;
+    ledger.apply(tl.events);
+
+    const LedgerSummary s = ledger.summary();
+    QCOMPARE(s.eventsWithoutMessageId, 0u);
+    QCOMPARE(s.unmatchedBrokerEvents, 0u);
+    QCOMPARE(s.deliveries, 2u);
+    QCOMPARE(s.redelivered, 1u);
+    QCOMPARE(s.count(MessageState::Acked), 1u);
+    const MessageRecord* m = ledger.message("m1");
+    QCOMPARE(m->deliveries.size(), std::size_t(2));
+    QVERIFY(delivery(m, 0).seenByBroker && delivery(m, 0).seenByClient);
+    QCOMPARE(delivery(m, 0).outcome, DeliveryOutcome::Returned);
+    QCOMPARE(delivery(m, 0).assignedNs, 10);  // the first report of the hand-out
+    QVERIFY(delivery(m, 1).seenByBroker && delivery(m, 1).seenByClient);
+    QVERIFY(delivery(m, 1).brokerSettled && delivery(m, 1).clientSettled);
+    QCOMPARE(ledger.worker("w1")->returned, 1u);  // once, though both sides said so
+    QCOMPARE(ledger.worker("w2")->acked, 1u);
+    QCOMPARE(ledger.worker("w2")->settleLatency.count, 1u);
+    QCOMPARE(ledger.worker("w2")->settleLatency.p50Ns, 10);  // 30 -> 40
+}
+
+void TestLedger::lostAckIsRecognised() {
+    // spec §6 item 7: the worker acked, the stream was cancelled before the
+    // ack was written, the same copy came back and was processed again.
+    Timeline tl;
+    tl.sent(0, "m5");
+    tl.add(10, EventKind::MessageAssigned, "w1", "m5", 5, 1, "txA");
+    tl.add(15, EventKind::WorkFinished, "w1", "m5", 5, 1, "txA").value = 5;
+    tl.add(16, EventKind::Acked, "w1", "m5", 5, 1, "txA");
+    tl.worker(17, EventKind::WorkerStopped, "w1");
+    tl.add(10000, EventKind::MessageAssigned, "w3", "m5", 5, 1, "txC");
+    tl.add(10005, EventKind::WorkFinished, "w3", "m5", 5, 1, "txC").value = 5;
+    tl.add(10006, EventKind::Acked, "w3", "m5", 5, 1, "txC");
+    Ledger ledger;
+    ledger.apply(std::span<const Event>(tl.events).first(5));
+    QCOMPARE(ledger.summary().exactlyOnce, 1u);  // looks done, for now
+    ledger.apply(std::span<const Event>(tl.events).subspan(5));
+
+    const LedgerSummary s = ledger.summary();
+    QCOMPARE(s.exactlyOnce, 0u);
+    QCOMPARE(s.acksLost, 1u);
+    QCOMPARE(s.redelivered, 1u);
+    QCOMPARE(s.processedMoreThanOnce, 1u);
+    QCOMPARE(s.count(MessageState::Acked), 1u);
+    const MessageRecord* m = ledger.message("m5");
+    QVERIFY(delivery(m, 0).ackLost);
+    QVERIFY(!delivery(m, 1).ackLost);
+    QCOMPARE(m->processedCount, 2u);
+    QCOMPARE(ledger.worker("w1")->acksLost, 1u);
+    QCOMPARE(ledger.worker("w1")->acked, 1u);
+}
+
+void TestLedger::lostAckSeenByBroker() {
+    Timeline tl;
+    tl.add(10, EventKind::BrokerDelivered, "w1", "m5", 5, 1, "txA");
+    tl.add(11, EventKind::MessageAssigned, "w1", "m5", 5, 1, "txA");
+    tl.add(16, EventKind::Acked, "w1", "m5", 5, 1, "txA");
+    tl.add(20, EventKind::BrokerReturned, "w1", "", 5, 0, "txA");
+    Ledger ledger;
+    ledger.apply(tl.events);
+    const MessageRecord* m = ledger.message("m5");
+    QCOMPARE(m->state, MessageState::Waiting);
+    QVERIFY(delivery(m, 0).ackLost);
+    QCOMPARE(ledger.summary().acksLost, 1u);
+    QCOMPARE(ledger.summary().exactlyOnce, 0u);
+    QCOMPARE(ledger.summary().count(MessageState::Acked), 0u);
+    QCOMPARE(ledger.summary().count(MessageState::Waiting), 1u);
+}
+
+void TestLedger::rejectionGoesToTailWithReceiveCountTwo() {
+    Timeline tl;
+    tl.sent(0, "m1");
+    tl.add(1, EventKind::BrokerStored, "producer", "m1", 1, 0);
+    tl.add(10, EventKind::BrokerDelivered, "w1", "m1", 1, 1, "txA");
+    tl.add(11, EventKind::MessageAssigned, "w1", "m1", 1, 1, "txA");
+    tl.add(20, EventKind::Rejected, "w1", "m1", 1, 1, "txA");
+    tl.add(21, EventKind::BrokerNacked, "w1", "m1", 1, 1, "txA").count2 = 4;
+    tl.add(30, EventKind::BrokerDelivered, "w2", "m1", 4, 2, "txB");
+    tl.add(31, EventKind::MessageAssigned, "w2", "m1", 4, 2, "txB");
+    tl.add(40, EventKind::Acked, "w2", "m1", 4, 2, "txB");
+    tl.add(41, EventKind::BrokerAcked, "w2", "m1", 4, 2, "txB");
+    Ledger ledger;
+    ledger.apply(std::span<const Event>(tl.events).first(6));
+    QCOMPARE(ledger.message("m1")->state, MessageState::Waiting);
+    QCOMPARE(ledger.message("m1")->sequence, 4u);  // the copy at the tail
+    ledger.apply(std::span<const Event>(tl.events).subspan(6));
+
+    const MessageRecord* m = ledger.message("m1");
+    QCOMPARE(m->state, MessageState::Acked);
+    QCOMPARE(m->deliveries.size(), std::size_t(2));
+    QCOMPARE(delivery(m, 0).outcome, DeliveryOutcome::Rejected);
+    QCOMPARE(delivery(m, 0).receiveCount, 1);
+    QCOMPARE(delivery(m, 1).sequence, 4u);
+    QCOMPARE(delivery(m, 1).receiveCount, 2);
+    QVERIFY(delivery(m, 1).redelivery);
+    QCOMPARE(ledger.worker("w1")->rejected, 1u);
+    QCOMPARE(ledger.worker("w2")->acked, 1u);
+    QCOMPARE(ledger.summary().redelivered, 1u);
+    QCOMPARE(ledger.summary().unmatchedBrokerEvents, 0u);
+}
+
+void TestLedger::deadLetterAfterMaxReceiveCount() {
+    // MaxReceiveCount 2, dead-letter queue "dlq": the second NAck dead-letters.
+    Timeline tl;
+    tl.add(10, EventKind::BrokerDelivered, "w1", "m1", 1, 1, "txA");
+    tl.add(11, EventKind::Rejected, "w1", "m1", 1, 1, "txA");
+    tl.add(12, EventKind::BrokerNacked, "w1", "m1", 1, 1, "txA").count2 = 2;
+    tl.add(20, EventKind::BrokerDelivered, "w2", "m1", 2, 2, "txB");
+    tl.add(21, EventKind::Rejected, "w2", "m1", 2, 2, "txB");
+    tl.add(22, EventKind::BrokerDeadLettered, "w2", "m1", 2, 2, "txB").detail = "dlq";
+    Event& stored = tl.add(23, EventKind::BrokerStored, "w2", "m1", 1, 0);
+    stored.channel = "dlq";
+    Ledger ledger;
+    ledger.apply(tl.events);
+    const MessageRecord* m = ledger.message("m1");
+    QCOMPARE(m->state, MessageState::DeadLettered);
+    QVERIFY(!m->deadLetterInferred);
+    QCOMPARE(m->channel, std::string("dlq"));
+    QCOMPARE(m->endDetail, std::string("dlq"));
+    QCOMPARE(m->endedNs, 22);
+    QCOMPARE(delivery(m, 1).outcome, DeliveryOutcome::Rejected);
+    QVERIFY(delivery(m, 1).brokerSettled);
+    const LedgerSummary s = ledger.summary();
+    QCOMPARE(s.count(MessageState::DeadLettered), 1u);
+    QCOMPARE(s.count(MessageState::Waiting), 0u);
+    QCOMPARE(s.unmatchedBrokerEvents, 0u);
+    QCOMPARE(ledger.worker("w1")->rejected, 1u);
+    QCOMPARE(ledger.worker("w2")->rejected, 1u);
+
+    // Consuming the dead-letter queue is one more hand-out of the same message.
+    Timeline more;
+    Event& fromDlq = more.add(30, EventKind::MessageAssigned, "w3", "m1", 1, 1, "txC");
+    fromDlq.channel = "dlq";
+    ledger.apply(more.events);
+    QCOMPARE(ledger.message("m1")->state, MessageState::InFlight);
+    QCOMPARE(ledger.message("m1")->deliveryCount, 3u);
+}
+
+void TestLedger::deadLetterInferredWithoutBroker() {
+    Timeline tl;
+    tl.add(10, EventKind::MessageAssigned, "w1", "m1", 1, 1, "txA");
+    tl.add(11, EventKind::Rejected, "w1", "m1", 1, 1, "txA");
+    tl.add(20, EventKind::MessageAssigned, "w2", "m1", 2, 2, "txB");
+    tl.add(21, EventKind::Rejected, "w2", "m1", 2, 2, "txB");
+    LedgerOptions options;
+    options.maxReceiveCount = 2;
+    Ledger ledger(options);
+    ledger.apply(std::span<const Event>(tl.events).first(2));
+    QCOMPARE(ledger.message("m1")->state, MessageState::Waiting);
+    ledger.apply(std::span<const Event>(tl.events).subspan(2));
+    QCOMPARE(ledger.message("m1")->state, MessageState::DeadLettered);
+    QVERIFY(ledger.message("m1")->deadLetterInferred);
+
+    // Without the policy nothing is guessed.
+    Ledger unknown;
+    unknown.apply(tl.events);
+    QCOMPARE(unknown.message("m1")->state, MessageState::Waiting);
+
+    // A wrong guess is corrected by the broker re-enqueuing it.
+    Timeline nack;
+    nack.add(22, EventKind::BrokerNacked, "w2", "m1", 2, 2, "txB").count2 = 3;
+    ledger.apply(nack.events);
+    QCOMPARE(ledger.message("m1")->state, MessageState::Waiting);
+    QVERIFY(!ledger.message("m1")->deadLetterInferred);
+    QCOMPARE(ledger.summary().count(MessageState::DeadLettered), 0u);
+}
+
+void TestLedger::droppedAndExpired() {
+    Timeline tl;
+    tl.sent(0, "m1");
+    tl.add(5, EventKind::BrokerDeadLettered, "w1", "m1", 1, 3);  // no dead-letter queue
+    tl.sent(1, "m2");
+    tl.add(6, EventKind::BrokerExpired, "w1", "m2", 2, 1);
+    Ledger ledger;
+    ledger.apply(tl.events);
+    QCOMPARE(ledger.message("m1")->state, MessageState::Dropped);
+    QCOMPARE(ledger.message("m2")->state, MessageState::Expired);
+    QCOMPARE(ledger.summary().count(MessageState::Dropped), 1u);
+    QCOMPARE(ledger.summary().count(MessageState::Expired), 1u);
+    QCOMPARE(ledger.summary().count(MessageState::Waiting), 0u);
+}
+
+void TestLedger::requeueMovesToAnotherChannel() {
+    Timeline tl;
+    tl.add(10, EventKind::MessageAssigned, "w1", "m1", 3, 1, "txA");
+    tl.add(11, EventKind::Requeued, "w1", "m1", 3, 1, "txA").detail = "other";
+    Event& again = tl.add(20, EventKind::MessageAssigned, "w2", "m1", 1, 1, "txB");
+    again.channel = "other";
+    tl.add(21, EventKind::Acked, "w2", "m1", 1, 1, "txB").channel = "other";
+    Ledger ledger;
+    ledger.apply(std::span<const Event>(tl.events).first(2));
+    QCOMPARE(ledger.message("m1")->state, MessageState::Waiting);
+    QCOMPARE(ledger.message("m1")->channel, std::string("other"));
+    ledger.apply(std::span<const Event>(tl.events).subspan(2));
+    const MessageRecord* m = ledger.message("m1");
+    QCOMPARE(m->state, MessageState::Acked);
+    QCOMPARE(delivery(m, 0).outcome, DeliveryOutcome::Requeued);
+    QCOMPARE(delivery(m, 1).channel, std::string("other"));
+    QVERIFY(delivery(m, 1).redelivery);
+    QCOMPARE(ledger.worker("w1")->requeued, 1u);
+}
+
+void TestLedger::autoAckReportedByBothSides() {
+    // AutoAck: the broker acks at hand-out, the worker reports afterwards.
+    Timeline tl;
+    tl.sent(0, "m1");
+    tl.add(10, EventKind::BrokerDelivered, "w1", "m1", 1, 1, "txA");
+    tl.add(10, EventKind::BrokerAcked, "w1", "m1", 1, 1, "txA");
+    tl.add(12, EventKind::MessageAssigned, "w1", "m1", 1, 1, "txA");
+    tl.add(13, EventKind::WorkStarted, "w1", "m1", 1, 1, "txA");
+    tl.add(20, EventKind::WorkFinished, "w1", "m1", 1, 1, "txA").value = 7;
+    tl.add(21, EventKind::Acked, "w1", "m1", 1, 1, "txA").detail = "auto-ack";
+    Ledger ledger;
+    ledger.apply(tl.events);
+    const LedgerSummary s = ledger.summary();
+    QCOMPARE(s.deliveries, 1u);
+    QCOMPARE(s.exactlyOnce, 1u);
+    const auto w = ledger.worker("w1");
+    QCOMPARE(w->acked, 1u);
+    QCOMPARE(w->received, 1u);
+    QCOMPARE(w->processed, 1u);
+    QCOMPARE(w->busyNs, 7);
+    const MessageRecord* m = ledger.message("m1");
+    QCOMPARE(delivery(m, 0).workStartNs, 13);
+    QVERIFY(delivery(m, 0).clientSettled && delivery(m, 0).brokerSettled);
+}
+
+void TestLedger::perWorkerStatsAndLatencies() {
+    // w1: 20 messages, assignment -> ack = i us, send -> ack = i us + 1 ms.
+    // w2: 10 messages, 5 acked (assignment -> ack 100..500 ns), 3 rejected
+    //     (1000 ns), 2 requeued (2000 ns).
+    Timeline tl;
+    for (int i = 1; i <= 20; ++i) {
+        const std::string id = "a" + std::to_string(i);
+        const std::int64_t t0 = 5'000'000 + i * 1'000'000;
+        tl.sent(t0 - 1'000'000, id);
+        tl.add(t0, EventKind::MessageAssigned, "w1", id, i, 1, "tx");
+        tl.add(t0 + 1, EventKind::WorkStarted, "w1", id, i, 1, "tx");
+        tl.add(t0 + 2, EventKind::WorkFinished, "w1", id, i, 1, "tx").value = 10 * i;
+        tl.add(t0 + i * 1000, EventKind::Acked, "w1", id, i, 1, "tx");
+    }
+    for (int i = 1; i <= 10; ++i) {
+        const std::string id = "b" + std::to_string(i);
+        const std::int64_t t0 = 100'000'000 + i * 1'000'000;
+        tl.add(t0, EventKind::MessageAssigned, "w2", id, 100 + i, 1, "tx2");
+        if (i <= 5) {
+            tl.add(t0 + i * 100, EventKind::Acked, "w2", id, 100 + i, 1, "tx2");
+        } else if (i <= 8) {
+            tl.add(t0 + 1000, EventKind::Rejected, "w2", id, 100 + i, 1, "tx2");
+        } else {
+            tl.add(t0 + 2000, EventKind::Requeued, "w2", id, 100 + i, 1, "tx2").detail = "x";
+        }
+    }
+    tl.worker(1, EventKind::PollReturned, "w2").count2 = 250;  // 0 messages after 250 ms
+    Event& poll = tl.worker(2, EventKind::PollReturned, "w2");
+    poll.value = 10;
+    poll.count2 = 5;
+    tl.worker(3, EventKind::Error, "w2").detail = "boom";
+    Ledger ledger;
+    ledger.apply(tl.events);
+
+    const auto workers = ledger.workers();
+    QCOMPARE(workers.size(), std::size_t(2));
+    QCOMPARE(workers[0].worker, std::string("w1"));
+    const WorkerStats& w1 = workers[0];
+    QCOMPARE(w1.received, 20u);
+    QCOMPARE(w1.acked, 20u);
+    QCOMPARE(w1.processed, 20u);
+    QCOMPARE(w1.busyNs, 10 * 210);
+    QCOMPARE(w1.settleLatency.count, 20u);
+    QCOMPARE(w1.settleLatency.p50Ns, 10'000);
+    QCOMPARE(w1.settleLatency.p95Ns, 19'000);
+    QCOMPARE(w1.settleLatency.meanNs, 10'500.0);
+    QCOMPARE(w1.settleLatency.maxNs, 20'000);
+    QCOMPARE(w1.sendToAck.count, 20u);
+    QCOMPARE(w1.sendToAck.p50Ns, 1'010'000);
+    QCOMPARE(w1.sendToAck.p95Ns, 1'019'000);
+
+    const WorkerStats& w2 = workers[1];
+    QCOMPARE(w2.received, 10u);
+    QCOMPARE(w2.acked, 5u);
+    QCOMPARE(w2.rejected, 3u);
+    QCOMPARE(w2.requeued, 2u);
+    QCOMPARE(w2.settleLatency.count, 10u);
+    // sorted: 100 200 300 400 500 1000 1000 1000 2000 2000
+    QCOMPARE(w2.settleLatency.p50Ns, 500);
+    QCOMPARE(w2.settleLatency.p95Ns, 2000);
+    QCOMPARE(w2.settleLatency.meanNs, 850.0);
+    QCOMPARE(w2.sendToAck.count, 0u);  // never saw them sent
+    QCOMPARE(w2.polls, 2u);
+    QCOMPARE(w2.emptyPolls, 1u);
+    QCOMPARE(w2.pollWaitNs, 255'000'000);
+    QCOMPARE(w2.errors, 1u);
+
+    QCOMPARE(ledger.settleLatency().count, 30u);
+    QCOMPARE(ledger.sendToAckLatency().count, 20u);
+    const LedgerSummary s = ledger.summary();
+    QCOMPARE(s.count(MessageState::Acked), 25u);
+    QCOMPARE(s.count(MessageState::Waiting), 5u);
+}
+
+void TestLedger::memoryStaysBounded() {
+    LedgerOptions options;
+    options.maxFinishedMessages = 5;
+    options.maxDeliveriesPerMessage = 3;
+    Ledger ledger(options);
+    Timeline tl;
+    for (int i = 1; i <= 20; ++i) {
+        const std::string id = "m" + std::to_string(i);
+        tl.add(i * 10, EventKind::MessageAssigned, "w1", id, i, 1, "tx");
+        tl.add(i * 10 + 1, EventKind::Acked, "w1", id, i, 1, "tx");
+    }
+    // One message handed out six times, never finished: never forgotten.
+    for (int n = 1; n <= 6; ++n)
+        tl.add(1000 + n, EventKind::MessageAssigned, "w" + std::to_string(n), "hot", 99, 1,
+               "tx" + std::to_string(n));
+    ledger.apply(tl.events);
+    const LedgerSummary s = ledger.summary();
+    QCOMPARE(s.evicted, 15u);
+    QCOMPARE(ledger.trackedMessages(), std::size_t(6));
+    QCOMPARE(s.messages, 21u);
+    QCOMPARE(s.exactlyOnce, 20u);  // counts survive eviction
+    QCOMPARE(s.count(MessageState::Acked), 20u);
+    QVERIFY(ledger.message("m1") == nullptr);
+    QVERIFY(ledger.message("m20") != nullptr);
+    const MessageRecord* hot = ledger.message("hot");
+    QCOMPARE(hot->deliveryCount, 6u);
+    QCOMPARE(hot->deliveries.size(), std::size_t(3));
+    QCOMPARE(hot->omittedDeliveries, 3u);
+    QCOMPARE(hot->deliveries.front().worker, std::string("w4"));
+    QCOMPARE(hot->deliveries.back().worker, std::string("w6"));
+    int visited = 0;
+    ledger.forEachMessage([&](const MessageRecord&) { ++visited; });
+    QCOMPARE(visited, 6);
+}
+
+void TestLedger::unkeyedEventsAndDropNotices() {
+    Timeline tl;
+    tl.add(1, EventKind::Acked, "w1", "");                  // no id: cannot be keyed
+    tl.add(2, EventKind::BrokerReturned, "w1", "", 77, 0);  // unknown stored copy
+    Event& notice = tl.add(3, EventKind::EventsDropped, "event-stream", "");
+    notice.value = 12;
+    notice.count2 = 12;
+    tl.add(4, EventKind::BrokerAcked, "w1", "m9", 9, 1);  // acked, never handed out: a purge
+    Ledger ledger;
+    ledger.apply(tl.events);
+    const LedgerSummary s = ledger.summary();
+    QCOMPARE(s.eventsWithoutMessageId, 2u);
+    QCOMPARE(s.droppedEvents, 12u);
+    QCOMPARE(s.eventsApplied, 4u);
+    QCOMPARE(ledger.trackedMessages(), std::size_t(1));
+}
+
+void TestLedger::sendFailedAndPurge() {
+    Timeline tl;
+    tl.sent(1, "bad");
+    tl.add(2, EventKind::SendFailed, "producer", "bad").detail = "Error 120: invalid channel";
+    tl.sent(3, "purged");
+    tl.add(4, EventKind::BrokerStored, "producer", "purged", 1, 0);
+    tl.add(5, EventKind::BrokerAcked, "someone", "purged", 1, 1);  // AckAll on the queue
+    Ledger ledger;
+    ledger.apply(tl.events);
+    QCOMPARE(ledger.message("bad")->state, MessageState::SendFailed);
+    QCOMPARE(ledger.message("bad")->endDetail, std::string("Error 120: invalid channel"));
+    QCOMPARE(ledger.message("purged")->state, MessageState::Acked);
+    QCOMPARE(ledger.message("purged")->deliveryCount, 0u);
+    const LedgerSummary s = ledger.summary();
+    QCOMPARE(s.sendFailed, 1u);
+    QCOMPARE(s.count(MessageState::SendFailed), 1u);
+    QCOMPARE(s.exactlyOnce, 0u);  // never handed out
+    QCOMPARE(s.unmatchedBrokerEvents, 0u);
+}
+
+void TestLedger::stateAndOutcomeNames() {
+    std::set<std::string_view> names;
+    for (int i = 0; i < kMessageStateCount; ++i) {
+        const auto state = static_cast<MessageState>(i);
+        QVERIFY(names.insert(messageStateName(state)).second);
+        QVERIFY(messageStateName(state) != "unknown");
+    }
+    QVERIFY(isTerminal(MessageState::Acked) && isTerminal(MessageState::Expired));
+    QVERIFY(!isTerminal(MessageState::InFlight) && !isTerminal(MessageState::Waiting));
+    QVERIFY(deliveryOutcomeName(DeliveryOutcome::Superseded) == "superseded");
+}
+
+QTEST_APPLESS_MAIN(TestLedger)
+#include "tst_ledger.moc"
