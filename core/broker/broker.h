@@ -12,10 +12,10 @@ class BrokerObserver;
 
 struct BrokerOptions {
     std::string bindAddress = "127.0.0.1";
-    int port = 50000;           // 0 = ephemeral; the bound port is reported by port()
-    std::string authToken;      // empty = no auth; otherwise required on every RPC but Ping
+    int port = 50000;       // 0 = ephemeral; the bound port is reported by port()
+    std::string authToken;  // empty = no auth; otherwise required on every RPC but Ping
     std::string version = "v2.4.0";
-    std::string hostName;       // empty = derived from the OS hostname (spec §2.14)
+    std::string hostName;                     // empty = derived from the OS hostname (spec §2.14)
     std::size_t maxMessageBytes = 104857600;  // gRPC send/receive limit (spec §1.4)
     // One line per client connect / disconnect and per error. Called from gRPC
     // threads; must be thread-safe. Null = silent.

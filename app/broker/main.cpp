@@ -1,0 +1,103 @@
+// queuescope-broker: the embedded KubeMQ-compatible queue broker as a
+// stand-alone process (for SDK conformance runs and manual testing).
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "broker/broker.h"
+
+namespace {
+
+void printUsage(std::ostream& out) {
+    out << "Usage: queuescope-broker [--port N] [--bind ADDR] [--auth-token T] [--help]\n"
+           "  --port N         TCP port to listen on (default 50000; 0 = pick a free one)\n"
+           "  --bind ADDR      address to bind (default 127.0.0.1)\n"
+           "  --auth-token T   require metadata 'authorization: T' on every RPC but Ping\n"
+           "  --help           show this help\n"
+           "Prints 'queuescope-broker listening on <host>:<port>' once serving.\n";
+}
+
+bool parsePort(std::string_view text, int* port) {
+    if (text.empty() || text.size() > 5)
+        return false;
+    int value = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9')
+            return false;
+        value = value * 10 + (c - '0');
+    }
+    if (value > 65535)
+        return false;
+    *port = value;
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    qs::broker::BrokerOptions options;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        auto value = [&](std::string_view flag) -> const char* {
+            if (i + 1 >= argc) {
+                std::cerr << "queuescope-broker: " << flag << " needs a value\n";
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (arg == "--help" || arg == "-h") {
+            printUsage(std::cout);
+            return 0;
+        } else if (arg == "--port") {
+            const char* text = value(arg);
+            if (!parsePort(text, &options.port)) {
+                std::cerr << "queuescope-broker: invalid port '" << text
+                          << "' (expected 0-65535)\n";
+                return 2;
+            }
+        } else if (arg == "--bind") {
+            options.bindAddress = value(arg);
+            if (options.bindAddress.empty()) {
+                std::cerr << "queuescope-broker: --bind needs a non-empty address\n";
+                return 2;
+            }
+        } else if (arg == "--auth-token") {
+            options.authToken = value(arg);
+        } else {
+            std::cerr << "queuescope-broker: unknown argument '" << arg << "'\n";
+            printUsage(std::cerr);
+            return 2;
+        }
+    }
+
+    static std::mutex logMutex;
+    options.log = [](std::string_view line) {
+        std::lock_guard lock(logMutex);
+        std::cerr << "queuescope-broker: " << line << '\n';
+    };
+
+    // Block the stop signals before any thread starts so only sigwait sees them.
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+    qs::broker::Broker broker(options);
+    std::string error;
+    if (!broker.start(&error)) {
+        std::cerr << "queuescope-broker: " << error << '\n';
+        return 1;
+    }
+    std::cout << "queuescope-broker listening on " << broker.address() << std::endl;
+
+    int received = 0;
+    sigwait(&signals, &received);
+    std::cerr << "queuescope-broker: stopping (signal " << received << ")\n";
+    broker.stop();
+    return 0;
+}

@@ -1,0 +1,189 @@
+#include "broker/queue_channel.h"
+
+#include <algorithm>
+
+#include "broker/waiter.h"
+#include "common/clock.h"
+
+namespace qs::broker {
+
+QueueChannel::QueueChannel(std::string name) : name_(std::move(name)) {
+    stats_.lastActivityMs = unixNanos() / 1000000;
+}
+
+std::uint64_t QueueChannel::append(StoredMessage message, std::int64_t nowNs) {
+    std::lock_guard lock(mutex_);
+    lastTimestamp_ = std::max(lastTimestamp_, nowNs);
+    const std::uint64_t sequence = nextSequence_++;
+    message.sequence = sequence;
+    message.timestamp = lastTimestamp_;
+    const std::size_t bytes = message.content.size();
+    slots_.push_back(Slot{std::move(message), SlotState::Ready});
+    ++stats_.sentMessages;
+    stats_.sentBytes += bytes;
+    ++stats_.readyMessages;
+    ++stats_.storedMessages;
+    stats_.storedBytes += bytes;
+    touchLocked();
+    signalLocked();
+    return sequence;
+}
+
+std::size_t QueueChannel::reserve(std::size_t max, std::vector<StoredMessage>& out) {
+    std::lock_guard lock(mutex_);
+    std::size_t taken = 0;
+    if (max == 0 || stats_.readyMessages == 0)
+        return 0;
+    std::uint64_t sequence = std::max(cursor_, base_);
+    for (; sequence < nextSequence_ && taken < max; ++sequence) {
+        Slot& slot = slots_[sequence - base_];
+        if (slot.state != SlotState::Ready)
+            continue;
+        slot.state = SlotState::Reserved;
+        out.push_back(slot.message);
+        ++taken;
+    }
+    cursor_ = sequence;
+    stats_.readyMessages -= taken;
+    if (taken > 0)
+        touchLocked();
+    return taken;
+}
+
+std::optional<StoredMessage> QueueChannel::removeReserved(std::uint64_t sequence) {
+    std::lock_guard lock(mutex_);
+    Slot* slot = slotLocked(sequence);
+    if (slot == nullptr || slot->state != SlotState::Reserved)
+        return std::nullopt;
+    slot->state = SlotState::Gone;
+    std::optional<StoredMessage> removed(std::move(slot->message));
+    slot->message = StoredMessage{};
+    --stats_.storedMessages;
+    stats_.storedBytes -= removed->content.size();
+    trimFrontLocked();
+    touchLocked();
+    return removed;
+}
+
+bool QueueChannel::unreserve(std::uint64_t sequence) {
+    std::lock_guard lock(mutex_);
+    Slot* slot = slotLocked(sequence);
+    if (slot == nullptr || slot->state != SlotState::Reserved)
+        return false;
+    slot->state = SlotState::Ready;
+    ++stats_.readyMessages;
+    cursor_ = std::min(cursor_, sequence);
+    touchLocked();
+    signalLocked();
+    return true;
+}
+
+std::vector<StoredMessage> QueueChannel::removeAllReady() {
+    std::lock_guard lock(mutex_);
+    std::vector<StoredMessage> removed;
+    if (stats_.readyMessages == 0)
+        return removed;
+    for (std::uint64_t sequence = std::max(cursor_, base_); sequence < nextSequence_; ++sequence) {
+        Slot& slot = slots_[sequence - base_];
+        if (slot.state != SlotState::Ready)
+            continue;
+        slot.state = SlotState::Gone;
+        stats_.storedBytes -= slot.message.content.size();
+        --stats_.storedMessages;
+        removed.push_back(std::move(slot.message));
+        slot.message = StoredMessage{};
+    }
+    cursor_ = nextSequence_;
+    stats_.readyMessages = 0;
+    trimFrontLocked();
+    touchLocked();
+    return removed;
+}
+
+void QueueChannel::clear() {
+    std::lock_guard lock(mutex_);
+    deleted_ = true;
+    slots_.clear();
+    base_ = nextSequence_;
+    cursor_ = nextSequence_;
+    stats_.readyMessages = 0;
+    stats_.storedMessages = 0;
+    stats_.storedBytes = 0;
+    signalLocked();
+}
+
+bool QueueChannel::deleted() const {
+    std::lock_guard lock(mutex_);
+    return deleted_;
+}
+
+void QueueChannel::addWaiter(Waiter* waiter) {
+    std::lock_guard lock(mutex_);
+    waiters_.push_back(waiter);
+}
+
+void QueueChannel::removeWaiter(Waiter* waiter) {
+    std::lock_guard lock(mutex_);
+    std::erase(waiters_, waiter);
+}
+
+void QueueChannel::signalWaiters() {
+    std::lock_guard lock(mutex_);
+    signalLocked();
+}
+
+void QueueChannel::noteDelivered(std::size_t count, std::size_t bytes) {
+    std::lock_guard lock(mutex_);
+    stats_.deliveredMessages += count;
+    stats_.deliveredBytes += bytes;
+}
+
+void QueueChannel::noteExpired(std::size_t count) {
+    std::lock_guard lock(mutex_);
+    stats_.expiredMessages += count;
+}
+
+void QueueChannel::addDelayed(int delta) {
+    std::lock_guard lock(mutex_);
+    stats_.delayedMessages = static_cast<std::uint64_t>(
+        std::max<std::int64_t>(0, static_cast<std::int64_t>(stats_.delayedMessages) + delta));
+    touchLocked();
+}
+
+void QueueChannel::addConsumer(int delta) {
+    std::lock_guard lock(mutex_);
+    stats_.consumers += delta;
+    touchLocked();
+}
+
+ChannelStats QueueChannel::stats() const {
+    std::lock_guard lock(mutex_);
+    ChannelStats copy = stats_;
+    copy.firstSequence = base_;
+    copy.lastSequence = nextSequence_ - 1;
+    return copy;
+}
+
+QueueChannel::Slot* QueueChannel::slotLocked(std::uint64_t sequence) {
+    if (sequence < base_ || sequence >= nextSequence_)
+        return nullptr;
+    return &slots_[sequence - base_];
+}
+
+void QueueChannel::trimFrontLocked() {
+    while (!slots_.empty() && slots_.front().state == SlotState::Gone) {
+        slots_.pop_front();
+        ++base_;
+    }
+}
+
+void QueueChannel::touchLocked() {
+    stats_.lastActivityMs = unixNanos() / 1000000;
+}
+
+void QueueChannel::signalLocked() {
+    for (Waiter* waiter : waiters_)
+        waiter->signal();
+}
+
+}  // namespace qs::broker

@@ -1,0 +1,174 @@
+#include <grpcpp/grpcpp.h>
+
+#include <QtTest>
+#include <mutex>
+#include <thread>
+
+#include "broker/broker_observer.h"
+#include "test_broker.h"
+
+namespace {
+class Recorder final : public qs::broker::BrokerObserver {
+public:
+    void onBrokerEvent(const qs::Event& event) noexcept override {
+        std::lock_guard lock(mutex_);
+        events_.push_back(event);
+    }
+    std::vector<qs::Event> events() const {
+        std::lock_guard lock(mutex_);
+        return events_;
+    }
+    std::vector<qs::Event> of(qs::EventKind kind) const {
+        std::vector<qs::Event> matching;
+        for (const auto& event : events())
+            if (event.kind == kind)
+                matching.push_back(event);
+        return matching;
+    }
+
+private:
+    mutable std::mutex mutex_;
+    std::vector<qs::Event> events_;
+};
+
+kubemq::QueueMessage message(const std::string& channel, const std::string& id, int delay = 0) {
+    kubemq::QueueMessage m;
+    m.set_messageid(id);
+    m.set_clientid("producer");
+    m.set_channel(channel);
+    m.set_body("x");
+    m.mutable_policy()->set_delayseconds(delay);
+    m.mutable_policy()->set_maxreceivecount(1);
+    m.mutable_policy()->set_maxreceivequeue("dead");
+    return m;
+}
+}  // namespace
+
+class TestBrokerObserver : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void reportsTheMessageLifecycle() {
+        qs::test::TestBroker broker;
+        Recorder recorder;
+        broker.broker().setObserver(&recorder);
+        auto stub = broker.newStub();
+        for (const char* id : {"m1", "m2", "m3"}) {
+            grpc::ClientContext context;
+            kubemq::SendQueueMessageResult result;
+            QVERIFY(stub->SendQueueMessage(&context, message("obs", id), &result).ok());
+        }
+        {
+            grpc::ClientContext context;
+            kubemq::SendQueueMessageResult result;
+            QVERIFY(stub->SendQueueMessage(&context, message("obs", "late", 1), &result).ok());
+        }
+        std::string txn;
+        {
+            grpc::ClientContext context;
+            auto stream = stub->QueuesDownstream(&context);
+            kubemq::QueuesDownstreamRequest get;
+            get.set_clientid("worker-1");
+            get.set_channel("obs");
+            get.set_requesttypedata(kubemq::Get);
+            get.set_maxitems(3);
+            QVERIFY(stream->Write(get));
+            kubemq::QueuesDownstreamResponse response;
+            QVERIFY(stream->Read(&response));
+            QCOMPARE(response.messages_size(), 3);
+            txn = response.transactionid();
+            auto settle = [&](kubemq::QueuesDownstreamRequestType type, std::int64_t seq) {
+                kubemq::QueuesDownstreamRequest request;
+                request.set_requesttypedata(type);
+                request.set_reftransactionid(txn);
+                request.add_sequencerange(seq);
+                return stream->Write(request);
+            };
+            QVERIFY(settle(kubemq::AckRange, 1));
+            QVERIFY(settle(kubemq::NAckRange, 2));  // MaxReceiveCount 1: dead-lettered
+            QVERIFY(stream->WritesDone());          // seq 3 returned at stream end
+            while (stream->Read(&response)) {
+            }
+            QVERIFY(stream->Finish().ok());
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!recorder.of(qs::EventKind::BrokerReleased).empty(), 5000);
+        broker.broker().setObserver(nullptr);
+
+        for (const auto& event : recorder.events()) {
+            QVERIFY(event.source == qs::EventSource::Broker);
+            QVERIFY(event.timeNs > 0);
+        }
+        // m1..m3 stored plus the dead-letter copy in "dead".
+        const auto stored = recorder.of(qs::EventKind::BrokerStored);
+        QCOMPARE(stored.size(), std::size_t(4));
+        QCOMPARE(stored[0].messageId, std::string("m1"));
+        QCOMPARE(stored[0].sequence, std::uint64_t(1));
+        QCOMPARE(stored[0].channel, std::string("obs"));
+        QCOMPARE(recorder.of(qs::EventKind::BrokerDelayed).size(), std::size_t(1));
+        const auto delivered = recorder.of(qs::EventKind::BrokerDelivered);
+        QCOMPARE(delivered.size(), std::size_t(3));
+        QCOMPARE(delivered[0].actor, std::string("worker-1"));
+        QCOMPARE(delivered[0].transaction, txn);
+        QCOMPARE(delivered[0].receiveCount, 1);
+        const auto acked = recorder.of(qs::EventKind::BrokerAcked);
+        QCOMPARE(acked.size(), std::size_t(1));
+        QCOMPARE(acked[0].messageId, std::string("m1"));
+        const auto dead = recorder.of(qs::EventKind::BrokerDeadLettered);
+        QCOMPARE(dead.size(), std::size_t(1));
+        QCOMPARE(dead[0].messageId, std::string("m2"));
+        QCOMPARE(dead[0].detail, std::string("dead"));
+        const auto returned = recorder.of(qs::EventKind::BrokerReturned);
+        QCOMPARE(returned.size(), std::size_t(1));
+        QCOMPARE(returned[0].sequence, std::uint64_t(3));
+        const auto released = recorder.of(qs::EventKind::BrokerReleased);
+        QCOMPARE(released[0].messageId, std::string("late"));
+        QCOMPARE(released[0].sequence, std::uint64_t(4));
+        const auto connected = recorder.of(qs::EventKind::BrokerClientConnected);
+        const auto disconnected = recorder.of(qs::EventKind::BrokerClientDisconnected);
+        QCOMPARE(connected.size(), std::size_t(1));
+        QCOMPARE(disconnected.size(), std::size_t(1));
+        QCOMPARE(connected[0].actor, std::string("worker-1"));
+        QVERIFY(!connected[0].detail.empty());
+    }
+
+    void nackReportsTheNewSequence() {
+        qs::test::TestBroker broker;
+        Recorder recorder;
+        broker.broker().setObserver(&recorder);
+        auto stub = broker.newStub();
+        {
+            grpc::ClientContext context;
+            kubemq::SendQueueMessageResult result;
+            auto m = message("nack", "n1");
+            m.mutable_policy()->set_maxreceivecount(0);
+            m.mutable_policy()->clear_maxreceivequeue();
+            QVERIFY(stub->SendQueueMessage(&context, m, &result).ok());
+        }
+        grpc::ClientContext context;
+        auto stream = stub->QueuesDownstream(&context);
+        kubemq::QueuesDownstreamRequest get;
+        get.set_clientid("w");
+        get.set_channel("nack");
+        get.set_requesttypedata(kubemq::Get);
+        get.set_maxitems(1);
+        QVERIFY(stream->Write(get));
+        kubemq::QueuesDownstreamResponse response;
+        QVERIFY(stream->Read(&response));
+        kubemq::QueuesDownstreamRequest nack;
+        nack.set_requesttypedata(kubemq::NAckAll);
+        nack.set_reftransactionid(response.transactionid());
+        QVERIFY(stream->Write(nack));
+        QVERIFY(stream->WritesDone());
+        while (stream->Read(&response)) {
+        }
+        stream->Finish();
+        const auto nacked = recorder.of(qs::EventKind::BrokerNacked);
+        QCOMPARE(nacked.size(), std::size_t(1));
+        QCOMPARE(nacked[0].sequence, std::uint64_t(1));
+        QCOMPARE(nacked[0].count2, std::int64_t(2));
+        broker.broker().setObserver(nullptr);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestBrokerObserver)
+#include "tst_broker_observer.moc"
