@@ -1,0 +1,84 @@
+#pragma once
+
+// Private: one QueuesDownstream stream with its reader thread.
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "client/client_core.h"
+#include "client/received_batch.h"
+#include "client/result.h"
+#include "kubemq.grpc.pb.h"
+
+namespace qs::client::detail {
+
+class DownstreamSession {
+public:
+    enum class EndReason { None, Cancelled, Abandoned, Poisoned, Server };
+
+    DownstreamSession(ClientCore& core, std::shared_ptr<SettlementErrorSink> errors);
+    ~DownstreamSession();  // cancels and joins the reader
+    DownstreamSession(const DownstreamSession&) = delete;
+    DownstreamSession& operator=(const DownstreamSession&) = delete;
+
+    // Sends a Get and waits for the response with its RefRequestId.
+    // freshStream: this session was opened for this call (an early transport
+    // failure then means Unavailable rather than a lost stream).
+    Result<kubemq::QueuesDownstreamResponse> get(const kubemq::QueuesDownstreamRequest& request,
+                                                 std::chrono::steady_clock::time_point deadline,
+                                                 bool freshStream);
+
+    // Writes a settlement; false when the stream is gone.
+    bool settle(const kubemq::QueuesDownstreamRequest& request, SettleOp op,
+                std::vector<std::uint64_t> sequences);
+
+    // Ends the stream (TryCancel) without settling anything.
+    void end(EndReason reason);
+    bool isDead() const;
+    bool isEnded() const;       // dead, or end() was called and the reader is finishing
+    bool hasSucceeded() const;  // at least one Get answered
+    void join();
+
+private:
+    struct SettleRecord {
+        std::string transactionId;
+        SettleOp op;
+        std::vector<std::uint64_t> sequences;
+    };
+
+    bool write(const kubemq::QueuesDownstreamRequest& request);
+    void readLoop();
+    void handle(const kubemq::QueuesDownstreamResponse& response);
+    Error lostError(bool freshStream) const;
+
+    std::shared_ptr<SettlementErrorSink> errors_;
+    grpc::ClientContext context_;
+    std::shared_ptr<kubemq::kubemq::Stub> stub_;
+    std::unique_ptr<
+        grpc::ClientReaderWriter<kubemq::QueuesDownstreamRequest, kubemq::QueuesDownstreamResponse>>
+        stream_;
+    std::thread reader_;
+
+    std::mutex writeMutex_;
+    bool writesClosed_ = false;
+
+    mutable std::mutex mutex_;
+    std::condition_variable cv_;
+    bool dead_ = false;
+    bool succeeded_ = false;
+    EndReason reason_ = EndReason::None;
+    grpc::Status status_;
+    std::map<std::string, std::optional<kubemq::QueuesDownstreamResponse>> pendingGets_;
+    std::map<std::string, SettleRecord> settles_;
+    std::deque<std::string> settleOrder_;
+};
+
+}  // namespace qs::client::detail

@@ -1,0 +1,34 @@
+#include "client/error.h"
+
+namespace qs::client {
+
+std::string_view toString(ErrorCategory category) {
+    switch (category) {
+        case ErrorCategory::InvalidArgument:
+            return "invalid_argument";
+        case ErrorCategory::Unavailable:
+            return "unavailable";
+        case ErrorCategory::Timeout:
+            return "timeout";
+        case ErrorCategory::Auth:
+            return "auth";
+        case ErrorCategory::ServerError:
+            return "server_error";
+        case ErrorCategory::Cancelled:
+            return "cancelled";
+        case ErrorCategory::StreamLost:
+            return "stream_lost";
+        case ErrorCategory::Unsupported:
+            return "unsupported";
+    }
+    return "unknown";
+}
+
+std::string Error::describe() const {
+    std::string text(toString(category));
+    text += ": ";
+    text += message;
+    return text;
+}
+
+}  // namespace qs::client

@@ -1,0 +1,48 @@
+#pragma once
+
+// Private: shared state of one ReceivedBatch (one server transaction).
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "client/received_batch.h"
+#include "kubemq.pb.h"
+
+namespace qs::client::detail {
+
+class DownstreamSession;
+
+class Transaction {
+public:
+    Transaction(std::shared_ptr<DownstreamSession> session, std::string transactionId,
+                std::string clientId, bool autoAck, bool validate);
+
+    // Builds the batch for a successful Get response.
+    static ReceivedBatch makeBatch(std::shared_ptr<DownstreamSession> session,
+                                   const kubemq::QueuesDownstreamResponse& response,
+                                   const std::string& channel, const std::string& clientId,
+                                   bool autoAck, bool validate);
+
+    Result<void> settleOne(SettleOp op, std::uint64_t sequence, const std::string& requeueChannel);
+    Result<void> settleAll(SettleOp op, const std::string& requeueChannel);
+    bool isSettled(std::uint64_t sequence) const;
+    std::size_t unsettledCount() const;
+
+private:
+    Result<void> send(SettleOp op, std::vector<std::uint64_t> sequences,
+                      const std::string& requeueChannel);
+
+    std::shared_ptr<DownstreamSession> session_;
+    const std::string transactionId_;
+    const std::string clientId_;
+    const bool autoAck_;
+    const bool validate_;
+
+    mutable std::mutex mutex_;
+    std::set<std::uint64_t> unsettled_;
+    bool closed_ = false;
+};
+
+}  // namespace qs::client::detail
