@@ -1,0 +1,517 @@
+#include "runner/headless_command.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <limits>
+#include <optional>
+
+#include "runner/scenario_json.h"
+#include "runner/summary_table.h"
+#include "workers/work_profile.h"
+
+namespace qs::runner {
+
+namespace {
+
+std::atomic<bool> gInterrupted{false};
+
+extern "C" void onInterrupt(int) {
+    gInterrupted.store(true);
+}
+
+// Each flag, as parsed: name without the leading dashes and its value.
+struct Flag {
+    std::string name;
+    std::optional<std::string> value;
+};
+
+bool needsValue(const std::string& name) {
+    static const char* const kNoValue[] = {"help",           "quiet",         "auto-ack",
+                                           "no-auto-ack",    "no-events",     "until-drained",
+                                           "create-channel", "delete-channel"};
+    for (const char* n : kNoValue) {
+        if (name == n) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool parseDouble(const std::string& text, double* out) {
+    if (text.empty()) {
+        return false;
+    }
+    char* end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || !std::isfinite(v)) {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool parseInt(const std::string& text, long long min, long long max, int* out) {
+    if (text.empty()) {
+        return false;
+    }
+    char* end = nullptr;
+    errno = 0;
+    long long v = std::strtoll(text.c_str(), &end, 10);
+    if (errno != 0 || end != text.c_str() + text.size() || v < min || v > max) {
+        return false;
+    }
+    *out = static_cast<int>(v);
+    return true;
+}
+
+std::vector<std::string> split(const std::string& text, char sep, std::size_t maxParts = 0) {
+    std::vector<std::string> parts;
+    std::size_t from = 0;
+    for (;;) {
+        if (maxParts != 0 && parts.size() + 1 == maxParts) {
+            parts.push_back(text.substr(from));
+            break;
+        }
+        std::size_t at = text.find(sep, from);
+        parts.push_back(text.substr(from, at == std::string::npos ? std::string::npos : at - from));
+        if (at == std::string::npos) {
+            break;
+        }
+        from = at + 1;
+    }
+    return parts;
+}
+
+// "--at SECONDS:ACTION[:...]".
+bool parseAt(const std::string& text, TimelineAction* out, std::string* error) {
+    auto bad = [&](const std::string& why) {
+        *error = "--at " + text + ": " + why;
+        return false;
+    };
+    std::vector<std::string> parts = split(text, ':', 4);
+    if (parts.size() < 2) {
+        return bad("expected SECONDS:ACTION[:WORKER][:ARG]");
+    }
+    TimelineAction a;
+    if (!parseDouble(parts[0], &a.at) || a.at < 0.0) {
+        return bad("'" + parts[0] + "' is not a number of seconds >= 0");
+    }
+    if (!parseActionKind(parts[1], &a.kind)) {
+        return bad("unknown action '" + parts[1] +
+                   "' (crash, restart, stop, pause, resume, slowdown, set, scale)");
+    }
+    auto worker = [](const std::string& w) { return w == "all" ? std::string() : w; };
+    switch (a.kind) {
+        case ActionKind::Crash:
+        case ActionKind::Restart:
+        case ActionKind::Stop:
+            if (parts.size() != 3 || parts[2].empty() || parts[2] == "all") {
+                return bad("needs exactly one worker, e.g. 2:" + parts[1] + ":worker-2");
+            }
+            a.worker = parts[2];
+            break;
+        case ActionKind::Pause:
+        case ActionKind::Resume:
+            if (parts.size() > 3) {
+                return bad("takes at most a worker");
+            }
+            a.worker = parts.size() == 3 ? worker(parts[2]) : std::string();
+            break;
+        case ActionKind::Slowdown:
+            if (parts.size() != 4) {
+                return bad("expected SECONDS:slowdown:WORKER|all:FACTOR");
+            }
+            a.worker = worker(parts[2]);
+            if (!parseDouble(parts[3], &a.factor) || a.factor <= 0.0) {
+                return bad("factor must be a number > 0");
+            }
+            break;
+        case ActionKind::Scale:
+            if (parts.size() != 3 || !parseInt(parts[2], 0, 1000, &a.count)) {
+                return bad("expected SECONDS:scale:COUNT (0..1000)");
+            }
+            break;
+        case ActionKind::Set: {
+            std::string assignments;
+            if (parts.size() == 3) {
+                assignments = parts[2];
+            } else if (parts.size() == 4 && parts[2].find('=') == std::string::npos) {
+                a.worker = worker(parts[2]);
+                assignments = parts[3];
+            } else if (parts.size() == 4) {
+                // "work=uniform:5:20" split at its colons: put it back together.
+                assignments = parts[2] + ":" + parts[3];
+            } else {
+                return bad("expected SECONDS:set:[WORKER:]KEY=VALUE[,KEY=VALUE...]");
+            }
+            std::string why;
+            if (!parseConfigAssignments(assignments, &a.patch, &why)) {
+                return bad(why);
+            }
+            break;
+        }
+    }
+    *out = std::move(a);
+    return true;
+}
+
+}  // namespace
+
+Scenario defaultScenario() {
+    Scenario s;
+    s.name = "";
+    s.channel = "tasks";
+    s.tasks.count = 10;
+    WorkerGroup g;
+    g.count = 3;
+    g.config.batchSize = 5;
+    g.config.waitMs = 10000;
+    g.config.work = workers::WorkProfile::fixed(100.0);
+    s.workers.push_back(g);
+    s.untilDrained = true;
+    s.timeoutSeconds = 60.0;
+    return s;
+}
+
+std::string headlessUsage() {
+    return R"(Usage: queuescope run [--scenario FILE] [options]
+
+Runs a work-queue scenario headless: sends tasks, runs a pool of workers (one
+client and one connection each) against the embedded broker (started in this
+process on a free port) or a KubeMQ server, then prints a per-worker summary and
+totals computed from the event ledger. Without --scenario the classic demo runs:
+10 tasks, 3 workers, batch 5, wait 10 s, 100 ms of work per task.
+Options override the scenario file; worker options apply to every worker group.
+
+General
+  --scenario FILE        JSON scenario (schema in docs/workers.md)
+  --address HOST:PORT    use this KubeMQ server instead of the embedded broker
+  --auth-token TOKEN     token for --address
+  --events-csv FILE      write the full event log as CSV
+  --events-jsonl FILE    write the full event log as JSON Lines
+  --no-events            no event stream (fastest; totals come from pool counters)
+  --seed N               seed for work durations and failure draws (default random)
+  --quiet                no progress lines on stderr
+  -h, --help             this text
+
+Run length
+  --until-drained        end when every task reached an end state (default)
+  --timeout S            ... but after at most S seconds (default 60)
+  --run-for S            run exactly S seconds instead
+
+Channel
+  --channel NAME         queue name (default "tasks")
+  --create-channel       create the channel first (channel management)
+  --delete-channel       delete the channel at the end
+
+Tasks (the producer)
+  --tasks N              number of tasks (default 10)
+  --body TEMPLATE        body template, {n} = task number, {total} = N
+                         (default "Task #{n}")
+  --metadata TEMPLATE    metadata template (same placeholders)
+  --tag KEY=VALUE        tag on every task (repeatable)
+  --rate R               tasks per second (default 0 = all at once)
+  --tasks-at S           start sending S seconds into the run
+  --delay S              policy: delay seconds (0..43200)
+  --expiration S         policy: expiration seconds (0..43200)
+  --max-receive N        policy: max receive count (0..1024, 0 = server default)
+  --dead-letter QUEUE    policy: dead-letter queue
+  --poison LIST          task numbers sent as poison tasks (always fail), e.g. 3,7
+
+Workers
+  --workers N            workers in the first group (default 3)
+  --batch N              messages per poll (1..1024)
+  --wait S               poll wait timeout in seconds (the broker waits >= 1 s)
+  --auto-ack | --no-auto-ack
+  --work SPEC            none | MS | fixed:MS | uniform:MIN:MAX | exponential:MEAN
+  --work-ms MS           same as --work fixed:MS
+  --failure-rate P       probability 0..1 that processing a task fails
+  --on-failure ACTION    reject (default) | requeue
+  --requeue-channel Q    destination for --on-failure requeue
+  --crash-rate P         probability 0..1 per task that the worker crashes mid-work
+  --restart-after S      restart a crashed worker after S seconds (default: never)
+  --settle MODE          each (default) | batch | never ("forgot to ack")
+  --max-polls N          a worker stops (closing its connection) after N polls
+
+Timeline (repeatable)
+  --at S:crash:WORKER           drop WORKER's connection mid-batch, no settling
+  --at S:restart:WORKER         reconnect a crashed (or stopped) worker
+  --at S:stop:WORKER            stop a worker (its unsettled tasks go back)
+  --at S:pause[:WORKER|all]     pause (a poll in flight is cancelled)
+  --at S:resume[:WORKER|all]
+  --at S:slowdown:WORKER|all:F  multiply work durations by F
+  --at S:scale:N                grow or shrink the pool to N workers
+  --at S:set:[WORKER:]K=V,...   change settings (batch, waitSeconds, autoAck, work,
+                                failureRate, onFailure, requeueChannel, crashRate,
+                                settle, maxPolls, restartAfterSeconds)
+
+Exit status
+  0  every task was acked, dead-lettered, dropped or expired
+  1  a task was lost (sent, never settled for good) or could not be sent
+  2  bad command line or scenario
+  3  the run failed (broker, connection, event log file)
+)";
+}
+
+bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
+                       std::string* error) {
+    std::vector<Flag> flags;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "-h") {
+            flags.push_back({"help", std::nullopt});
+            continue;
+        }
+        if (a.size() < 3 || a[0] != '-' || a[1] != '-') {
+            *error = "unexpected argument '" + a + "' (options start with --)";
+            return false;
+        }
+        Flag f;
+        std::size_t eq = a.find('=');
+        f.name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+        if (eq != std::string::npos) {
+            f.value = a.substr(eq + 1);
+            if (!needsValue(f.name)) {
+                *error = "--" + f.name + " takes no value";
+                return false;
+            }
+        } else if (needsValue(f.name)) {
+            if (i + 1 >= args.size()) {
+                *error = "--" + f.name + " needs a value";
+                return false;
+            }
+            f.value = args[++i];
+        }
+        flags.push_back(std::move(f));
+    }
+
+    HeadlessArgs h;
+    h.scenario = defaultScenario();
+    for (const Flag& f : flags) {
+        if (f.name == "help") {
+            h.help = true;
+            *out = std::move(h);
+            return true;
+        }
+        if (f.name == "scenario") {
+            h.scenarioPath = *f.value;
+        }
+    }
+    if (!h.scenarioPath.empty() && !loadScenarioFile(h.scenarioPath, &h.scenario, error)) {
+        return false;
+    }
+
+    Scenario& s = h.scenario;
+    auto allGroups = [&s](auto&& apply) {
+        for (WorkerGroup& g : s.workers) {
+            apply(g.config);
+        }
+    };
+    for (const Flag& f : flags) {
+        const std::string& n = f.name;
+        const std::string v = f.value.value_or("");
+        auto bad = [&](const std::string& why) {
+            *error = "--" + n + " " + v + ": " + why;
+            return false;
+        };
+        double d = 0.0;
+        int i = 0;
+        if (n == "scenario") {
+            continue;
+        } else if (n == "address") {
+            if (v.empty())
+                return bad("needs HOST:PORT");
+            h.options.address = v;
+        } else if (n == "auth-token") {
+            h.options.authToken = v;
+        } else if (n == "events-csv") {
+            h.options.eventsCsvPath = v;
+        } else if (n == "events-jsonl") {
+            h.options.eventsJsonlPath = v;
+        } else if (n == "no-events") {
+            h.options.recordEvents = false;
+        } else if (n == "seed") {
+            char* end = nullptr;
+            unsigned long long seed = std::strtoull(v.c_str(), &end, 10);
+            if (v.empty() || end != v.c_str() + v.size())
+                return bad("not a whole number");
+            h.options.seed = seed;
+        } else if (n == "quiet") {
+            h.quiet = true;
+        } else if (n == "until-drained") {
+            s.untilDrained = true;
+        } else if (n == "timeout") {
+            if (!parseDouble(v, &d) || d <= 0.0)
+                return bad("must be seconds > 0");
+            s.timeoutSeconds = d;
+        } else if (n == "run-for") {
+            if (!parseDouble(v, &d) || d <= 0.0)
+                return bad("must be seconds > 0");
+            s.runForSeconds = d;
+            s.untilDrained = false;
+        } else if (n == "channel") {
+            s.channel = v;
+        } else if (n == "create-channel") {
+            s.createChannel = true;
+        } else if (n == "delete-channel") {
+            s.deleteChannel = true;
+        } else if (n == "tasks") {
+            if (!parseInt(v, 0, 100000000, &i))
+                return bad("must be a whole number 0..100000000");
+            s.tasks.count = i;
+        } else if (n == "body") {
+            s.tasks.body = v;
+        } else if (n == "metadata") {
+            s.tasks.metadata = v;
+        } else if (n == "tag") {
+            std::size_t eq = v.find('=');
+            if (eq == std::string::npos || eq == 0)
+                return bad("expected KEY=VALUE");
+            s.tasks.tags[v.substr(0, eq)] = v.substr(eq + 1);
+        } else if (n == "rate") {
+            if (!parseDouble(v, &d) || d < 0.0)
+                return bad("must be tasks per second >= 0");
+            s.tasks.rate = d;
+        } else if (n == "tasks-at") {
+            if (!parseDouble(v, &d) || d < 0.0)
+                return bad("must be seconds >= 0");
+            s.tasks.startAt = d;
+        } else if (n == "delay") {
+            if (!parseInt(v, 0, 43200, &i))
+                return bad("must be 0..43200 seconds");
+            s.tasks.policy.delaySeconds = i;
+        } else if (n == "expiration") {
+            if (!parseInt(v, 0, 43200, &i))
+                return bad("must be 0..43200 seconds");
+            s.tasks.policy.expirationSeconds = i;
+        } else if (n == "max-receive") {
+            if (!parseInt(v, 0, 1024, &i))
+                return bad("must be 0..1024");
+            s.tasks.policy.maxReceiveCount = i;
+        } else if (n == "dead-letter") {
+            s.tasks.policy.deadLetterQueue = v;
+        } else if (n == "poison") {
+            s.tasks.poison.clear();
+            for (const std::string& part : split(v, ',')) {
+                if (!parseInt(part, 1, 100000000, &i))
+                    return bad("expected task numbers like 3,7");
+                s.tasks.poison.push_back(i);
+            }
+        } else if (n == "workers") {
+            if (!parseInt(v, 0, 1000, &i))
+                return bad("must be 0..1000");
+            s.workers.front().count = i;
+        } else if (n == "batch") {
+            if (!parseInt(v, 1, 1024, &i))
+                return bad("must be 1..1024");
+            allGroups([i](workers::WorkerConfig& c) { c.batchSize = i; });
+        } else if (n == "wait") {
+            if (!parseDouble(v, &d) || d < 0.0 || d > 3600.0)
+                return bad("must be 0..3600 seconds");
+            const int ms = static_cast<int>(std::llround(d * 1000.0));
+            allGroups([ms](workers::WorkerConfig& c) { c.waitMs = ms; });
+        } else if (n == "auto-ack" || n == "no-auto-ack") {
+            const bool on = n == "auto-ack";
+            allGroups([on](workers::WorkerConfig& c) { c.autoAck = on; });
+        } else if (n == "work" || n == "work-ms") {
+            workers::WorkProfile w;
+            std::string why;
+            if (!workers::parseWorkSpec(n == "work-ms" ? "fixed:" + v : v, &w, &why))
+                return bad(why);
+            allGroups([&w](workers::WorkerConfig& c) { c.work = w; });
+        } else if (n == "failure-rate" || n == "crash-rate") {
+            if (!parseDouble(v, &d) || d < 0.0 || d > 1.0)
+                return bad("must be between 0 and 1");
+            const bool failure = n == "failure-rate";
+            allGroups([d, failure](workers::WorkerConfig& c) {
+                (failure ? c.failureRate : c.crashRate) = d;
+            });
+        } else if (n == "on-failure") {
+            workers::FailureAction a{};
+            if (!workers::parseFailureAction(v, &a))
+                return bad("must be reject or requeue");
+            allGroups([a](workers::WorkerConfig& c) { c.onFailure = a; });
+        } else if (n == "requeue-channel") {
+            allGroups([&v](workers::WorkerConfig& c) { c.requeueChannel = v; });
+        } else if (n == "restart-after") {
+            if (!parseDouble(v, &d) || d < 0.0 || d > 86400.0)
+                return bad("must be seconds >= 0");
+            const int ms = static_cast<int>(std::llround(d * 1000.0));
+            allGroups([ms](workers::WorkerConfig& c) { c.restartDelayMs = ms; });
+        } else if (n == "settle") {
+            workers::SettleMode m{};
+            if (!workers::parseSettleMode(v, &m))
+                return bad("must be each, batch or never");
+            allGroups([m](workers::WorkerConfig& c) { c.settle = m; });
+        } else if (n == "max-polls") {
+            if (!parseInt(v, 0, 1000000000, &i))
+                return bad("must be a whole number >= 0");
+            allGroups([i](workers::WorkerConfig& c) { c.maxPolls = i; });
+        } else if (n == "at") {
+            TimelineAction a;
+            if (!parseAt(v, &a, error))
+                return false;
+            s.timeline.push_back(std::move(a));
+        } else {
+            *error = "unknown option --" + n + " (see --help)";
+            return false;
+        }
+    }
+    std::stable_sort(s.timeline.begin(), s.timeline.end(),
+                     [](const TimelineAction& a, const TimelineAction& b) { return a.at < b.at; });
+    if (std::string problems = s.validate(); !problems.empty()) {
+        *error = problems;
+        return false;
+    }
+    *out = std::move(h);
+    return true;
+}
+
+int runHeadless(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    HeadlessArgs h;
+    std::string error;
+    if (!parseHeadlessArgs(args, &h, &error)) {
+        err << "queuescope run: " << error << "\n(see queuescope run --help)\n";
+        return 2;
+    }
+    if (h.help) {
+        out << headlessUsage();
+        return 0;
+    }
+    h.options.cancelFlag = &gInterrupted;
+    if (!h.quiet) {
+        h.options.log = [&err](const std::string& line) { err << line << '\n' << std::flush; };
+    }
+    ScenarioRunner runner(h.scenario, h.options);
+    RunResult result = runner.run();
+    out << formatSummary(h.scenario, result);
+    out.flush();
+    if (!result.error.empty()) {
+        err << "queuescope run: " << result.error << '\n';
+    }
+    return result.exitCode();
+}
+
+int runHeadless(int argc, char** argv) {
+    std::vector<std::string> args;
+    for (int i = 1; i < argc; ++i) {
+        args.emplace_back(argv[i]);
+    }
+    if (!args.empty() && args.front() == "run") {
+        args.erase(args.begin());
+    }
+    gInterrupted.store(false);
+    auto previousInt = std::signal(SIGINT, onInterrupt);
+    auto previousTerm = std::signal(SIGTERM, onInterrupt);
+    const int code = runHeadless(args, std::cout, std::cerr);
+    std::signal(SIGINT, previousInt);
+    std::signal(SIGTERM, previousTerm);
+    return code;
+}
+
+}  // namespace qs::runner

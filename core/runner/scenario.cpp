@@ -1,0 +1,235 @@
+#include "runner/scenario.h"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace qs::runner {
+
+namespace {
+
+std::string num(double v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g", v);
+    return buffer;
+}
+
+bool finiteNonNegative(double v) {
+    return std::isfinite(v) && v >= 0.0;
+}
+
+}  // namespace
+
+bool ConfigPatch::empty() const {
+    return !batchSize && !waitMs && !autoAck && !work && !failureRate && !onFailure &&
+           !requeueChannel && !crashRate && !settle && !maxPolls && !restartDelayMs;
+}
+
+void ConfigPatch::applyTo(workers::WorkerConfig& config) const {
+    if (batchSize)
+        config.batchSize = *batchSize;
+    if (waitMs)
+        config.waitMs = *waitMs;
+    if (autoAck)
+        config.autoAck = *autoAck;
+    if (work)
+        config.work = *work;
+    if (failureRate)
+        config.failureRate = *failureRate;
+    if (onFailure)
+        config.onFailure = *onFailure;
+    if (requeueChannel)
+        config.requeueChannel = *requeueChannel;
+    if (crashRate)
+        config.crashRate = *crashRate;
+    if (settle)
+        config.settle = *settle;
+    if (maxPolls)
+        config.maxPolls = *maxPolls;
+    if (restartDelayMs)
+        config.restartDelayMs = *restartDelayMs;
+}
+
+std::string ConfigPatch::describe() const {
+    std::string out;
+    auto add = [&out](std::string_view name, const std::string& value) {
+        if (!out.empty()) {
+            out += ' ';
+        }
+        out += name;
+        out += '=';
+        out += value;
+    };
+    if (batchSize)
+        add("batch", std::to_string(*batchSize));
+    if (waitMs)
+        add("waitMs", std::to_string(*waitMs));
+    if (autoAck)
+        add("autoAck", *autoAck ? "true" : "false");
+    if (work)
+        add("work", work->describe());
+    if (failureRate)
+        add("failureRate", num(*failureRate));
+    if (onFailure)
+        add("onFailure", std::string(toString(*onFailure)));
+    if (requeueChannel)
+        add("requeueChannel", *requeueChannel);
+    if (crashRate)
+        add("crashRate", num(*crashRate));
+    if (settle)
+        add("settle", std::string(toString(*settle)));
+    if (maxPolls)
+        add("maxPolls", std::to_string(*maxPolls));
+    if (restartDelayMs)
+        add("restartDelayMs", std::to_string(*restartDelayMs));
+    return out;
+}
+
+std::string_view toString(ActionKind kind) {
+    switch (kind) {
+        case ActionKind::Crash:
+            return "crash";
+        case ActionKind::Restart:
+            return "restart";
+        case ActionKind::Pause:
+            return "pause";
+        case ActionKind::Resume:
+            return "resume";
+        case ActionKind::Slowdown:
+            return "slowdown";
+        case ActionKind::Set:
+            return "set";
+        case ActionKind::Scale:
+            return "scale";
+        case ActionKind::Stop:
+            return "stop";
+    }
+    return "unknown";
+}
+
+bool parseActionKind(std::string_view text, ActionKind* out) {
+    for (ActionKind k :
+         {ActionKind::Crash, ActionKind::Restart, ActionKind::Pause, ActionKind::Resume,
+          ActionKind::Slowdown, ActionKind::Set, ActionKind::Scale, ActionKind::Stop}) {
+        if (text == toString(k)) {
+            *out = k;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string TimelineAction::describe() const {
+    std::string out = "at " + num(at) + " s: " + std::string(toString(kind));
+    if (kind == ActionKind::Scale) {
+        return out + " to " + std::to_string(count);
+    }
+    out += ' ';
+    out += worker.empty() ? std::string("all workers") : worker;
+    if (kind == ActionKind::Slowdown) {
+        out += " x" + num(factor);
+    } else if (kind == ActionKind::Set) {
+        out += ": " + patch.describe();
+    }
+    return out;
+}
+
+int Scenario::totalWorkers() const {
+    int total = 0;
+    for (const WorkerGroup& g : workers) {
+        total += g.count;
+    }
+    return total;
+}
+
+std::string Scenario::validate() const {
+    std::string problems;
+    auto problem = [&problems](const std::string& text) {
+        problems += text;
+        problems += '\n';
+    };
+    if (channel.empty()) {
+        problem("channel: must not be empty");
+    }
+    if (tasks.count < 0) {
+        problem("tasks.count: must be >= 0");
+    }
+    if (!finiteNonNegative(tasks.rate)) {
+        problem("tasks.rate: must be a number >= 0 (0 = all at once)");
+    }
+    if (!finiteNonNegative(tasks.startAt)) {
+        problem("tasks.startAt: must be a number of seconds >= 0");
+    }
+    if (tasks.body.empty() && tasks.metadata.empty()) {
+        problem("tasks.body: a task needs a body or metadata (the broker rejects empty messages)");
+    }
+    std::set<int> poison;
+    for (int n : tasks.poison) {
+        if (n < 1 || n > tasks.count) {
+            problem("tasks.poison: task number " + std::to_string(n) + " is outside 1.." +
+                    std::to_string(tasks.count));
+        } else if (!poison.insert(n).second) {
+            problem("tasks.poison: task number " + std::to_string(n) + " listed twice");
+        }
+    }
+    if (workers.empty()) {
+        problem("workers: at least one worker group is needed");
+    }
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+        const WorkerGroup& g = workers[i];
+        std::string where = workers.size() == 1 ? "workers" : "workers[" + std::to_string(i) + "]";
+        if (g.count < 0) {
+            problem(where + ".count: must be >= 0");
+        }
+        if (!finiteNonNegative(g.startAt)) {
+            problem(where + ".startAt: must be a number of seconds >= 0");
+        }
+        if (std::string p = g.config.validate(); !p.empty()) {
+            problem(where + ": " + p);
+        }
+    }
+    for (std::size_t i = 0; i < timeline.size(); ++i) {
+        const TimelineAction& a = timeline[i];
+        std::string where = "timeline[" + std::to_string(i) + "]";
+        if (!finiteNonNegative(a.at)) {
+            problem(where + ".at: must be a number of seconds >= 0");
+        }
+        if ((a.kind == ActionKind::Crash || a.kind == ActionKind::Restart ||
+             a.kind == ActionKind::Stop) &&
+            a.worker.empty()) {
+            problem(where + ": '" + std::string(toString(a.kind)) + "' needs a worker");
+        }
+        if (a.kind == ActionKind::Slowdown && !(std::isfinite(a.factor) && a.factor > 0.0)) {
+            problem(where + ".factor: must be a number > 0");
+        }
+        if (a.kind == ActionKind::Scale && a.count < 0) {
+            problem(where + ".count: must be >= 0");
+        }
+        if (a.kind == ActionKind::Set) {
+            if (a.patch.empty()) {
+                problem(where + ": 'set' changes nothing");
+            }
+            workers::WorkerConfig probe;
+            if (!workers.empty()) {
+                probe = workers.front().config;
+            }
+            a.patch.applyTo(probe);
+            if (std::string p = probe.validate(); !p.empty()) {
+                problem(where + ": " + p);
+            }
+        }
+    }
+    if (untilDrained) {
+        if (!(std::isfinite(timeoutSeconds) && timeoutSeconds > 0.0)) {
+            problem("timeoutSeconds: must be a number > 0");
+        }
+    } else if (!(std::isfinite(runForSeconds) && runForSeconds > 0.0)) {
+        problem("runForSeconds: must be a number > 0");
+    }
+    if (!problems.empty()) {
+        problems.pop_back();
+    }
+    return problems;
+}
+
+}  // namespace qs::runner

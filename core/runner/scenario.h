@@ -1,0 +1,103 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "client/queue_message.h"
+#include "workers/worker_config.h"
+
+// A scenario: what the headless runner (and the GUI's scenario loader) does
+// against a broker — which tasks are sent, which workers consume them, what
+// happens to the pool along a timeline, and when the run ends. Plain values;
+// the JSON form is described in docs/workers.md.
+namespace qs::runner {
+
+struct TaskPlan {
+    int count = 10;
+    std::string body = "Task #{n}";  // {n} = task number, {total} = count
+    std::string metadata;            // same placeholders
+    std::map<std::string, std::string> tags;
+    client::MessagePolicy policy;
+    double rate = 0.0;        // tasks per second; 0 = all at once
+    std::vector<int> poison;  // task numbers (1-based) sent as poison tasks
+    double startAt = 0.0;     // seconds after the run starts
+};
+
+// Workers sharing one configuration. Workers are named worker-1, worker-2, ...
+// across all groups, in group order.
+struct WorkerGroup {
+    int count = 1;
+    double startAt = 0.0;  // seconds after the run starts
+    workers::WorkerConfig config;
+};
+
+// Fields a "set" action changes; unset fields are left alone.
+struct ConfigPatch {
+    std::optional<int> batchSize;
+    std::optional<int> waitMs;
+    std::optional<bool> autoAck;
+    std::optional<workers::WorkProfile> work;
+    std::optional<double> failureRate;
+    std::optional<workers::FailureAction> onFailure;
+    std::optional<std::string> requeueChannel;
+    std::optional<double> crashRate;
+    std::optional<workers::SettleMode> settle;
+    std::optional<int> maxPolls;
+    std::optional<int> restartDelayMs;
+
+    bool empty() const;
+    void applyTo(workers::WorkerConfig& config) const;
+    std::string describe() const;  // "batch=1 failureRate=0.2"
+};
+
+enum class ActionKind {
+    Crash,     // worker: drop its connection mid-batch without settling
+    Restart,   // worker: reconnect a crashed / stopped worker
+    Pause,     // worker or all
+    Resume,    // worker or all
+    Slowdown,  // worker or all: multiply work durations by factor
+    Set,       // worker or all: apply a ConfigPatch
+    Scale,     // pool: grow or shrink to `count` workers
+    Stop,      // worker: stop it (closes its connection; unsettled messages go back)
+};
+
+std::string_view toString(ActionKind kind);
+bool parseActionKind(std::string_view text, ActionKind* out);
+
+struct TimelineAction {
+    double at = 0.0;  // seconds after the run starts
+    ActionKind kind = ActionKind::Pause;
+    std::string worker;   // client id; empty = every worker (where that makes sense)
+    double factor = 1.0;  // Slowdown
+    int count = 0;        // Scale
+    ConfigPatch patch;    // Set
+
+    std::string describe() const;
+};
+
+struct Scenario {
+    std::string name;
+    std::string description;
+    std::string channel = "tasks";
+    bool createChannel = false;  // create the channel (channel management) before sending
+    bool deleteChannel = false;  // delete the channel at the end of the run
+    TaskPlan tasks;
+    std::vector<WorkerGroup> workers;
+    std::vector<TimelineAction> timeline;  // sorted by `at`
+    // End of the run: with untilDrained, as soon as every task is settled for
+    // good (acked, dead-lettered, dropped or expired) but at most
+    // timeoutSeconds; otherwise after exactly runForSeconds.
+    bool untilDrained = true;
+    double runForSeconds = 0.0;
+    double timeoutSeconds = 60.0;
+
+    int totalWorkers() const;
+    // Empty when the scenario can run; otherwise every problem found, one per
+    // line, each naming the field.
+    std::string validate() const;
+};
+
+}  // namespace qs::runner

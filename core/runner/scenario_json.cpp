@@ -1,0 +1,687 @@
+#include "runner/scenario_json.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace qs::runner {
+
+namespace {
+
+using json = nlohmann::json;
+
+// Thrown inside this file only, turned into the caller's error string.
+struct SchemaError {
+    std::string message;
+};
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) {
+    throw SchemaError{where + ": " + what};
+}
+
+std::string join(const std::string& where, std::string_view key) {
+    return where.empty() ? std::string(key) : where + "." + std::string(key);
+}
+
+void checkKeys(const json& object, const std::string& where,
+               std::initializer_list<std::string_view> allowed) {
+    if (!object.is_object()) {
+        fail(where.empty() ? "scenario" : where, "must be a JSON object");
+    }
+    for (const auto& item : object.items()) {
+        bool known = false;
+        for (std::string_view key : allowed) {
+            if (item.key() == key) {
+                known = true;
+                break;
+            }
+        }
+        if (!known) {
+            fail(join(where, item.key()), "unknown key");
+        }
+    }
+}
+
+std::string getString(const json& v, const std::string& where) {
+    if (!v.is_string()) {
+        fail(where, "must be a string");
+    }
+    return v.get<std::string>();
+}
+
+bool getBool(const json& v, const std::string& where) {
+    if (!v.is_boolean()) {
+        fail(where, "must be true or false");
+    }
+    return v.get<bool>();
+}
+
+double getNumber(const json& v, const std::string& where) {
+    if (!v.is_number()) {
+        fail(where, "must be a number");
+    }
+    double d = v.get<double>();
+    if (!std::isfinite(d)) {
+        fail(where, "must be a finite number");
+    }
+    return d;
+}
+
+double getNonNegative(const json& v, const std::string& where) {
+    double d = getNumber(v, where);
+    if (d < 0.0) {
+        fail(where, "must be >= 0");
+    }
+    return d;
+}
+
+double getRate01(const json& v, const std::string& where) {
+    double d = getNumber(v, where);
+    if (d < 0.0 || d > 1.0) {
+        fail(where, "must be between 0 and 1");
+    }
+    return d;
+}
+
+int getInt(const json& v, const std::string& where, long long min, long long max) {
+    if (!v.is_number_integer()) {
+        fail(where, "must be a whole number");
+    }
+    long long n = v.get<long long>();
+    if (v.is_number_unsigned() &&
+        v.get<unsigned long long>() >
+            static_cast<unsigned long long>(std::numeric_limits<long long>::max())) {
+        n = std::numeric_limits<long long>::max();
+    }
+    if (n < min || n > max) {
+        fail(where, "must be between " + std::to_string(min) + " and " + std::to_string(max));
+    }
+    return static_cast<int>(n);
+}
+
+int secondsToMs(double seconds, const std::string& where) {
+    if (seconds > 3600.0 * 24) {
+        fail(where, "is too large");
+    }
+    return static_cast<int>(std::llround(seconds * 1000.0));
+}
+
+workers::WorkProfile parseWork(const json& v, const std::string& where) {
+    if (v.is_number()) {
+        return workers::WorkProfile::fixed(getNonNegative(v, where));
+    }
+    checkKeys(v, where, {"kind", "ms", "minMs", "maxMs", "meanMs"});
+    workers::WorkProfile work;
+    if (!v.contains("kind")) {
+        fail(join(where, "kind"), "missing (none, fixed, uniform or exponential)");
+    }
+    std::string kind = getString(v["kind"], join(where, "kind"));
+    if (!workers::parseWorkKind(kind, &work.kind)) {
+        fail(join(where, "kind"), "'" + kind + "' is not one of none, fixed, uniform, exponential");
+    }
+    auto need = [&](std::string_view key) -> double {
+        if (!v.contains(key)) {
+            fail(join(where, key), "missing (needed for kind " + kind + ")");
+        }
+        return getNonNegative(v[std::string(key)], join(where, key));
+    };
+    auto forbid = [&](std::initializer_list<std::string_view> keys) {
+        for (std::string_view key : keys) {
+            if (v.contains(key)) {
+                fail(join(where, key), "does not apply to kind " + kind);
+            }
+        }
+    };
+    switch (work.kind) {
+        case workers::WorkKind::None:
+            forbid({"ms", "minMs", "maxMs", "meanMs"});
+            break;
+        case workers::WorkKind::Fixed:
+            forbid({"minMs", "maxMs", "meanMs"});
+            work.ms = need("ms");
+            break;
+        case workers::WorkKind::Uniform:
+            forbid({"ms", "meanMs"});
+            work.minMs = need("minMs");
+            work.maxMs = need("maxMs");
+            if (work.minMs > work.maxMs) {
+                fail(where, "minMs must be <= maxMs");
+            }
+            break;
+        case workers::WorkKind::Exponential:
+            forbid({"ms", "minMs", "maxMs"});
+            work.ms = need("meanMs");
+            break;
+    }
+    return work;
+}
+
+// Keys a worker group and a "set" action share.
+constexpr std::array<std::string_view, 11> kConfigKeys = {
+    "batch",          "waitSeconds", "autoAck", "work",     "failureRate",        "onFailure",
+    "requeueChannel", "crashRate",   "settle",  "maxPolls", "restartAfterSeconds"};
+
+ConfigPatch parseConfigPatch(const json& v, const std::string& where) {
+    ConfigPatch patch;
+    if (v.contains("batch")) {
+        patch.batchSize = getInt(v["batch"], join(where, "batch"), 1, 1024);
+    }
+    if (v.contains("waitSeconds")) {
+        std::string w = join(where, "waitSeconds");
+        double seconds = getNonNegative(v["waitSeconds"], w);
+        if (seconds > 3600.0) {
+            fail(w, "must be at most 3600");
+        }
+        patch.waitMs = secondsToMs(seconds, w);
+    }
+    if (v.contains("autoAck")) {
+        patch.autoAck = getBool(v["autoAck"], join(where, "autoAck"));
+    }
+    if (v.contains("work")) {
+        patch.work = parseWork(v["work"], join(where, "work"));
+    }
+    if (v.contains("failureRate")) {
+        patch.failureRate = getRate01(v["failureRate"], join(where, "failureRate"));
+    }
+    if (v.contains("onFailure")) {
+        std::string w = join(where, "onFailure");
+        std::string text = getString(v["onFailure"], w);
+        workers::FailureAction action{};
+        if (!workers::parseFailureAction(text, &action)) {
+            fail(w, "'" + text + "' is not one of reject, requeue");
+        }
+        patch.onFailure = action;
+    }
+    if (v.contains("requeueChannel")) {
+        patch.requeueChannel = getString(v["requeueChannel"], join(where, "requeueChannel"));
+    }
+    if (v.contains("crashRate")) {
+        patch.crashRate = getRate01(v["crashRate"], join(where, "crashRate"));
+    }
+    if (v.contains("settle")) {
+        std::string w = join(where, "settle");
+        std::string text = getString(v["settle"], w);
+        workers::SettleMode mode{};
+        if (!workers::parseSettleMode(text, &mode)) {
+            fail(w, "'" + text + "' is not one of each, batch, never");
+        }
+        patch.settle = mode;
+    }
+    if (v.contains("maxPolls")) {
+        patch.maxPolls = getInt(v["maxPolls"], join(where, "maxPolls"), 0, 1000000000);
+    }
+    if (v.contains("restartAfterSeconds")) {
+        std::string w = join(where, "restartAfterSeconds");
+        const json& r = v["restartAfterSeconds"];
+        patch.restartDelayMs = r.is_null() ? -1 : secondsToMs(getNonNegative(r, w), w);
+    }
+    return patch;
+}
+
+TaskPlan parseTasks(const json& v) {
+    const std::string where = "tasks";
+    checkKeys(v, where,
+              {"count", "body", "metadata", "tags", "policy", "rate", "poison", "startAt"});
+    TaskPlan plan;
+    if (v.contains("count")) {
+        plan.count = getInt(v["count"], "tasks.count", 0, 100000000);
+    }
+    if (v.contains("body")) {
+        plan.body = getString(v["body"], "tasks.body");
+    }
+    if (v.contains("metadata")) {
+        plan.metadata = getString(v["metadata"], "tasks.metadata");
+    }
+    if (v.contains("tags")) {
+        const json& tags = v["tags"];
+        if (!tags.is_object()) {
+            fail("tasks.tags", "must be an object of string values");
+        }
+        for (const auto& item : tags.items()) {
+            plan.tags[item.key()] = getString(item.value(), "tasks.tags." + item.key());
+        }
+    }
+    if (v.contains("policy")) {
+        const json& p = v["policy"];
+        checkKeys(p, "tasks.policy",
+                  {"delaySeconds", "expirationSeconds", "maxReceiveCount", "deadLetterQueue"});
+        if (p.contains("delaySeconds")) {
+            plan.policy.delaySeconds =
+                getInt(p["delaySeconds"], "tasks.policy.delaySeconds", 0, 43200);
+        }
+        if (p.contains("expirationSeconds")) {
+            plan.policy.expirationSeconds =
+                getInt(p["expirationSeconds"], "tasks.policy.expirationSeconds", 0, 43200);
+        }
+        if (p.contains("maxReceiveCount")) {
+            plan.policy.maxReceiveCount =
+                getInt(p["maxReceiveCount"], "tasks.policy.maxReceiveCount", 0, 1024);
+        }
+        if (p.contains("deadLetterQueue")) {
+            plan.policy.deadLetterQueue =
+                getString(p["deadLetterQueue"], "tasks.policy.deadLetterQueue");
+        }
+    }
+    if (v.contains("rate")) {
+        plan.rate = getNonNegative(v["rate"], "tasks.rate");
+    }
+    if (v.contains("poison")) {
+        const json& p = v["poison"];
+        if (!p.is_array()) {
+            fail("tasks.poison", "must be an array of task numbers");
+        }
+        for (std::size_t i = 0; i < p.size(); ++i) {
+            plan.poison.push_back(
+                getInt(p[i], "tasks.poison[" + std::to_string(i) + "]", 1, 100000000));
+        }
+    }
+    if (v.contains("startAt")) {
+        plan.startAt = getNonNegative(v["startAt"], "tasks.startAt");
+    }
+    return plan;
+}
+
+WorkerGroup parseGroup(const json& v, const std::string& where) {
+    std::vector<std::string_view> allowed(kConfigKeys.begin(), kConfigKeys.end());
+    allowed.push_back("count");
+    allowed.push_back("startAt");
+    if (!v.is_object()) {
+        fail(where, "must be a JSON object");
+    }
+    for (const auto& item : v.items()) {
+        bool known = false;
+        for (std::string_view key : allowed) {
+            known = known || item.key() == key;
+        }
+        if (!known) {
+            fail(join(where, item.key()), "unknown key");
+        }
+    }
+    WorkerGroup group;
+    if (v.contains("count")) {
+        group.count = getInt(v["count"], join(where, "count"), 0, 1000);
+    }
+    if (v.contains("startAt")) {
+        group.startAt = getNonNegative(v["startAt"], join(where, "startAt"));
+    }
+    parseConfigPatch(v, where).applyTo(group.config);
+    return group;
+}
+
+TimelineAction parseAction(const json& v, const std::string& where) {
+    if (!v.is_object()) {
+        fail(where, "must be a JSON object");
+    }
+    if (!v.contains("at")) {
+        fail(join(where, "at"), "missing (seconds after the start)");
+    }
+    if (!v.contains("action")) {
+        fail(join(where, "action"),
+             "missing (crash, restart, pause, resume, slowdown, set, scale or stop)");
+    }
+    TimelineAction action;
+    action.at = getNonNegative(v["at"], join(where, "at"));
+    std::string kind = getString(v["action"], join(where, "action"));
+    if (!parseActionKind(kind, &action.kind)) {
+        fail(join(where, "action"), "'" + kind +
+                                        "' is not one of crash, restart, pause, resume, "
+                                        "slowdown, set, scale, stop");
+    }
+    std::vector<std::string_view> allowed = {"at", "action"};
+    switch (action.kind) {
+        case ActionKind::Crash:
+        case ActionKind::Restart:
+        case ActionKind::Stop:
+        case ActionKind::Pause:
+        case ActionKind::Resume:
+            allowed.push_back("worker");
+            break;
+        case ActionKind::Slowdown:
+            allowed.push_back("worker");
+            allowed.push_back("factor");
+            break;
+        case ActionKind::Scale:
+            allowed.push_back("count");
+            break;
+        case ActionKind::Set:
+            allowed.push_back("worker");
+            allowed.insert(allowed.end(), kConfigKeys.begin(), kConfigKeys.end());
+            break;
+    }
+    for (const auto& item : v.items()) {
+        bool known = false;
+        for (std::string_view key : allowed) {
+            known = known || item.key() == key;
+        }
+        if (!known) {
+            fail(join(where, item.key()), "not valid for action '" + kind + "'");
+        }
+    }
+    if (v.contains("worker")) {
+        action.worker = getString(v["worker"], join(where, "worker"));
+    }
+    if (action.kind == ActionKind::Slowdown) {
+        if (!v.contains("factor")) {
+            fail(join(where, "factor"), "missing (work duration multiplier, > 0)");
+        }
+        action.factor = getNumber(v["factor"], join(where, "factor"));
+        if (action.factor <= 0.0) {
+            fail(join(where, "factor"), "must be > 0");
+        }
+    }
+    if (action.kind == ActionKind::Scale) {
+        if (!v.contains("count")) {
+            fail(join(where, "count"), "missing (the new number of workers)");
+        }
+        action.count = getInt(v["count"], join(where, "count"), 0, 1000);
+    }
+    if (action.kind == ActionKind::Set) {
+        action.patch = parseConfigPatch(v, where);
+    }
+    return action;
+}
+
+Scenario parseScenario(const json& root) {
+    checkKeys(root, "",
+              {"name", "description", "channel", "createChannel", "deleteChannel", "tasks",
+               "workers", "timeline", "until", "runForSeconds", "timeoutSeconds"});
+    Scenario s;
+    if (root.contains("name")) {
+        s.name = getString(root["name"], "name");
+    }
+    if (root.contains("description")) {
+        s.description = getString(root["description"], "description");
+    }
+    if (root.contains("channel")) {
+        s.channel = getString(root["channel"], "channel");
+    }
+    if (root.contains("createChannel")) {
+        s.createChannel = getBool(root["createChannel"], "createChannel");
+    }
+    if (root.contains("deleteChannel")) {
+        s.deleteChannel = getBool(root["deleteChannel"], "deleteChannel");
+    }
+    if (root.contains("tasks")) {
+        s.tasks = parseTasks(root["tasks"]);
+    }
+    if (!root.contains("workers")) {
+        fail("workers", "missing (an object, or an array of worker groups)");
+    }
+    const json& w = root["workers"];
+    if (w.is_array()) {
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            s.workers.push_back(parseGroup(w[i], "workers[" + std::to_string(i) + "]"));
+        }
+    } else {
+        s.workers.push_back(parseGroup(w, "workers"));
+    }
+    if (root.contains("timeline")) {
+        const json& t = root["timeline"];
+        if (!t.is_array()) {
+            fail("timeline", "must be an array of actions");
+        }
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            s.timeline.push_back(parseAction(t[i], "timeline[" + std::to_string(i) + "]"));
+        }
+        std::stable_sort(
+            s.timeline.begin(), s.timeline.end(),
+            [](const TimelineAction& a, const TimelineAction& b) { return a.at < b.at; });
+    }
+    if (root.contains("until")) {
+        std::string until = getString(root["until"], "until");
+        if (until == "drained") {
+            s.untilDrained = true;
+        } else if (until == "time") {
+            s.untilDrained = false;
+        } else {
+            fail("until", "'" + until + "' is not one of drained, time");
+        }
+    }
+    if (root.contains("runForSeconds")) {
+        s.runForSeconds = getNonNegative(root["runForSeconds"], "runForSeconds");
+        if (!root.contains("until")) {
+            s.untilDrained = false;
+        }
+    }
+    if (root.contains("timeoutSeconds")) {
+        s.timeoutSeconds = getNonNegative(root["timeoutSeconds"], "timeoutSeconds");
+    }
+    return s;
+}
+
+double msToSeconds(int ms) {
+    return static_cast<double>(ms) / 1000.0;
+}
+
+json workToJson(const workers::WorkProfile& w) {
+    json j;
+    j["kind"] = std::string(toString(w.kind));
+    switch (w.kind) {
+        case workers::WorkKind::None:
+            break;
+        case workers::WorkKind::Fixed:
+            j["ms"] = w.ms;
+            break;
+        case workers::WorkKind::Uniform:
+            j["minMs"] = w.minMs;
+            j["maxMs"] = w.maxMs;
+            break;
+        case workers::WorkKind::Exponential:
+            j["meanMs"] = w.ms;
+            break;
+    }
+    return j;
+}
+
+void configToJson(const workers::WorkerConfig& c, json& j) {
+    j["batch"] = c.batchSize;
+    j["waitSeconds"] = msToSeconds(c.waitMs);
+    j["autoAck"] = c.autoAck;
+    j["work"] = workToJson(c.work);
+    j["failureRate"] = c.failureRate;
+    j["onFailure"] = std::string(toString(c.onFailure));
+    j["requeueChannel"] = c.requeueChannel;
+    j["crashRate"] = c.crashRate;
+    j["settle"] = std::string(toString(c.settle));
+    j["maxPolls"] = c.maxPolls;
+    j["restartAfterSeconds"] = c.restartDelayMs < 0 ? json() : json(msToSeconds(c.restartDelayMs));
+}
+
+void patchToJson(const ConfigPatch& p, json& j) {
+    if (p.batchSize)
+        j["batch"] = *p.batchSize;
+    if (p.waitMs)
+        j["waitSeconds"] = msToSeconds(*p.waitMs);
+    if (p.autoAck)
+        j["autoAck"] = *p.autoAck;
+    if (p.work)
+        j["work"] = workToJson(*p.work);
+    if (p.failureRate)
+        j["failureRate"] = *p.failureRate;
+    if (p.onFailure)
+        j["onFailure"] = std::string(toString(*p.onFailure));
+    if (p.requeueChannel)
+        j["requeueChannel"] = *p.requeueChannel;
+    if (p.crashRate)
+        j["crashRate"] = *p.crashRate;
+    if (p.settle)
+        j["settle"] = std::string(toString(*p.settle));
+    if (p.maxPolls)
+        j["maxPolls"] = *p.maxPolls;
+    if (p.restartDelayMs) {
+        j["restartAfterSeconds"] =
+            *p.restartDelayMs < 0 ? json() : json(msToSeconds(*p.restartDelayMs));
+    }
+}
+
+}  // namespace
+
+bool parseScenarioJson(std::string_view text, Scenario* out, std::string* error) {
+    json root = json::parse(text, nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
+    if (root.is_discarded()) {
+        // Parse again with exceptions only to obtain the position of the fault.
+        try {
+            json again = json::parse(text, nullptr, true, true);
+            (void)again;
+        } catch (const json::parse_error& e) {
+            *error = std::string("invalid JSON: ") + e.what();
+            return false;
+        }
+        *error = "invalid JSON";
+        return false;
+    }
+    try {
+        Scenario s = parseScenario(root);
+        if (std::string problems = s.validate(); !problems.empty()) {
+            *error = problems;
+            return false;
+        }
+        *out = std::move(s);
+        return true;
+    } catch (const SchemaError& e) {
+        *error = e.message;
+        return false;
+    } catch (const json::exception& e) {
+        *error = e.what();
+        return false;
+    }
+}
+
+bool parseConfigAssignments(std::string_view text, ConfigPatch* out, std::string* error) {
+    json object = json::object();
+    std::size_t from = 0;
+    while (from <= text.size()) {
+        std::size_t comma = text.find(',', from);
+        std::string_view item =
+            text.substr(from, comma == std::string_view::npos ? text.npos : comma - from);
+        from = comma == std::string_view::npos ? text.size() + 1 : comma + 1;
+        std::size_t eq = item.find('=');
+        if (eq == std::string_view::npos || eq == 0) {
+            *error = "'" + std::string(item) + "' is not KEY=VALUE";
+            return false;
+        }
+        std::string key(item.substr(0, eq));
+        std::string value(item.substr(eq + 1));
+        if (key == "work") {
+            workers::WorkProfile work;
+            if (!workers::parseWorkSpec(value, &work, error)) {
+                return false;
+            }
+            object[key] = workToJson(work);
+        } else if (value == "true" || value == "false") {
+            object[key] = value == "true";
+        } else if (value == "null") {
+            object[key] = nullptr;
+        } else {
+            json number = json::parse(value, nullptr, false);
+            object[key] = number.is_number() ? number : json(value);
+        }
+    }
+    for (const auto& item : object.items()) {
+        bool known = false;
+        for (std::string_view k : kConfigKeys) {
+            known = known || item.key() == k;
+        }
+        if (!known) {
+            *error = "unknown setting '" + item.key() + "'";
+            return false;
+        }
+    }
+    try {
+        ConfigPatch patch = parseConfigPatch(object, "set");
+        if (patch.empty()) {
+            *error = "no settings given";
+            return false;
+        }
+        *out = std::move(patch);
+        return true;
+    } catch (const SchemaError& e) {
+        *error = e.message;
+        return false;
+    }
+}
+
+bool loadScenarioFile(const std::string& path, Scenario* out, std::string* error) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        *error = path + ": cannot open file";
+        return false;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) {
+        *error = path + ": read error";
+        return false;
+    }
+    std::string problem;
+    if (!parseScenarioJson(text.str(), out, &problem)) {
+        *error = path + ": " + problem;
+        return false;
+    }
+    return true;
+}
+
+std::string scenarioToJson(const Scenario& s) {
+    json root;
+    root["name"] = s.name;
+    root["description"] = s.description;
+    root["channel"] = s.channel;
+    root["createChannel"] = s.createChannel;
+    root["deleteChannel"] = s.deleteChannel;
+    json tasks;
+    tasks["count"] = s.tasks.count;
+    tasks["body"] = s.tasks.body;
+    tasks["metadata"] = s.tasks.metadata;
+    tasks["tags"] = json::object();
+    for (const auto& [k, v] : s.tasks.tags) {
+        tasks["tags"][k] = v;
+    }
+    tasks["policy"] = {{"delaySeconds", s.tasks.policy.delaySeconds},
+                       {"expirationSeconds", s.tasks.policy.expirationSeconds},
+                       {"maxReceiveCount", s.tasks.policy.maxReceiveCount},
+                       {"deadLetterQueue", s.tasks.policy.deadLetterQueue}};
+    tasks["rate"] = s.tasks.rate;
+    tasks["poison"] = s.tasks.poison;
+    tasks["startAt"] = s.tasks.startAt;
+    root["tasks"] = tasks;
+    json groups = json::array();
+    for (const WorkerGroup& g : s.workers) {
+        json j;
+        j["count"] = g.count;
+        j["startAt"] = g.startAt;
+        configToJson(g.config, j);
+        groups.push_back(j);
+    }
+    root["workers"] = groups;
+    json timeline = json::array();
+    for (const TimelineAction& a : s.timeline) {
+        json j;
+        j["at"] = a.at;
+        j["action"] = std::string(toString(a.kind));
+        if (a.kind != ActionKind::Scale && !a.worker.empty()) {
+            j["worker"] = a.worker;
+        }
+        if (a.kind == ActionKind::Slowdown) {
+            j["factor"] = a.factor;
+        }
+        if (a.kind == ActionKind::Scale) {
+            j["count"] = a.count;
+        }
+        if (a.kind == ActionKind::Set) {
+            patchToJson(a.patch, j);
+        }
+        timeline.push_back(j);
+    }
+    root["timeline"] = timeline;
+    root["until"] = s.untilDrained ? "drained" : "time";
+    root["runForSeconds"] = s.runForSeconds;
+    root["timeoutSeconds"] = s.timeoutSeconds;
+    return root.dump(2);
+}
+
+}  // namespace qs::runner

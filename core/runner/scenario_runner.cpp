@@ -1,0 +1,431 @@
+#include "runner/scenario_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+#include "broker/broker.h"
+#include "client/queues_client.h"
+#include "common/clock.h"
+#include "events/broker_event_sink.h"
+#include "events/event_stream.h"
+#include "runner/event_recorder.h"
+#include "workers/worker_pool.h"
+
+namespace qs::runner {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kStreamCapacity = 1u << 20;
+constexpr std::size_t kMaxLostIds = 100;
+
+std::string seconds(double s) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.2f", s);
+    return buffer;
+}
+
+bool usesRequeue(const Scenario& s) {
+    for (const WorkerGroup& g : s.workers) {
+        if (g.config.onFailure == workers::FailureAction::Requeue) {
+            return true;
+        }
+    }
+    for (const TimelineAction& a : s.timeline) {
+        if (a.kind == ActionKind::Set && a.patch.onFailure == workers::FailureAction::Requeue) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::uint64_t unfinished(const LedgerSummary& s) {
+    return s.count(MessageState::Waiting) + s.count(MessageState::Delayed) +
+           s.count(MessageState::InFlight);
+}
+
+// One scheduled step of the run.
+struct Step {
+    double at = 0.0;
+    int order = 0;  // ties: tasks sent at once, then worker groups, then actions
+    std::string label;
+    std::function<void()> run;
+};
+
+}  // namespace
+
+int RunResult::exitCode() const {
+    if (!started || !error.empty()) {
+        return 3;
+    }
+    if (tasksLost > 0 || totals.sendFailed > 0 || producer.failed > 0) {
+        return 1;
+    }
+    return 0;
+}
+
+ScenarioRunner::ScenarioRunner(Scenario scenario, RunOptions options)
+    : scenario_(std::move(scenario)), options_(std::move(options)) {}
+
+RunResult ScenarioRunner::run() {
+    RunResult result;
+    auto log = [this](const std::string& line) {
+        if (options_.log) {
+            options_.log(line);
+        }
+    };
+    if (std::string problems = scenario_.validate(); !problems.empty()) {
+        result.error = problems;
+        return result;
+    }
+    const Scenario& sc = scenario_;
+
+    EventStream stream(kStreamCapacity, options_.recordEvents);
+    LedgerOptions ledgerOptions;
+    ledgerOptions.maxReceiveCount = sc.tasks.policy.maxReceiveCount;
+    ledgerOptions.maxPendingDerivedEvents = 100000;
+    ledgerOptions.maxFinishedMessages = std::max<std::size_t>(100000, sc.tasks.count + 1000);
+    EventRecorder recorder(stream, ledgerOptions, sc.channel, usesRequeue(sc));
+    const std::int64_t originNs = monotonicNanos();
+    if (!recorder.openLogs(options_.eventsCsvPath, options_.eventsJsonlPath, originNs,
+                           &result.error)) {
+        return result;
+    }
+
+    // The broker: embedded on an ephemeral port, its observer feeding the
+    // same stream, or a remote server.
+    std::unique_ptr<broker::Broker> broker;
+    std::unique_ptr<BrokerEventSink> sink;
+    if (options_.address.empty()) {
+        broker::BrokerOptions bo;
+        bo.bindAddress = "127.0.0.1";
+        bo.port = 0;
+        broker = std::make_unique<broker::Broker>(bo);
+        sink = std::make_unique<BrokerEventSink>(stream);
+        broker->setObserver(sink.get());
+        std::string error;
+        if (!broker->start(&error)) {
+            broker->setObserver(nullptr);
+            result.error = "embedded broker did not start: " + error;
+            return result;
+        }
+        result.address = broker->address();
+        result.embeddedBroker = true;
+        log("embedded broker on " + result.address);
+    } else {
+        result.address = options_.address;
+        log("using KubeMQ server at " + result.address);
+    }
+    recorder.start();
+    auto shutdownBroker = [&] {
+        if (broker) {
+            broker->setObserver(nullptr);
+            broker->stop();
+        }
+    };
+
+    client::ClientOptions clientOptions;
+    clientOptions.address = result.address;
+    clientOptions.authToken = options_.authToken;
+    clientOptions.clientId = "queuescope-runner";
+    auto adminCreated = client::QueuesClient::create(clientOptions);
+    if (!adminCreated.ok()) {
+        result.error = "cannot create a client: " + adminCreated.error().describe();
+        recorder.finish();
+        shutdownBroker();
+        return result;
+    }
+    std::unique_ptr<client::QueuesClient> admin = std::move(adminCreated).value();
+    if (auto ping = admin->ping(); !ping.ok()) {
+        result.error =
+            "cannot reach the broker at " + result.address + ": " + ping.error().describe();
+        recorder.finish();
+        shutdownBroker();
+        return result;
+    }
+    if (sc.createChannel) {
+        if (auto created = admin->createQueue(sc.channel); !created.ok()) {
+            result.warnings.push_back("create channel " + sc.channel + ": " +
+                                      created.error().describe());
+        } else {
+            log("created channel " + sc.channel);
+        }
+    }
+    result.started = true;
+
+    // Producer and pool.
+    workers::TaskSpec spec;
+    spec.channel = sc.channel;
+    spec.count = sc.tasks.count;
+    spec.bodyTemplate = sc.tasks.body;
+    spec.metadataTemplate = sc.tasks.metadata;
+    spec.tags = sc.tasks.tags;
+    spec.policy = sc.tasks.policy;
+    spec.ratePerSecond = sc.tasks.rate;
+    spec.poison = sc.tasks.poison;
+    workers::ProducerOptions producerOptions;
+    producerOptions.client = clientOptions;
+    producerOptions.client.clientId = "producer";
+    producerOptions.events = &stream;
+    workers::TaskProducer producer(producerOptions, spec);
+    bool producerStarted = false;
+
+    workers::PoolOptions poolOptions;
+    poolOptions.client = clientOptions;
+    poolOptions.channel = sc.channel;
+    poolOptions.events = &stream;
+    poolOptions.seed = options_.seed;
+    workers::WorkerPool pool(poolOptions, sc.workers.front().config);
+
+    std::vector<Step> steps;
+    {
+        Step s;
+        s.at = sc.tasks.startAt;
+        s.order = sc.tasks.rate > 0.0 ? 1 : 0;
+        s.label = "send " + std::to_string(sc.tasks.count) + " tasks" +
+                  (sc.tasks.rate > 0.0 ? " at " + seconds(sc.tasks.rate) + "/s" : "");
+        s.run = [&] {
+            std::string error;
+            bool ok = sc.tasks.rate > 0.0 ? producer.start(&error) : producer.run(&error);
+            if (!ok) {
+                result.error = "producer: " + error;
+            }
+            producerStarted = ok;
+        };
+        steps.push_back(std::move(s));
+    }
+    for (std::size_t g = 0; g < sc.workers.size(); ++g) {
+        const WorkerGroup& group = sc.workers[g];
+        Step s;
+        s.at = group.startAt;
+        s.order = 2;
+        s.label = "start " + std::to_string(group.count) +
+                  " worker(s): " + workers::describe(group.config);
+        s.run = [&, g] {
+            const WorkerGroup& grp = sc.workers[g];
+            std::optional<workers::WorkerConfig> override;
+            if (g != 0 && !(grp.config == sc.workers.front().config)) {
+                override = grp.config;
+            }
+            std::string error;
+            auto ids = pool.addWorkers(grp.count, &error, override);
+            if (static_cast<int>(ids.size()) != grp.count) {
+                result.error = "workers: " + error;
+            }
+        };
+        steps.push_back(std::move(s));
+    }
+    for (const TimelineAction& action : sc.timeline) {
+        Step s;
+        s.at = action.at;
+        s.order = 3;
+        s.label = action.describe();
+        s.run = [&, action] {
+            auto targets = [&]() -> std::vector<std::string> {
+                if (!action.worker.empty()) {
+                    return {action.worker};
+                }
+                return pool.workerIds();
+            };
+            auto warnUnknown = [&](bool found, const std::string& id) {
+                if (!found) {
+                    result.warnings.push_back(action.describe() + ": no worker " + id);
+                }
+            };
+            switch (action.kind) {
+                case ActionKind::Crash:
+                    warnUnknown(pool.crash(action.worker), action.worker);
+                    break;
+                case ActionKind::Restart:
+                    warnUnknown(pool.restart(action.worker), action.worker);
+                    break;
+                case ActionKind::Stop:
+                    warnUnknown(pool.stopWorker(action.worker), action.worker);
+                    break;
+                case ActionKind::Pause:
+                    for (const auto& id : targets())
+                        warnUnknown(pool.pause(id), id);
+                    break;
+                case ActionKind::Resume:
+                    for (const auto& id : targets())
+                        warnUnknown(pool.resume(id), id);
+                    break;
+                case ActionKind::Slowdown:
+                    for (const auto& id : targets()) {
+                        warnUnknown(pool.setSlowdown(id, action.factor), id);
+                    }
+                    break;
+                case ActionKind::Scale: {
+                    std::string error;
+                    if (!pool.scaleTo(action.count, &error)) {
+                        result.warnings.push_back(action.describe() + ": " + error);
+                    }
+                    break;
+                }
+                case ActionKind::Set: {
+                    std::string error;
+                    if (!action.worker.empty()) {
+                        auto current = pool.workerConfig(action.worker);
+                        if (!current) {
+                            warnUnknown(false, action.worker);
+                            break;
+                        }
+                        action.patch.applyTo(*current);
+                        if (!pool.setWorkerConfig(action.worker, *current, &error)) {
+                            result.warnings.push_back(action.describe() + ": " + error);
+                        }
+                        break;
+                    }
+                    const workers::WorkerConfig before = pool.config();
+                    workers::WorkerConfig after = before;
+                    action.patch.applyTo(after);
+                    // Workers with their own configuration get the patch too.
+                    for (const auto& id : pool.workerIds()) {
+                        auto current = pool.workerConfig(id);
+                        if (current && !(*current == before)) {
+                            action.patch.applyTo(*current);
+                            pool.setWorkerConfig(id, *current, &error);
+                        }
+                    }
+                    if (!pool.setConfig(after, &error)) {
+                        result.warnings.push_back(action.describe() + ": " + error);
+                    }
+                    break;
+                }
+            }
+        };
+        steps.push_back(std::move(s));
+    }
+    std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+        return a.at != b.at ? a.at < b.at : a.order < b.order;
+    });
+
+    const auto start = Clock::now();
+    const double limit = sc.untilDrained ? sc.timeoutSeconds : sc.runForSeconds;
+    std::size_t next = 0;
+    for (;;) {
+        const double t = std::chrono::duration<double>(Clock::now() - start).count();
+        while (next < steps.size() && steps[next].at <= t && result.error.empty()) {
+            log("t=" + seconds(t) + "s " + steps[next].label);
+            steps[next].run();
+            ++next;
+        }
+        const bool cancelled = stopRequested_.load() ||
+                               (options_.cancelFlag != nullptr && options_.cancelFlag->load());
+        if (!result.error.empty() || cancelled) {
+            if (cancelled) {
+                result.warnings.push_back("stopped early on request");
+            }
+            break;
+        }
+        if (sc.untilDrained && producerStarted) {
+            const workers::ProducerProgress p = producer.progress();
+            const RecorderStatus st = recorder.status();
+            const std::uint64_t attempted = p.sent + p.failed;
+            const bool allSeen = st.summary.sent >= static_cast<std::uint64_t>(sc.tasks.count);
+            if (p.finished && attempted == static_cast<std::uint64_t>(sc.tasks.count) && allSeen &&
+                unfinished(st.summary) <= st.movedElsewhere) {
+                result.drained = true;
+                log("t=" + seconds(t) + "s every task reached an end state");
+                break;
+            }
+        }
+        if (t >= limit) {
+            result.timedOut = sc.untilDrained;
+            log("t=" + seconds(t) + "s " +
+                (sc.untilDrained ? std::string("time bound reached before the queue drained")
+                                 : std::string("run time over")));
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    for (; next < steps.size(); ++next) {
+        result.warnings.push_back("not reached: " + steps[next].label);
+    }
+
+    producer.stop();
+    producer.wait();
+    const auto stopStart = Clock::now();
+    pool.stop();
+    log("pool stopped in " +
+        seconds(std::chrono::duration<double>(Clock::now() - stopStart).count()) + " s");
+    // Let the broker's reaction to the closed streams (returned messages)
+    // reach the ledger: wait until the stream has been quiet for a moment.
+    if (options_.recordEvents) {
+        const auto quietDeadline = Clock::now() + std::chrono::seconds(2);
+        std::uint64_t lastSeen = ~std::uint64_t{0};
+        while (Clock::now() < quietDeadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(60));
+            const std::uint64_t pushed = stream.pushedCount();
+            if (pushed == lastSeen &&
+                recorder.status().eventsRecorded + stream.droppedCount() >= pushed) {
+                break;
+            }
+            lastSeen = pushed;
+        }
+    }
+    if (sc.deleteChannel) {
+        if (auto deleted = admin->deleteQueue(sc.channel); !deleted.ok()) {
+            result.warnings.push_back("delete channel " + sc.channel + ": " +
+                                      deleted.error().describe());
+        } else {
+            log("deleted channel " + sc.channel);
+        }
+    }
+    admin.reset();
+    recorder.finish();
+    shutdownBroker();
+
+    result.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    result.producer = producer.progress();
+    result.pool = pool.snapshot();
+    Ledger& ledger = recorder.ledger();
+    result.totals = ledger.summary();
+    result.workers = ledger.workers();
+    result.eventsRecorded = recorder.status().eventsRecorded;
+    result.eventsDropped = stream.droppedCount();
+    result.eventsWritten = recorder.eventsWritten();
+    if (std::string writeError = recorder.status().writeError; !writeError.empty()) {
+        result.error = "event log: " + writeError;
+    }
+    std::uint64_t moved = 0;
+    ledger.forEachMessage([&](const MessageRecord& m) {
+        if (isTerminal(m.state)) {
+            return;
+        }
+        if (m.state == MessageState::Waiting && m.channel != sc.channel) {
+            ++moved;
+            return;
+        }
+        if (result.lostMessageIds.size() < kMaxLostIds) {
+            result.lostMessageIds.push_back(m.messageId);
+        }
+    });
+    result.tasksMoved = moved;
+    result.tasksLost = unfinished(result.totals) - std::min(moved, unfinished(result.totals));
+    if (options_.recordEvents &&
+        result.totals.sent < result.producer.sent + result.producer.failed) {
+        // Events were dropped before the ledger saw every send: count what the
+        // ledger cannot vouch for as lost rather than hide it.
+        result.tasksLost += result.producer.sent + result.producer.failed - result.totals.sent;
+    }
+    if (!options_.recordEvents) {
+        // Without events only the pool's counters can tell.
+        const std::uint64_t settled = result.pool.totals.acked;
+        result.tasksLost = result.producer.sent > settled ? result.producer.sent - settled : 0;
+    }
+    if (options_.keepMessageRecords) {
+        ledger.forEachMessage([&](const MessageRecord& m) { result.messages.push_back(m); });
+        std::sort(result.messages.begin(), result.messages.end(),
+                  [](const MessageRecord& a, const MessageRecord& b) {
+                      return a.sentNs != b.sentNs ? a.sentNs < b.sentNs : a.messageId < b.messageId;
+                  });
+    }
+    return result;
+}
+
+}  // namespace qs::runner

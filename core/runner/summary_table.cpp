@@ -1,0 +1,159 @@
+#include "runner/summary_table.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace qs::runner {
+
+namespace {
+
+std::string fmt(const char* format, double v) {
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, format, v);
+    return buffer;
+}
+
+// Right-aligned columns after a left-aligned first one.
+class Table {
+public:
+    explicit Table(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
+    void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+    void separator() { rows_.push_back({}); }
+
+    std::string render() const {
+        std::vector<std::size_t> width;
+        for (const auto& row : rows_) {
+            width.resize(std::max(width.size(), row.size()), 0);
+            for (std::size_t i = 0; i < row.size(); ++i) {
+                width[i] = std::max(width[i], row[i].size());
+            }
+        }
+        std::size_t total = 0;
+        for (std::size_t w : width) {
+            total += w + 2;
+        }
+        std::string out;
+        for (const auto& row : rows_) {
+            if (row.empty()) {
+                out += std::string(total > 2 ? total - 2 : 0, '-') + '\n';
+                continue;
+            }
+            std::string line;
+            for (std::size_t i = 0; i < row.size(); ++i) {
+                const std::string pad(width[i] - row[i].size(), ' ');
+                line += i == 0 ? row[i] + pad : pad + row[i];
+                if (i + 1 < row.size()) {
+                    line += "  ";
+                }
+            }
+            out += line + '\n';
+        }
+        return out;
+    }
+
+private:
+    std::vector<std::vector<std::string>> rows_;
+};
+
+std::string n(std::uint64_t v) {
+    return std::to_string(v);
+}
+
+}  // namespace
+
+std::string formatSummary(const Scenario& scenario, const RunResult& r) {
+    std::string out;
+    out += "Scenario: " + (scenario.name.empty() ? std::string("(flags)") : scenario.name) + "\n";
+    out += "Broker:   " + r.address + (r.embeddedBroker ? " (embedded)" : " (remote)") + "\n";
+    out += "Channel:  " + scenario.channel + "\n";
+    out += "Elapsed:  " + fmt("%.2f s", r.elapsedSeconds) +
+           (r.drained    ? "  (drained)"
+            : r.timedOut ? "  (time bound reached)"
+                         : "") +
+           "\n\n";
+
+    Table table({"worker", "received", "redelivered", "acked", "rejected", "requeued", "returned",
+                 "processed", "crashes", "polls", "empty", "busy s", "settle p50 ms"});
+    WorkerStats sum;
+    for (const WorkerStats& w : r.workers) {
+        table.add({w.worker, n(w.received), n(w.redelivered), n(w.acked), n(w.rejected),
+                   n(w.requeued), n(w.returned), n(w.processed), n(w.crashes), n(w.polls),
+                   n(w.emptyPolls), fmt("%.2f", static_cast<double>(w.busyNs) / 1e9),
+                   w.settleLatency.count > 0
+                       ? fmt("%.1f", static_cast<double>(w.settleLatency.p50Ns) / 1e6)
+                       : std::string("-")});
+        sum.received += w.received;
+        sum.redelivered += w.redelivered;
+        sum.acked += w.acked;
+        sum.rejected += w.rejected;
+        sum.requeued += w.requeued;
+        sum.returned += w.returned;
+        sum.processed += w.processed;
+        sum.crashes += w.crashes;
+        sum.polls += w.polls;
+        sum.emptyPolls += w.emptyPolls;
+        sum.busyNs += w.busyNs;
+    }
+    table.separator();
+    table.add({"total", n(sum.received), n(sum.redelivered), n(sum.acked), n(sum.rejected),
+               n(sum.requeued), n(sum.returned), n(sum.processed), n(sum.crashes), n(sum.polls),
+               n(sum.emptyPolls), fmt("%.2f", static_cast<double>(sum.busyNs) / 1e9), ""});
+    out += table.render();
+    out += '\n';
+
+    const LedgerSummary& t = r.totals;
+    Table totals({"totals", "count"});
+    totals.add({"tasks sent", n(r.producer.sent)});
+    totals.add({"send failed", n(r.producer.failed)});
+    totals.add({"acked", n(t.count(MessageState::Acked))});
+    totals.add({"  exactly once", n(t.exactlyOnce)});
+    totals.add({"dead-lettered", n(t.count(MessageState::DeadLettered))});
+    totals.add({"dropped (max receive, no DLQ)", n(t.count(MessageState::Dropped))});
+    totals.add({"expired", n(t.count(MessageState::Expired))});
+    if (r.tasksMoved > 0) {
+        totals.add({"moved to another channel", n(r.tasksMoved)});
+    }
+    totals.add({"redelivered messages", n(t.redelivered)});
+    totals.add({"  extra hand-outs", n(t.redeliveries)});
+    totals.add({"processed more than once", n(t.processedMoreThanOnce)});
+    totals.add({"acks lost", n(t.acksLost)});
+    totals.add({"LOST (no end state)", n(r.tasksLost)});
+    totals.add({"events recorded", n(r.eventsRecorded)});
+    totals.add({"events dropped", n(r.eventsDropped)});
+    if (r.elapsedSeconds > 0.0) {
+        totals.add(
+            {"acked per second",
+             fmt("%.1f", static_cast<double>(t.count(MessageState::Acked)) / r.elapsedSeconds)});
+    }
+    out += totals.render();
+
+    for (const std::string& w : r.warnings) {
+        out += "warning: " + w + "\n";
+    }
+    if (!r.error.empty()) {
+        out += "error: " + r.error + "\n";
+    }
+    if (r.tasksLost > 0) {
+        out += "LOST tasks (first " + std::to_string(r.lostMessageIds.size()) + "):";
+        for (const std::string& id : r.lostMessageIds) {
+            out += " " + id;
+        }
+        out += "\n";
+    }
+    out += "Result: ";
+    switch (r.exitCode()) {
+        case 0:
+            out += "OK - every task was acked, dead-lettered, dropped or expired\n";
+            break;
+        case 1:
+            out += "FAILED - tasks were lost or could not be sent\n";
+            break;
+        default:
+            out += "ERROR - the run did not complete\n";
+            break;
+    }
+    return out;
+}
+
+}  // namespace qs::runner

@@ -1,0 +1,694 @@
+#include "workers/worker.h"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "client/queues_client.h"
+#include "common/clock.h"
+#include "events/event_stream.h"
+#include "workers/delivery_registry.h"
+#include "workers/poison.h"
+
+namespace qs::workers {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::chrono::milliseconds kErrorBackoff{250};
+
+bool roll(std::mt19937_64& rng, double probability) {
+    if (probability <= 0.0) {
+        return false;
+    }
+    if (probability >= 1.0) {
+        return true;
+    }
+    return std::uniform_real_distribution<double>(0.0, 1.0)(rng) < probability;
+}
+
+bool isSettledStatus(ItemStatus s) {
+    return s == ItemStatus::Acked || s == ItemStatus::Rejected || s == ItemStatus::Requeued ||
+           s == ItemStatus::AutoAcked || s == ItemStatus::Abandoned;
+}
+
+}  // namespace
+
+Worker::Worker(std::string id, WorkerEnvironment environment, WorkerConfig config,
+               std::uint64_t seed)
+    : id_(std::move(id)), env_(std::move(environment)), rng_(seed), pendingConfig_(config) {
+    snap_.id = id_;
+    snap_.config = config;
+    snap_.state = WorkerState::Stopped;
+    snap_.stateSinceNs = monotonicNanos();
+}
+
+Worker::~Worker() {
+    stopAndJoin();
+}
+
+bool Worker::start() {
+    if (running_.load()) {
+        return true;
+    }
+    if (thread_.joinable()) {
+        thread_.join();
+    }
+    client::ClientOptions options = env_.client;
+    options.clientId = id_;
+    auto created = client::QueuesClient::create(options);
+    if (!created.ok()) {
+        Event e = makeEvent(EventKind::Error);
+        e.detail = "cannot create client: " + created.error().describe();
+        emit(std::move(e));
+        std::lock_guard lock(snapshotMutex_);
+        snap_.lastError = created.error().describe();
+        ++snap_.counters.errors;
+        return false;
+    }
+    {
+        std::lock_guard lock(snapshotMutex_);
+        client_ = std::move(created).value();
+    }
+    stopRequested_ = false;
+    crashRequested_ = false;
+    restartRequested_ = false;
+    heldUnsettled_ = 0;
+    setState(WorkerState::Starting);
+    running_ = true;
+    thread_ = std::thread([this] { run(); });
+    return true;
+}
+
+void Worker::requestStop() {
+    {
+        std::lock_guard lock(controlMutex_);
+        stopRequested_ = true;
+    }
+    wake_.notify_all();
+    // shutdown() also refuses the next call, so a poll about to start cannot
+    // slip past the stop.
+    std::lock_guard lock(snapshotMutex_);
+    if (client_ && running_.load()) {
+        client_->shutdown();
+    }
+}
+
+void Worker::stopAndJoin() {
+    requestStop();
+    if (thread_.joinable()) {
+        thread_.join();
+    }
+}
+
+bool Worker::isRunning() const {
+    return running_.load();
+}
+
+void Worker::setConfig(const WorkerConfig& config) {
+    std::lock_guard lock(controlMutex_);
+    pendingConfig_ = config;
+    configGeneration_.fetch_add(1);
+}
+
+WorkerConfig Worker::config() const {
+    std::lock_guard lock(controlMutex_);
+    return pendingConfig_;
+}
+
+void Worker::pause() {
+    {
+        std::lock_guard lock(controlMutex_);
+        pauseRequested_ = true;
+    }
+    wake_.notify_all();
+    std::lock_guard lock(snapshotMutex_);
+    if (client_ && snap_.state == WorkerState::Polling) {
+        client_->cancel();
+    }
+}
+
+void Worker::resume() {
+    {
+        std::lock_guard lock(controlMutex_);
+        pauseRequested_ = false;
+    }
+    wake_.notify_all();
+}
+
+void Worker::setSlowdown(double factor) {
+    if (!(factor > 0.0)) {
+        return;
+    }
+    slowdown_.store(factor);
+    std::lock_guard lock(snapshotMutex_);
+    snap_.slowdown = factor;
+}
+
+void Worker::crash() {
+    {
+        std::lock_guard lock(controlMutex_);
+        if (!running_.load()) {
+            return;
+        }
+        crashRequested_ = true;
+    }
+    wake_.notify_all();
+    // The connection dies now, wherever the worker is; the worker thread only
+    // notices afterwards, like the kernel closing a dead process's sockets.
+    std::lock_guard lock(snapshotMutex_);
+    if (client_ && snap_.state != WorkerState::Crashed && snap_.state != WorkerState::Stopped) {
+        client_->abandon();
+        client_->shutdown();
+    }
+}
+
+void Worker::dropConnection() {
+    std::lock_guard lock(snapshotMutex_);
+    client_->abandon();
+    client_->shutdown();
+}
+
+bool Worker::restart() {
+    bool crashedAlive = false;
+    {
+        std::lock_guard lock(snapshotMutex_);
+        crashedAlive = running_.load() && snap_.state == WorkerState::Crashed;
+    }
+    if (crashedAlive) {
+        {
+            std::lock_guard lock(controlMutex_);
+            restartRequested_ = true;
+        }
+        wake_.notify_all();
+        return true;
+    }
+    if (running_.load()) {
+        return false;  // alive and not crashed: nothing to restart
+    }
+    return start();
+}
+
+WorkerSnapshot Worker::snapshot() const {
+    std::lock_guard lock(snapshotMutex_);
+    return snap_;
+}
+
+Event Worker::makeEvent(EventKind kind) const {
+    Event e;
+    e.timeNs = monotonicNanos();
+    e.kind = kind;
+    e.source = EventSource::Worker;
+    e.actor = id_;
+    e.channel = env_.channel;
+    return e;
+}
+
+void Worker::emit(Event&& event) const {
+    if (env_.events != nullptr) {
+        env_.events->push(std::move(event));
+    }
+}
+
+void Worker::setState(WorkerState state) {
+    std::lock_guard lock(snapshotMutex_);
+    if (snap_.state != state) {
+        snap_.state = state;
+        snap_.stateSinceNs = monotonicNanos();
+    }
+}
+
+bool Worker::interruptibleSleep(std::chrono::nanoseconds duration) {
+    if (duration <= std::chrono::nanoseconds::zero()) {
+        return stopRequested_.load() || crashRequested_.load();
+    }
+    std::unique_lock lock(controlMutex_);
+    return wake_.wait_for(lock, duration,
+                          [this] { return stopRequested_.load() || crashRequested_.load(); });
+}
+
+Worker::Outcome Worker::afterFailedSettle(const client::Error& error, const std::string& what) {
+    if (stopRequested_.load()) {
+        return Outcome::Stop;
+    }
+    if (crashRequested_.load()) {
+        return Outcome::Crash;
+    }
+    recordError(what + ": " + error.describe());
+    return error.willBeRedelivered() ? Outcome::StreamLost : Outcome::Continue;
+}
+
+void Worker::recordError(const std::string& what) {
+    Event e = makeEvent(EventKind::Error);
+    e.detail = what;
+    emit(std::move(e));
+    std::lock_guard lock(snapshotMutex_);
+    ++snap_.counters.errors;
+    snap_.lastError = what;
+}
+
+// Marks what this worker still holds as given back (crash, stop, broken
+// stream) and returns nothing: the broker decides where the messages go.
+void Worker::abandonHeld(const char* why, WorkerState nextState) {
+    std::uint64_t abandoned = heldUnsettled_;
+    heldUnsettled_ = 0;
+    {
+        std::lock_guard lock(snapshotMutex_);
+        for (BatchItem& item : snap_.batch) {
+            if (!isSettledStatus(item.status)) {
+                // settle=never items were already counted in heldUnsettled_.
+                if (item.status != ItemStatus::Done || snap_.config.settle != SettleMode::Never) {
+                    ++abandoned;
+                }
+                item.status = ItemStatus::Abandoned;
+            }
+        }
+        snap_.counters.abandoned += abandoned;
+        snap_.currentIndex = -1;
+        if (nextState == WorkerState::Crashed) {
+            ++snap_.counters.crashes;
+        }
+        snap_.state = nextState;
+        snap_.stateSinceNs = monotonicNanos();
+    }
+    Event e = makeEvent(nextState == WorkerState::Crashed ? EventKind::WorkerCrashed
+                                                          : EventKind::WorkerStopped);
+    e.value = static_cast<std::int64_t>(abandoned);
+    e.detail = why;
+    emit(std::move(e));
+}
+
+bool Worker::handlePause() {
+    setState(WorkerState::Paused);
+    emit(makeEvent(EventKind::WorkerPaused));
+    {
+        std::unique_lock lock(controlMutex_);
+        wake_.wait(lock, [this] {
+            return !pauseRequested_.load() || stopRequested_.load() || crashRequested_.load();
+        });
+    }
+    if (stopRequested_.load()) {
+        return false;
+    }
+    if (!pauseRequested_.load()) {
+        emit(makeEvent(EventKind::WorkerResumed));
+    }
+    setState(WorkerState::Idle);
+    return true;
+}
+
+bool Worker::handleCrash() {
+    dropConnection();
+    abandonHeld("connection dropped without settling", WorkerState::Crashed);
+    int restartDelayMs = 0;
+    {
+        std::lock_guard lock(snapshotMutex_);
+        restartDelayMs = snap_.config.restartDelayMs;
+    }
+    {
+        std::unique_lock lock(controlMutex_);
+        crashRequested_ = false;
+        auto ready = [this] { return stopRequested_.load() || restartRequested_.load(); };
+        if (restartDelayMs >= 0) {
+            wake_.wait_for(lock, std::chrono::milliseconds(restartDelayMs), ready);
+        } else {
+            wake_.wait(lock, ready);
+        }
+        restartRequested_ = false;
+    }
+    if (stopRequested_.load()) {
+        return false;
+    }
+    client::ClientOptions options = env_.client;
+    options.clientId = id_;
+    auto created = client::QueuesClient::create(options);
+    if (!created.ok()) {
+        recordError("cannot reconnect: " + created.error().describe());
+        return false;
+    }
+    {
+        std::lock_guard lock(snapshotMutex_);
+        client_ = std::move(created).value();
+        snap_.batch.clear();
+        snap_.transaction.clear();
+        snap_.state = WorkerState::Idle;
+        snap_.stateSinceNs = monotonicNanos();
+    }
+    emit(makeEvent(EventKind::WorkerReconnected));
+    return true;
+}
+
+void Worker::run() {
+    emit(makeEvent(EventKind::WorkerStarted));
+    std::uint64_t seenGeneration = ~std::uint64_t{0};
+    WorkerConfig config;
+    const char* stopReason = "stopped";
+    for (;;) {
+        if (stopRequested_.load()) {
+            break;
+        }
+        if (crashRequested_.load()) {
+            if (!handleCrash()) {
+                break;
+            }
+            continue;
+        }
+        if (pauseRequested_.load()) {
+            if (!handlePause()) {
+                break;
+            }
+            continue;
+        }
+        if (std::uint64_t gen = configGeneration_.load(); gen != seenGeneration) {
+            std::lock_guard lock(controlMutex_);
+            config = pendingConfig_;
+            seenGeneration = configGeneration_.load();
+        }
+        {
+            std::lock_guard lock(snapshotMutex_);
+            snap_.config = config;
+            if (config.maxPolls > 0 &&
+                snap_.counters.polls >= static_cast<std::uint64_t>(config.maxPolls)) {
+                stopReason = "max polls reached";
+                break;
+            }
+        }
+        Outcome outcome = pollOnce(config);
+        if (outcome == Outcome::Stop) {
+            break;
+        }
+        if (outcome == Outcome::Crash) {
+            crashRequested_ = true;  // handled at the top of the loop
+        } else if (outcome == Outcome::StreamLost) {
+            heldUnsettled_ = 0;
+            std::lock_guard lock(snapshotMutex_);
+            for (BatchItem& item : snap_.batch) {
+                if (!isSettledStatus(item.status)) {
+                    item.status = ItemStatus::Abandoned;
+                    ++snap_.counters.abandoned;
+                }
+            }
+            snap_.currentIndex = -1;
+        }
+    }
+    // Closing the client ends its streams: whatever it still holds unsettled
+    // goes back to the queue (exactly what a client that exits does).
+    client_->shutdown();
+    abandonHeld(stopReason, WorkerState::Stopped);
+    {
+        std::lock_guard lock(snapshotMutex_);
+        running_ = false;
+    }
+}
+
+Worker::Outcome Worker::pollOnce(const WorkerConfig& config) {
+    {
+        std::lock_guard lock(snapshotMutex_);
+        snap_.state = WorkerState::Polling;
+        snap_.stateSinceNs = monotonicNanos();
+        snap_.batch.clear();
+        snap_.transaction.clear();
+        snap_.currentIndex = -1;
+    }
+    {
+        Event e = makeEvent(EventKind::PollStarted);
+        e.value = config.batchSize;
+        e.detail = std::to_string(config.waitMs);
+        emit(std::move(e));
+    }
+    const auto started = Clock::now();
+    auto result = client_->receive(env_.channel, config.batchSize,
+                                   std::chrono::milliseconds(config.waitMs), config.autoAck);
+    const auto waitedMs =
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started).count();
+    if (!result.ok()) {
+        if (stopRequested_.load()) {
+            return Outcome::Stop;
+        }
+        if (crashRequested_.load()) {
+            return Outcome::Crash;
+        }
+        const client::Error& error = result.error();
+        if (error.category == client::ErrorCategory::Cancelled && pauseRequested_.load()) {
+            setState(WorkerState::Idle);
+            return Outcome::Continue;
+        }
+        if (error.willBeRedelivered()) {
+            heldUnsettled_ = 0;
+        }
+        recordError("receive failed: " + error.describe());
+        setState(WorkerState::Waiting);
+        return interruptibleSleep(kErrorBackoff) && stopRequested_.load() ? Outcome::Stop
+                                                                          : Outcome::Continue;
+    }
+    client::ReceivedBatch& batch = result.value();
+    {
+        Event e = makeEvent(EventKind::PollReturned);
+        e.value = static_cast<std::int64_t>(batch.size());
+        e.count2 = waitedMs;
+        e.transaction = batch.transactionId();
+        emit(std::move(e));
+    }
+    {
+        std::lock_guard lock(snapshotMutex_);
+        ++snap_.counters.polls;
+        if (batch.empty()) {
+            ++snap_.counters.emptyPolls;
+        }
+        snap_.transaction = batch.transactionId();
+    }
+    if (batch.empty()) {
+        setState(WorkerState::Idle);
+        return Outcome::Continue;
+    }
+    return processBatch(config, batch);
+}
+
+Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::ReceivedBatch& batch) {
+    auto& messages = batch.messages();
+    std::vector<BatchItem> items;
+    items.reserve(messages.size());
+    std::uint64_t redelivered = 0;
+    for (const client::ReceivedMessage& rm : messages) {
+        const client::QueueMessage& m = rm.message();
+        BatchItem item;
+        item.messageId = m.id;
+        item.sequence = m.attributes.sequence;
+        item.receiveCount = m.attributes.receiveCount;
+        item.poison = isPoison(m.tags, m.body);
+        if (env_.deliveries != nullptr && env_.deliveries->record(m.id, id_).has_value()) {
+            item.redelivered = true;
+            ++redelivered;
+        }
+        item.status = config.autoAck ? ItemStatus::AutoAcked : ItemStatus::Pending;
+        items.push_back(std::move(item));
+    }
+    {
+        std::lock_guard lock(snapshotMutex_);
+        snap_.batch = items;
+        snap_.counters.received += messages.size();
+        snap_.counters.redelivered += redelivered;
+        if (config.autoAck) {
+            snap_.counters.acked += messages.size();
+        }
+        snap_.state = WorkerState::Processing;
+        snap_.stateSinceNs = monotonicNanos();
+    }
+    const bool eventsOn = env_.events != nullptr && env_.events->isEnabled();
+    if (eventsOn) {
+        for (const client::ReceivedMessage& rm : messages) {
+            Event e = makeEvent(EventKind::MessageAssigned);
+            e.messageId = rm.message().id;
+            e.sequence = rm.sequence();
+            e.receiveCount = rm.message().attributes.receiveCount;
+            e.transaction = batch.transactionId();
+            emit(std::move(e));
+        }
+    }
+    auto messageEvent = [&](EventKind kind, std::size_t i) {
+        Event e = makeEvent(kind);
+        e.messageId = items[i].messageId;
+        e.sequence = items[i].sequence;
+        e.receiveCount = items[i].receiveCount;
+        e.transaction = batch.transactionId();
+        return e;
+    };
+    auto setStatus = [&](std::size_t i, ItemStatus status) {
+        items[i].status = status;
+        std::lock_guard lock(snapshotMutex_);
+        if (i < snap_.batch.size()) {
+            snap_.batch[i].status = status;
+        }
+        switch (status) {
+            case ItemStatus::Acked:
+                ++snap_.counters.acked;
+                break;
+            case ItemStatus::Rejected:
+                ++snap_.counters.rejected;
+                break;
+            case ItemStatus::Requeued:
+                ++snap_.counters.requeued;
+                break;
+            default:
+                break;
+        }
+    };
+
+    std::vector<char> failed(messages.size(), 0);
+    for (std::size_t i = 0; i < messages.size(); ++i) {
+        if (stopRequested_.load()) {
+            return Outcome::Stop;
+        }
+        if (crashRequested_.load()) {
+            return Outcome::Crash;
+        }
+        const double slowdown = slowdown_.load();
+        auto duration = config.work.sample(rng_);
+        if (slowdown != 1.0) {
+            duration = std::chrono::nanoseconds(
+                static_cast<std::int64_t>(static_cast<double>(duration.count()) * slowdown));
+        }
+        {
+            std::lock_guard lock(snapshotMutex_);
+            snap_.currentIndex = static_cast<int>(i);
+            if (i < snap_.batch.size() && !config.autoAck) {
+                snap_.batch[i].status = ItemStatus::Working;
+            }
+        }
+        if (eventsOn) {
+            Event e = messageEvent(EventKind::WorkStarted, i);
+            e.value = duration.count();
+            emit(std::move(e));
+        }
+        if (roll(rng_, config.crashRate)) {
+            // Die halfway through this message's work.
+            interruptibleSleep(duration / 2);
+            if (stopRequested_.load()) {
+                return Outcome::Stop;
+            }
+            return Outcome::Crash;
+        }
+        if (interruptibleSleep(duration)) {
+            return stopRequested_.load() ? Outcome::Stop : Outcome::Crash;
+        }
+        {
+            std::lock_guard lock(snapshotMutex_);
+            snap_.counters.busyNs += duration.count();
+        }
+        if (eventsOn) {
+            Event e = messageEvent(EventKind::WorkFinished, i);
+            e.value = duration.count();
+            emit(std::move(e));
+        }
+        failed[i] = items[i].poison || roll(rng_, config.failureRate);
+        if (config.autoAck) {
+            continue;  // the broker acked it on hand-out: nothing to settle
+        }
+        if (config.settle == SettleMode::Never) {
+            setStatus(i, ItemStatus::Done);
+            ++heldUnsettled_;
+            continue;
+        }
+        if (config.settle == SettleMode::Batch) {
+            setStatus(i, ItemStatus::Done);
+            continue;
+        }
+        client::ReceivedMessage& rm = messages[i];
+        const bool requeue =
+            failed[i] && !items[i].poison && config.onFailure == FailureAction::Requeue;
+        client::Result<void> settled = !failed[i] ? rm.ack()
+                                       : requeue  ? rm.requeue(config.requeueChannel)
+                                                  : rm.reject();
+        if (!settled.ok()) {
+            Outcome next = afterFailedSettle(settled.error(), "settle failed");
+            if (next != Outcome::Continue) {
+                return next;
+            }
+            continue;
+        }
+        if (!failed[i]) {
+            setStatus(i, ItemStatus::Acked);
+            if (eventsOn) {
+                emit(messageEvent(EventKind::Acked, i));
+            }
+        } else if (requeue) {
+            setStatus(i, ItemStatus::Requeued);
+            if (eventsOn) {
+                Event e = messageEvent(EventKind::Requeued, i);
+                e.detail = config.requeueChannel;
+                emit(std::move(e));
+            }
+        } else {
+            setStatus(i, ItemStatus::Rejected);
+            if (eventsOn) {
+                Event e = messageEvent(EventKind::Rejected, i);
+                if (items[i].poison) {
+                    e.detail = "poison";
+                }
+                emit(std::move(e));
+            }
+        }
+    }
+    if (config.autoAck && eventsOn) {
+        for (std::size_t i = 0; i < messages.size(); ++i) {
+            Event e = messageEvent(EventKind::Acked, i);
+            e.detail = "auto-ack";
+            emit(std::move(e));
+        }
+    }
+    if (!config.autoAck && config.settle == SettleMode::Batch) {
+        // Failed messages one by one, then one AckAll for the rest.
+        bool anyAck = false;
+        for (std::size_t i = 0; i < messages.size(); ++i) {
+            if (!failed[i]) {
+                anyAck = true;
+                continue;
+            }
+            const bool requeue = !items[i].poison && config.onFailure == FailureAction::Requeue;
+            client::Result<void> settled =
+                requeue ? messages[i].requeue(config.requeueChannel) : messages[i].reject();
+            if (!settled.ok()) {
+                Outcome next = afterFailedSettle(settled.error(), "settle failed");
+                if (next != Outcome::Continue) {
+                    return next;
+                }
+                continue;
+            }
+            setStatus(i, requeue ? ItemStatus::Requeued : ItemStatus::Rejected);
+            if (eventsOn) {
+                Event e = messageEvent(requeue ? EventKind::Requeued : EventKind::Rejected, i);
+                e.detail =
+                    requeue ? config.requeueChannel : std::string(items[i].poison ? "poison" : "");
+                emit(std::move(e));
+            }
+        }
+        if (anyAck) {
+            client::Result<void> settled = batch.ackAll();
+            if (!settled.ok()) {
+                Outcome next = afterFailedSettle(settled.error(), "ack all failed");
+                if (next != Outcome::Continue) {
+                    return next;
+                }
+            } else {
+                for (std::size_t i = 0; i < messages.size(); ++i) {
+                    if (!failed[i]) {
+                        setStatus(i, ItemStatus::Acked);
+                        if (eventsOn) {
+                            emit(messageEvent(EventKind::Acked, i));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    {
+        std::lock_guard lock(snapshotMutex_);
+        snap_.currentIndex = -1;
+        snap_.state = WorkerState::Idle;
+        snap_.stateSinceNs = monotonicNanos();
+    }
+    return Outcome::Continue;
+}
+
+}  // namespace qs::workers

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "workers/work_profile.h"
+
+// The tunable behaviour of one worker. A pool holds one shared WorkerConfig;
+// changes reach each worker at its next poll (never mid-batch).
+namespace qs::workers {
+
+// What a failed (or poison) message gets.
+enum class FailureAction {
+    Reject,   // NAck: back at the tail with receive count + 1, dead-letter after the max
+    Requeue,  // moved to `requeueChannel`
+};
+
+// How a worker settles the messages it processed.
+enum class SettleMode {
+    Each,   // settle every message right after its work (ack / reject / requeue)
+    Batch,  // decide per message, settle the whole batch at its end in at most 3 requests
+    Never,  // never settle ("forgot to ack"): messages return when the connection closes
+};
+
+struct WorkerConfig {
+    int batchSize = 1;     // Get MaxItems, >= 1
+    int waitMs = 1000;     // Get WaitTimeout (the broker raises anything < 1000 to 1000)
+    bool autoAck = false;  // the broker acks on hand-out; nothing to settle
+    WorkProfile work = WorkProfile::fixed(100.0);
+    double failureRate = 0.0;  // 0..1: probability that processing a message fails
+    FailureAction onFailure = FailureAction::Reject;
+    std::string requeueChannel;  // destination for FailureAction::Requeue
+    double crashRate = 0.0;      // 0..1: per message, probability the worker crashes mid-work
+    SettleMode settle = SettleMode::Each;
+    int maxPolls = 0;         // a worker stops by itself after this many polls; 0 = never
+    int restartDelayMs = -1;  // after a crash: restart after this delay; < 0 = stay crashed
+
+    // Empty when usable; otherwise a message naming the bad field.
+    std::string validate() const;
+    bool operator==(const WorkerConfig&) const = default;
+};
+
+// "batch=1 failureRate=0.2": the fields that differ, with their new values;
+// empty when equal.
+std::string describeChanges(const WorkerConfig& before, const WorkerConfig& after);
+// Every field, same format.
+std::string describe(const WorkerConfig& config);
+
+std::string_view toString(FailureAction action);
+std::string_view toString(SettleMode mode);
+bool parseFailureAction(std::string_view text, FailureAction* out);
+bool parseSettleMode(std::string_view text, SettleMode* out);
+
+}  // namespace qs::workers

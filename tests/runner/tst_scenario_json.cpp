@@ -1,0 +1,214 @@
+// Scenario files: parsing, strict errors, round trip, and every shipped file.
+#include <QtTest/QtTest>
+#include <filesystem>
+
+#include "runner/headless_command.h"
+#include "runner/scenario_json.h"
+
+using namespace qs::runner;
+
+namespace {
+
+Scenario parseOk(const std::string& text) {
+    Scenario s;
+    std::string error;
+    if (!parseScenarioJson(text, &s, &error)) {
+        qFatal("unexpected parse error: %s", error.c_str());
+    }
+    return s;
+}
+
+std::string parseError(const std::string& text) {
+    Scenario s;
+    std::string error;
+    if (parseScenarioJson(text, &s, &error)) {
+        return {};
+    }
+    return error;
+}
+
+}  // namespace
+
+class TstScenarioJson : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void fullDocument() {
+        const Scenario s = parseOk(R"({
+          "name": "n", "description": "d", "channel": "c.x",
+          "createChannel": true, "deleteChannel": true,
+          "tasks": {"count": 7, "body": "B{n}/{total}", "metadata": "m{n}",
+                    "tags": {"a": "1"}, "rate": 2.5, "poison": [2, 5], "startAt": 0.5,
+                    "policy": {"delaySeconds": 1, "expirationSeconds": 60,
+                               "maxReceiveCount": 3, "deadLetterQueue": "dlq"}},
+          "workers": [{"count": 2, "batch": 4, "waitSeconds": 2.5, "autoAck": true,
+                       "work": {"kind": "uniform", "minMs": 5, "maxMs": 15},
+                       "failureRate": 0.25, "onFailure": "requeue", "requeueChannel": "r",
+                       "crashRate": 0.01, "settle": "batch", "maxPolls": 9,
+                       "restartAfterSeconds": 0.5},
+                      {"count": 1, "startAt": 3, "work": 40}],
+          "timeline": [{"at": 2, "action": "set", "worker": "worker-1", "batch": 1},
+                       {"at": 1, "action": "crash", "worker": "worker-2"},
+                       {"at": 3, "action": "slowdown", "factor": 2},
+                       {"at": 4, "action": "scale", "count": 5}],
+          "until": "drained", "timeoutSeconds": 12
+        })");
+        QCOMPARE(s.name, std::string("n"));
+        QCOMPARE(s.channel, std::string("c.x"));
+        QVERIFY(s.createChannel && s.deleteChannel);
+        QCOMPARE(s.tasks.count, 7);
+        QCOMPARE(s.tasks.rate, 2.5);
+        QCOMPARE(s.tasks.poison, (std::vector<int>{2, 5}));
+        QCOMPARE(s.tasks.policy.maxReceiveCount, 3);
+        QCOMPARE(s.tasks.policy.deadLetterQueue, std::string("dlq"));
+        QCOMPARE(s.tasks.tags.at("a"), std::string("1"));
+        QCOMPARE(s.workers.size(), 2u);
+        const auto& c = s.workers[0].config;
+        QCOMPARE(c.batchSize, 4);
+        QCOMPARE(c.waitMs, 2500);
+        QVERIFY(c.autoAck);
+        QCOMPARE(c.work, qs::workers::WorkProfile::uniform(5, 15));
+        QVERIFY(c.onFailure == qs::workers::FailureAction::Requeue);
+        QVERIFY(c.settle == qs::workers::SettleMode::Batch);
+        QCOMPARE(c.maxPolls, 9);
+        QCOMPARE(c.restartDelayMs, 500);
+        QCOMPARE(s.workers[1].config.work, qs::workers::WorkProfile::fixed(40));
+        QCOMPARE(s.workers[1].startAt, 3.0);
+        QCOMPARE(s.totalWorkers(), 3);
+        // Sorted by time.
+        QCOMPARE(s.timeline.size(), 4u);
+        QVERIFY(s.timeline[0].kind == ActionKind::Crash);
+        QVERIFY(s.timeline[1].kind == ActionKind::Set);
+        QCOMPARE(*s.timeline[1].patch.batchSize, 1);
+        QVERIFY(!s.timeline[1].patch.failureRate);
+        QCOMPARE(s.timeline[2].factor, 2.0);
+        QVERIFY(s.timeline[2].worker.empty());
+        QCOMPARE(s.timeline[3].count, 5);
+        QVERIFY(s.untilDrained);
+        QCOMPARE(s.timeoutSeconds, 12.0);
+    }
+
+    void roundTrip() {
+        const Scenario a = parseOk(R"({"tasks": {"count": 3, "poison": [1]},
+            "workers": {"count": 2, "work": {"kind": "exponential", "meanMs": 7}},
+            "timeline": [{"at": 1, "action": "set", "settle": "never", "restartAfterSeconds": null}],
+            "runForSeconds": 4})");
+        QVERIFY(!a.untilDrained);
+        const Scenario b = parseOk(scenarioToJson(a));
+        QCOMPARE(scenarioToJson(b), scenarioToJson(a));
+        QCOMPARE(b.workers[0].config, a.workers[0].config);
+        QCOMPARE(b.timeline[0].patch.describe(), a.timeline[0].patch.describe());
+        QCOMPARE(b.runForSeconds, 4.0);
+    }
+
+    void errorsNameTheField_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("not json") << "{"
+                                  << "invalid JSON";
+        QTest::newRow("no workers") << "{}"
+                                    << "workers";
+        QTest::newRow("unknown key") << R"({"workers": {}, "chanel": "x"})"
+                                     << "chanel";
+        QTest::newRow("unknown worker key") << R"({"workers": {"batchsize": 2}})"
+                                            << "workers.batchsize";
+        QTest::newRow("batch zero") << R"({"workers": {"batch": 0}})"
+                                    << "workers.batch";
+        QTest::newRow("batch string") << R"({"workers": {"batch": "5"}})"
+                                      << "workers.batch";
+        QTest::newRow("fraction count") << R"({"workers": {"count": 1.5}})"
+                                        << "workers.count";
+        QTest::newRow("rate > 1") << R"({"workers": {"failureRate": 1.5}})"
+                                  << "workers.failureRate";
+        QTest::newRow("bad work kind") << R"({"workers": {"work": {"kind": "gauss"}}})"
+                                       << "workers.work.kind";
+        QTest::newRow("uniform inverted")
+            << R"({"workers": {"work": {"kind": "uniform", "minMs": 9, "maxMs": 1}}})"
+            << "minMs";
+        QTest::newRow("fixed with meanMs")
+            << R"({"workers": {"work": {"kind": "fixed", "ms": 1, "meanMs": 2}}})"
+            << "meanMs";
+        QTest::newRow("requeue without channel") << R"({"workers": {"onFailure": "requeue"}})"
+                                                 << "requeue channel";
+        QTest::newRow("poison out of range")
+            << R"({"tasks": {"count": 3, "poison": [4]}, "workers": {}})"
+            << "tasks.poison";
+        QTest::newRow("policy range")
+            << R"({"tasks": {"policy": {"maxReceiveCount": 2000}}, "workers": {}})"
+            << "maxReceiveCount";
+        QTest::newRow("crash needs worker")
+            << R"({"workers": {}, "timeline": [{"at": 1, "action": "crash"}]})"
+            << "needs a worker";
+        QTest::newRow("unknown action")
+            << R"({"workers": {}, "timeline": [{"at": 1, "action": "explode"}]})"
+            << "explode";
+        QTest::newRow("key of other action")
+            << R"({"workers": {}, "timeline": [{"at": 1, "action": "pause", "count": 2}]})"
+            << "timeline[0].count";
+        QTest::newRow("empty set") << R"({"workers": {}, "timeline": [{"at": 1, "action": "set"}]})"
+                                   << "changes nothing";
+        QTest::newRow("until") << R"({"workers": {}, "until": "forever"})"
+                               << "until";
+        QTest::newRow("negative wait") << R"({"workers": {"waitSeconds": -1}})"
+                                       << "waitSeconds";
+    }
+
+    void errorsNameTheField() {
+        QFETCH(QString, json);
+        QFETCH(QString, mentions);
+        const std::string error = parseError(json.toStdString());
+        QVERIFY2(!error.empty(), "accepted");
+        QVERIFY2(error.find(mentions.toStdString()) != std::string::npos, error.c_str());
+    }
+
+    void assignments() {
+        ConfigPatch p;
+        std::string error;
+        QVERIFY(parseConfigAssignments("batch=2,work=uniform:5:20,autoAck=true,onFailure=reject",
+                                       &p, &error));
+        QCOMPARE(*p.batchSize, 2);
+        QCOMPARE(*p.work, qs::workers::WorkProfile::uniform(5, 20));
+        QVERIFY(*p.autoAck);
+        QVERIFY(!parseConfigAssignments("batch=0", &p, &error));
+        QVERIFY(!parseConfigAssignments("bogus=1", &p, &error));
+        QVERIFY(error.find("bogus") != std::string::npos);
+        QVERIFY(!parseConfigAssignments("batch", &p, &error));
+        QVERIFY(!parseConfigAssignments("work=sometimes", &p, &error));
+    }
+
+    void missingFile() {
+        Scenario s;
+        std::string error;
+        QVERIFY(!loadScenarioFile("/nonexistent/x.json", &s, &error));
+        QVERIFY(error.find("/nonexistent/x.json") != std::string::npos);
+    }
+
+    // Every shipped scenario loads and validates.
+    void shippedScenariosLoad() {
+        namespace fs = std::filesystem;
+        int files = 0;
+        for (const auto& entry : fs::directory_iterator(QUEUESCOPE_SCENARIO_DIR)) {
+            if (entry.path().extension() != ".json")
+                continue;
+            Scenario s;
+            std::string error;
+            QVERIFY2(loadScenarioFile(entry.path().string(), &s, &error), error.c_str());
+            QVERIFY(!s.name.empty());
+            QVERIFY(!s.description.empty());
+            ++files;
+        }
+        QVERIFY(files >= 5);
+    }
+
+    void defaultScenarioIsTheClassicDemo() {
+        const Scenario s = defaultScenario();
+        QVERIFY(s.validate().empty());
+        QCOMPARE(s.tasks.count, 10);
+        QCOMPARE(s.workers.front().count, 3);
+        QCOMPARE(s.workers.front().config.batchSize, 5);
+        QCOMPARE(s.workers.front().config.waitMs, 10000);
+    }
+};
+
+QTEST_APPLESS_MAIN(TstScenarioJson)
+#include "tst_scenario_json.moc"

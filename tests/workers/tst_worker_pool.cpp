@@ -1,0 +1,154 @@
+// The pool's basic distribution facts against the real embedded broker.
+#include <QtTest/QtTest>
+#include <map>
+#include <set>
+
+#include "pool_harness.h"
+
+using namespace qs;
+using namespace qs::test;
+using workers::WorkerPool;
+using workers::WorkerState;
+
+class TstWorkerPool : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Spec §6 item 7 with a client that acks properly: 10 tasks, 3 workers,
+    // batch 5, wait 10 s: every task acked exactly once, two workers take five
+    // each, the third gets nothing, and stopping the long-polling pool is fast.
+    void classicWorkQueue() {
+        PoolHarness h;
+        QVERIFY(h.sendTasks(tasks("q.classic", 10)));
+        WorkerPool pool(h.poolOptions("q.classic"), config(5, 10000, 20));
+        QCOMPARE(pool.addWorkers(1).size(), 1u);
+        // Start one at a time so each Get finds the queue in a known state.
+        QVERIFY(waitUntil([&] { return pool.snapshot().totals.received == 5; }));
+        QCOMPARE(pool.addWorkers(1).size(), 1u);
+        QVERIFY(waitUntil([&] { return pool.snapshot().totals.received == 10; }));
+        QCOMPARE(pool.addWorkers(1).size(), 1u);
+        QVERIFY(waitUntil([&] { return pool.snapshot().totals.acked == 10; }));
+        QVERIFY(waitUntil([&] {
+            auto s = pool.snapshot();
+            for (const auto& w : s.workers) {
+                if (w.state != WorkerState::Polling)
+                    return false;
+            }
+            return true;
+        }));
+        const auto stopStart = std::chrono::steady_clock::now();
+        pool.stop();
+        QVERIFY2(secondsSince(stopStart) < 2.0, "stopping a long-polling pool took >= 2 s");
+
+        Ledger ledger = h.ledger();
+        const LedgerSummary sum = ledger.summary();
+        QCOMPARE(sum.sent, 10u);
+        QCOMPARE(sum.count(MessageState::Acked), 10u);
+        QCOMPARE(sum.exactlyOnce, 10u);
+        QCOMPARE(sum.redeliveries, 0u);
+        std::map<std::string, std::uint64_t> received;
+        for (const WorkerStats& w : ledger.workers()) {
+            received[w.worker] = w.received;
+            QCOMPARE(w.acked, w.received);
+        }
+        QCOMPARE(received["worker-1"], 5u);
+        QCOMPARE(received["worker-2"], 5u);
+        QCOMPARE(received["worker-3"], 0u);
+    }
+
+    // All workers start together: still exactly-once, nothing lost.
+    void concurrentStartExactlyOnce() {
+        PoolHarness h;
+        QVERIFY(h.sendTasks(tasks("q.concurrent", 60)));
+        WorkerPool pool(h.poolOptions("q.concurrent"), config(4, 1000, 1));
+        QCOMPARE(pool.addWorkers(4).size(), 4u);
+        QVERIFY(waitUntil([&] { return pool.snapshot().totals.acked == 60; }));
+        pool.stop();
+        const LedgerSummary sum = h.ledger().summary();
+        QCOMPARE(sum.count(MessageState::Acked), 60u);
+        QCOMPARE(sum.exactlyOnce, 60u);
+        QCOMPARE(sum.processedMoreThanOnce, 0u);
+    }
+
+    // Cancellation: a pool long-polling with a 60 s wait stops in < 2 s.
+    void shutdownCancelsLongPolls() {
+        PoolHarness h;
+        WorkerPool pool(h.poolOptions("q.idle"), config(10, 60000, 0));
+        QCOMPARE(pool.addWorkers(6).size(), 6u);
+        QVERIFY(waitUntil([&] {
+            auto s = pool.snapshot();
+            for (const auto& w : s.workers) {
+                if (w.state != WorkerState::Polling)
+                    return false;
+            }
+            return true;
+        }));
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));  // polls on the wire
+        const auto start = std::chrono::steady_clock::now();
+        pool.stop();
+        const double took = secondsSince(start);
+        QVERIFY2(took < 2.0, qPrintable(QStringLiteral("stop took %1 s").arg(took)));
+        QCOMPARE(pool.size(), 0);
+        QCOMPARE(h.eventsOf(EventKind::WorkerStopped).size(), 6u);
+    }
+
+    // The destructor is just as quick.
+    void destructorCancelsLongPolls() {
+        PoolHarness h;
+        auto pool = std::make_unique<WorkerPool>(h.poolOptions("q.idle2"), config(1, 60000, 0));
+        QCOMPARE(pool->addWorkers(3).size(), 3u);
+        QVERIFY(
+            waitUntil([&] { return pool->snapshot().workers[2].state == WorkerState::Polling; }));
+        const auto start = std::chrono::steady_clock::now();
+        pool.reset();
+        QVERIFY(secondsSince(start) < 2.0);
+    }
+
+    // The snapshot is readable at "frame rate" from another thread while the
+    // workers run (meaningful under TSan).
+    void snapshotWhileRunning() {
+        PoolHarness h;
+        QVERIFY(h.sendTasks(tasks("q.snap", 200)));
+        WorkerPool pool(h.poolOptions("q.snap"), config(5, 1000, 0.5));
+        QCOMPARE(pool.addWorkers(3).size(), 3u);
+        std::uint64_t frames = 0;
+        std::set<WorkerState> seen;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (std::chrono::steady_clock::now() < deadline) {
+            auto s = pool.snapshot();
+            ++frames;
+            for (const auto& w : s.workers) {
+                seen.insert(w.state);
+                QVERIFY(w.currentIndex < static_cast<int>(w.batch.size()));
+            }
+            if (s.totals.acked == 200)
+                break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        QCOMPARE(pool.snapshot().totals.acked, 200u);
+        QVERIFY(frames > 3);
+        QVERIFY(seen.count(WorkerState::Processing) || seen.count(WorkerState::Polling));
+        pool.stop();
+        auto s = pool.snapshot();
+        QCOMPARE(s.totals.acked, 200u);  // counters of stopped workers are kept
+        QCOMPARE(s.totals.received, 200u);
+    }
+
+    // Invalid configuration is refused with a reason; nothing starts.
+    void invalidConfigRefused() {
+        PoolHarness h;
+        workers::WorkerConfig bad = config(0, 1000, 1);
+        WorkerPool pool(h.poolOptions("q.bad"), bad);
+        std::string error;
+        QVERIFY(pool.addWorkers(2, &error).empty());
+        QVERIFY(error.find("batch") != std::string::npos);
+        QVERIFY(!pool.setConfig(bad, &error));
+        workers::WorkerConfig requeueNoChannel = config(1, 1000, 1);
+        requeueNoChannel.onFailure = workers::FailureAction::Requeue;
+        QVERIFY(!pool.setConfig(requeueNoChannel, &error));
+        QVERIFY(error.find("requeue channel") != std::string::npos);
+    }
+};
+
+QTEST_APPLESS_MAIN(TstWorkerPool)
+#include "tst_worker_pool.moc"
