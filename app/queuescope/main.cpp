@@ -1,0 +1,190 @@
+// queuescope: the desktop console, or `queuescope run ...` for the headless
+// runner (dispatched before any QApplication exists).
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QPixmap>
+#include <QTimer>
+#include <algorithm>
+#include <cstdio>
+#include <string_view>
+
+#include "channel_browser.h"
+#include "connection_controller.h"
+#include "main_window.h"
+#include "runner/headless_command.h"
+#include "theme.h"
+#include "timeline_view.h"
+
+namespace {
+
+bool hasArg(int argc, char** argv, std::string_view name) {
+    for (int i = 1; i < argc; ++i) {
+        if (name == argv[i]) {
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc > 1 && std::string_view(argv[1]) == "run") {
+        return qs::runner::runHeadless(argc, argv);
+    }
+    const bool screenshot = hasArg(argc, argv, "--screenshot");
+    if (screenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Queuescope"));
+    QApplication::setApplicationName(QStringLiteral("queuescope"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Queuescope: watch KubeMQ work queues live.\n"
+        "  queuescope run ...   runs a scenario headless (see `queuescope run --help`)."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption screenshotOpt(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Render the window offscreen to a PNG and exit."), QStringLiteral("file"));
+    const QCommandLineOption scenarioOpt(
+        QStringLiteral("scenario"), QStringLiteral("Play a scenario (bundled name or JSON path)."),
+        QStringLiteral("name"));
+    const QCommandLineOption afterOpt(
+        QStringLiteral("after"),
+        QStringLiteral("Seconds to run before the screenshot (default 5)."),
+        QStringLiteral("seconds"), QStringLiteral("5"));
+    const QCommandLineOption embeddedOpt(
+        QStringLiteral("embedded"),
+        QStringLiteral("Start the embedded broker without looking for a server."));
+    const QCommandLineOption portOpt(
+        QStringLiteral("port"),
+        QStringLiteral("Preferred port of the embedded broker (default 50000)."),
+        QStringLiteral("port"), QStringLiteral("50000"));
+    const QCommandLineOption darkOpt(QStringLiteral("dark"),
+                                     QStringLiteral("Use the dark palette."));
+    const QCommandLineOption viewOpt(
+        QStringLiteral("view"),
+        QStringLiteral("Dock to show in front for the screenshot: messages, log, "
+                       "channels."),
+        QStringLiteral("name"));
+    const QCommandLineOption sizeOpt(QStringLiteral("size"),
+                                     QStringLiteral("Window size WxH (default 1600x1000)."),
+                                     QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption spanOpt(
+        QStringLiteral("span"),
+        QStringLiteral("Seconds the timeline shows (default: as much as has run, "
+                       "for screenshots; else the saved setting)."),
+        QStringLiteral("seconds"));
+    parser.addOptions({screenshotOpt, scenarioOpt, afterOpt, embeddedOpt, portOpt, darkOpt, viewOpt,
+                       sizeOpt, spanOpt});
+    parser.process(app);
+
+    bool ok = false;
+    const int port = parser.value(portOpt).toInt(&ok);
+    if (!ok || port < 0 || port > 65535) {
+        std::fprintf(stderr, "queuescope: --port must be 0..65535\n");
+        return 2;
+    }
+    const double after = parser.value(afterOpt).toDouble(&ok);
+    if (!ok || after < 0) {
+        std::fprintf(stderr, "queuescope: --after must be a number of seconds >= 0\n");
+        return 2;
+    }
+    const QStringList size = parser.value(sizeOpt).split(QLatin1Char('x'));
+    const int width = size.size() == 2 ? size[0].toInt() : 0;
+    const int height = size.size() == 2 ? size[1].toInt() : 0;
+    if (width < 400 || height < 300) {
+        std::fprintf(stderr, "queuescope: --size must be WxH, at least 400x300\n");
+        return 2;
+    }
+
+    qs::ui::MainWindowOptions options;
+    options.useSettings = !screenshot;
+    options.autoConnect = !screenshot && !parser.isSet(embeddedOpt);
+    options.embeddedOnly = false;
+    options.embeddedPort = port;
+    qs::ui::MainWindow window(options);
+    if (parser.isSet(darkOpt)) {
+        window.setDarkTheme(true);
+    }
+    if (screenshot) {
+        window.resize(width, height);
+    }
+    double span = 0;
+    if (parser.isSet(spanOpt)) {
+        span = parser.value(spanOpt).toDouble(&ok);
+        if (!ok || span < 1) {
+            std::fprintf(stderr, "queuescope: --span must be a number of seconds >= 1\n");
+            return 2;
+        }
+        window.timelineView()->setSpanSeconds(span);
+    } else if (screenshot) {
+        window.timelineView()->setSpanSeconds(std::max(5.0, after + 1.0));
+    }
+    window.show();
+
+    if (screenshot || parser.isSet(embeddedOpt)) {
+        QString error;
+        // Screenshots use any free port so they never meet a real server.
+        if (!window.connection()->startEmbedded(screenshot ? 0 : port, &error)) {
+            std::fprintf(stderr, "queuescope: cannot start the embedded broker: %s\n",
+                         qPrintable(error));
+            return 1;
+        }
+    }
+    const QString scenario = parser.value(scenarioOpt);
+    auto play = [&window, scenario]() -> bool {
+        QString error;
+        if (!window.playScenario(scenario, &error)) {
+            std::fprintf(stderr, "queuescope: %s\n", qPrintable(error));
+            return false;
+        }
+        return true;
+    };
+    if (!scenario.isEmpty()) {
+        if (window.connection()->client()) {
+            if (!play() && screenshot) {
+                return 1;
+            }
+        } else {
+            auto* once = new QObject(&window);
+            QObject::connect(window.connection(), &qs::ui::ConnectionController::connectionChanged,
+                             once, [once, play] {
+                                 play();
+                                 once->deleteLater();
+                             });
+        }
+    }
+    const QString view = parser.value(viewOpt);
+    if (view == QStringLiteral("channels")) {
+        window.showChannels();
+    } else if (view == QStringLiteral("log")) {
+        window.showDock(QStringLiteral("eventLogDock"));
+    }
+
+    if (screenshot) {
+        const QString file = parser.value(screenshotOpt);
+        QTimer::singleShot(static_cast<int>(after * 1000), &window, [&window, file] {
+            window.channelBrowser()->refresh();
+            // Let the last frame and the channel list arrive, then grab.
+            QTimer::singleShot(600, &window, [&window, file] {
+                const QPixmap pixmap = window.grab();
+                const bool saved = pixmap.save(file, "PNG");
+                if (!saved) {
+                    std::fprintf(stderr, "queuescope: cannot write %s\n", qPrintable(file));
+                } else {
+                    std::printf("%s\n", qPrintable(QFileInfo(file).absoluteFilePath()));
+                }
+                QApplication::exit(saved ? 0 : 1);
+            });
+        });
+    }
+    return QApplication::exec();
+}

@@ -1,0 +1,125 @@
+#include <QAbstractItemModelTester>
+#include <QBuffer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "event_export.h"
+#include "event_factory.h"
+#include "event_log_model.h"
+#include "event_log_panel.h"
+
+using namespace qs;
+using namespace qs::ui;
+using qs::ui::test::ev;
+
+class TestEventLogModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void boundedRing();
+    void filterScopes();
+    void exportCsvQuotes();
+    void exportJsonLinesRoundTrips();
+    void panelExportsWhatTheFilterShows();
+};
+
+void TestEventLogModel::boundedRing() {
+    EventLogModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setCapacity(100);
+    for (int chunk = 0; chunk < 5; ++chunk) {
+        std::vector<Event> batch;
+        for (int i = 0; i < 70; ++i) {
+            batch.push_back(
+                ev(EventKind::Acked, chunk * 100 + i, "worker-1", std::to_string(chunk * 70 + i)));
+        }
+        model.append(batch);
+    }
+    QCOMPARE(model.rowCount(), 100);
+    QCOMPARE(model.totalSeen(), 350u);
+    QCOMPARE(model.event(99).messageId, std::string("349"));
+    QCOMPARE(model.event(0).messageId, std::string("250"));
+    // A batch bigger than the capacity keeps only its newest events.
+    std::vector<Event> big;
+    for (int i = 0; i < 250; ++i) {
+        big.push_back(ev(EventKind::Acked, 1000 + i, "worker-1", "b" + std::to_string(i)));
+    }
+    model.append(big);
+    QCOMPARE(model.rowCount(), 100);
+    QCOMPARE(model.event(0).messageId, std::string("b150"));
+}
+
+void TestEventLogModel::filterScopes() {
+    EventLogModel model;
+    EventLogFilter filter;
+    filter.setSourceModel(&model);
+    QAbstractItemModelTester tester(&filter,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    Event broker = ev(EventKind::BrokerStored, 0, "", "x");
+    broker.source = EventSource::Broker;
+    model.append({ev(EventKind::TaskSent, 0, "producer", "x"),
+                  ev(EventKind::Acked, 1, "worker-1", "x"),
+                  ev(EventKind::Rejected, 2, "worker-2", "y"), broker});
+    filter.setScope(EventLogFilter::Scope::Workers);
+    QCOMPARE(filter.rowCount(), 2);
+    filter.setScope(EventLogFilter::Scope::Problems);
+    QCOMPARE(filter.rowCount(), 1);
+    filter.setScope(EventLogFilter::Scope::Broker);
+    QCOMPARE(filter.rowCount(), 1);
+    filter.setScope(EventLogFilter::Scope::All);
+    filter.setFilterFixedString(QStringLiteral("worker-2"));
+    QCOMPARE(filter.rowCount(), 1);
+}
+
+void TestEventLogModel::exportCsvQuotes() {
+    Event e = ev(EventKind::Error, 0, "worker-1", "id,1");
+    e.detail = "said \"no\"\nthen left";
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QVERIFY(exportEvents({&e}, ExportFormat::Csv, buffer));
+    const QString text = QString::fromUtf8(buffer.data());
+    QVERIFY(text.startsWith(QStringLiteral("time,time_ns,source,kind,actor")));
+    QVERIFY2(text.contains(QStringLiteral("\"id,1\"")), qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("\"said \"\"no\"\"\nthen left\"")));
+}
+
+void TestEventLogModel::exportJsonLinesRoundTrips() {
+    Event a = ev(EventKind::MessageAssigned, 5, "worker-3", "m-1", 42, 2);
+    a.transaction = "txn";
+    Event b = ev(EventKind::Acked, 6, "worker-3", "m-1", 42, 2);
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QVERIFY(exportEvents({&a, &b}, ExportFormat::JsonLines, buffer));
+    const QList<QByteArray> lines = buffer.data().trimmed().split('\n');
+    QCOMPARE(lines.size(), 2);
+    const QJsonObject o = QJsonDocument::fromJson(lines[0]).object();
+    QCOMPARE(o.value(QStringLiteral("kind")).toString(), QStringLiteral("assigned"));
+    QCOMPARE(o.value(QStringLiteral("actor")).toString(), QStringLiteral("worker-3"));
+    QCOMPARE(o.value(QStringLiteral("sequence")).toInteger(), 42);
+    QCOMPARE(o.value(QStringLiteral("receiveCount")).toInt(), 2);
+    QCOMPARE(o.value(QStringLiteral("timeNs")).toString(), QString::number(a.timeNs));
+}
+
+void TestEventLogModel::panelExportsWhatTheFilterShows() {
+    EventLogModel model;
+    EventLogPanel panel(&model);
+    model.append(
+        {ev(EventKind::Acked, 1, "worker-1", "a"), ev(EventKind::Rejected, 2, "worker-2", "b")});
+    panel.filter()->setScope(EventLogFilter::Scope::Problems);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("events.csv"));
+    QString error;
+    QVERIFY2(panel.exportTo(path, &error), qPrintable(error));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 2);  // header + the one rejection
+    QVERIFY(lines[1].contains("rejected"));
+    // An unwritable path is a clear error, not a crash.
+    QVERIFY(!panel.exportTo(dir.filePath(QStringLiteral("missing/dir/x.csv")), &error));
+    QVERIFY(!error.isEmpty());
+}
+
+QTEST_MAIN(TestEventLogModel)
+#include "tst_event_log_model.moc"

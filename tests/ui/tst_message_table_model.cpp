@@ -1,0 +1,142 @@
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+#include "event_factory.h"
+#include "message_filter_proxy.h"
+#include "message_table_model.h"
+
+using namespace qs;
+using namespace qs::ui;
+using qs::ui::test::ev;
+using qs::ui::test::sent;
+
+class TestMessageTableModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void tracksLifecycle();
+    void crashReturnsHeldMessages();
+    void proxyFiltersByStateAndWorker();
+    void trimsOldRowsAndSummarises();
+    void manyChangesGiveOneSignal();
+};
+
+void TestMessageTableModel::tracksLifecycle() {
+    MessageTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.applyEvents({sent(0, "m1", 1), sent(1, "m2", 2)});
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.record(0)->task, 1);
+    QVERIFY(model.record(0)->state == MessageState::Waiting);
+
+    model.applyEvents({ev(EventKind::MessageAssigned, 10, "worker-1", "m1", 1, 1),
+                       ev(EventKind::Acked, 50, "worker-1", "m1", 1, 1)});
+    const MessageRecord* r = model.recordByKey(messageKey("tasks", "m1"));
+    QVERIFY(r);
+    QVERIFY(r->state == MessageState::Acked);
+    QCOMPARE(r->worker, QStringLiteral("worker-1"));
+    QCOMPARE(r->acks, 1);
+    QCOMPARE(r->latencyNs(), 50'000'000);
+    QCOMPARE(model.index(0, MessageTableModel::StateColumn).data().toString(),
+             QStringLiteral("acked"));
+    QCOMPARE(model.stateCounts()[static_cast<int>(MessageState::Acked)], 1);
+    QCOMPARE(model.stateCounts()[static_cast<int>(MessageState::Waiting)], 1);
+
+    // A NAck keeps the identity: same row, receive count grows on the next hand-out.
+    model.applyEvents({ev(EventKind::MessageAssigned, 60, "worker-2", "m2", 2, 1),
+                       ev(EventKind::Rejected, 70, "worker-2", "m2", 2, 1),
+                       ev(EventKind::MessageAssigned, 80, "worker-1", "m2", 3, 2)});
+    QCOMPARE(model.rowCount(), 2);
+    r = model.recordByKey(messageKey("tasks", "m2"));
+    QCOMPARE(r->receiveCount, 2);
+    QCOMPARE(r->sequence, 3u);
+    QCOMPARE(r->deliveries, 2);
+    QVERIFY(r->state == MessageState::InFlight);
+}
+
+void TestMessageTableModel::crashReturnsHeldMessages() {
+    MessageTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    std::vector<Event> batch;
+    for (int i = 1; i <= 3; ++i) {
+        batch.push_back(sent(i, "m" + std::to_string(i), i));
+        batch.push_back(
+            ev(EventKind::MessageAssigned, 10 + i, "worker-1", "m" + std::to_string(i), i, 1));
+    }
+    batch.push_back(ev(EventKind::Acked, 20, "worker-1", "m1", 1, 1));
+    Event crash = ev(EventKind::WorkerCrashed, 30, "worker-1");
+    crash.value = 2;
+    batch.push_back(crash);
+    model.applyEvents(batch);
+    QVERIFY(model.recordByKey(messageKey("tasks", "m1"))->state == MessageState::Acked);
+    QVERIFY(model.recordByKey(messageKey("tasks", "m2"))->state == MessageState::Returned);
+    QVERIFY(model.recordByKey(messageKey("tasks", "m3"))->state == MessageState::Returned);
+    const auto& history = model.recordByKey(messageKey("tasks", "m2"))->history;
+    QVERIFY(history.back().kind == EventKind::WorkerCrashed);
+}
+
+void TestMessageTableModel::proxyFiltersByStateAndWorker() {
+    MessageTableModel model;
+    MessageFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.applyEvents({sent(0, "a", 1), sent(0, "b", 2), sent(0, "c", 3),
+                       ev(EventKind::MessageAssigned, 5, "worker-1", "a", 1, 1),
+                       ev(EventKind::MessageAssigned, 5, "worker-2", "b", 2, 1)});
+    proxy.setStateFilter(MessageState::InFlight);
+    QCOMPARE(proxy.rowCount(), 2);
+    proxy.setWorkerFilter(QStringLiteral("worker-2"));
+    QCOMPARE(proxy.rowCount(), 1);
+    // A state change re-filters live.
+    model.applyEvents({ev(EventKind::Acked, 9, "worker-2", "b", 2, 1)});
+    QCOMPARE(proxy.rowCount(), 0);
+    proxy.setStateFilter(std::nullopt);
+    proxy.setWorkerFilter({});
+    QCOMPARE(proxy.rowCount(), 3);
+}
+
+void TestMessageTableModel::trimsOldRowsAndSummarises() {
+    MessageTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setMaxRows(100);
+    std::vector<Event> batch;
+    for (int i = 1; i <= 400; ++i) {
+        const std::string id = "m" + std::to_string(i);
+        batch.push_back(sent(i, id, i));
+        batch.push_back(ev(EventKind::MessageAssigned, i + 1, "worker-1", id, i, 1));
+        batch.push_back(ev(EventKind::Acked, i + 2, "worker-1", id, i, 1));
+        if (batch.size() >= 60) {
+            model.applyEvents(batch);
+            batch.clear();
+        }
+    }
+    model.applyEvents(batch);
+    QVERIFY(model.rowCount() <= 100 + 50);
+    QVERIFY(model.trimmedRows() > 0);
+    QCOMPARE(model.trimmedRows() + model.rowCount(), 400);
+    QCOMPARE(model.stateCounts()[static_cast<int>(MessageState::Acked)], 400);
+    QVERIFY(!model.recordByKey(messageKey("tasks", "m1")));
+    QVERIFY(model.recordByKey(messageKey("tasks", "m400")));
+}
+
+void TestMessageTableModel::manyChangesGiveOneSignal() {
+    MessageTableModel model;
+    std::vector<Event> batch;
+    for (int i = 1; i <= 50; ++i) {
+        batch.push_back(sent(i, "m" + std::to_string(i), i));
+    }
+    model.applyEvents(batch);
+    batch.clear();
+    for (int i = 1; i <= 50; ++i) {
+        batch.push_back(
+            ev(EventKind::MessageAssigned, 100, "worker-1", "m" + std::to_string(i), i, 1));
+    }
+    QSignalSpy spy(&model, &QAbstractItemModel::dataChanged);
+    model.applyEvents(batch);
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.first().at(0).toModelIndex().row(), 0);
+    QCOMPARE(spy.first().at(1).toModelIndex().row(), 49);
+}
+
+QTEST_MAIN(TestMessageTableModel)
+#include "tst_message_table_model.moc"

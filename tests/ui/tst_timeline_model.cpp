@@ -1,0 +1,116 @@
+#include <QSignalSpy>
+#include <QTest>
+
+#include "event_factory.h"
+#include "message_record.h"
+#include "timeline_model.h"
+#include "timeline_view.h"
+
+using namespace qs;
+using namespace qs::ui;
+using qs::ui::test::ev;
+
+class TestTimelineModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void barsPerLaneWithOutcomes();
+    void crashReturnsOpenBarsAndRedeliveryIsMarked();
+    void emptyPollsAndMarkers();
+    void pruneKeepsSummary();
+    void viewHitTestsBars();
+};
+
+void TestTimelineModel::barsPerLaneWithOutcomes() {
+    TimelineModel m;
+    Event poll = ev(EventKind::PollStarted, 0, "worker-2");
+    poll.value = 2;
+    Event ret = ev(EventKind::PollReturned, 5, "worker-2");
+    ret.value = 2;
+    m.apply({poll, ret, ev(EventKind::MessageAssigned, 5, "worker-2", "a", 1, 1),
+             ev(EventKind::MessageAssigned, 5, "worker-2", "b", 2, 1),
+             ev(EventKind::Acked, 20, "worker-2", "a", 1, 1),
+             ev(EventKind::Rejected, 30, "worker-2", "b", 2, 1),
+             ev(EventKind::MessageAssigned, 6, "worker-10", "c", 3, 1)});
+    QCOMPARE(m.lanes().size(), 2u);
+    QCOMPARE(m.lanes()[0].worker, QStringLiteral("worker-2"));  // natural order
+    QCOMPARE(m.lanes()[1].worker, QStringLiteral("worker-10"));
+    const auto& bars = m.lanes()[0].bars;
+    QCOMPARE(bars.size(), 2u);
+    QVERIFY(bars[0].outcome == Outcome::Acked);
+    QVERIFY(bars[1].outcome == Outcome::Rejected);
+    QVERIFY(bars[0].slot != bars[1].slot);  // overlapping hand-outs get their own sub-rows
+    QCOMPARE(bars[0].batch, bars[1].batch);
+    QCOMPARE(m.lanes()[0].polls.front().lastSettleNs, bars[1].endNs);
+    QCOMPARE(m.openBars().size(), 1u);
+}
+
+void TestTimelineModel::crashReturnsOpenBarsAndRedeliveryIsMarked() {
+    TimelineModel m;
+    m.apply({ev(EventKind::MessageAssigned, 0, "worker-1", "a", 1, 1),
+             ev(EventKind::MessageAssigned, 0, "worker-1", "b", 2, 1),
+             ev(EventKind::Acked, 10, "worker-1", "a", 1, 1)});
+    Event crash = ev(EventKind::WorkerCrashed, 15, "worker-1");
+    crash.value = 1;
+    m.apply({crash});
+    QVERIFY(m.lanes()[0].bars[1].outcome == Outcome::Returned);
+    QVERIFY(m.lanes()[0].crashed);
+    Event again = ev(EventKind::MessageAssigned, 20, "worker-2", "b", 2, 1);
+    m.apply({again, ev(EventKind::Redelivered, 20, "worker-2", "b", 2, 1)});
+    const auto path = m.barsOf(messageKey("tasks", "b"));
+    QCOMPARE(path.size(), 2u);
+    QVERIFY(path[0].second->outcome == Outcome::Returned);
+    QVERIFY(path[1].second->redelivery);
+    QVERIFY(path[1].second->outcome == Outcome::InFlight);
+}
+
+void TestTimelineModel::emptyPollsAndMarkers() {
+    TimelineModel m;
+    Event poll = ev(EventKind::PollStarted, 0, "worker-1");
+    Event ret = ev(EventKind::PollReturned, 1000, "worker-1");
+    ret.value = 0;
+    Event config = ev(EventKind::ConfigChanged, 1200);
+    config.detail = "batch=5";
+    m.apply({poll, ret, config});
+    QCOMPARE(m.lanes()[0].polls.size(), 1u);
+    QCOMPARE(m.lanes()[0].polls[0].received, 0);
+    QCOMPARE(m.markers().size(), 1u);
+    QCOMPARE(m.markers().front().text, QStringLiteral("batch=5"));
+}
+
+void TestTimelineModel::pruneKeepsSummary() {
+    TimelineModel m;
+    m.setRetentionNs(1'000'000'000LL);
+    for (int i = 0; i < 100; ++i) {
+        const std::string id = "m" + std::to_string(i);
+        m.apply({ev(EventKind::MessageAssigned, i * 100, "worker-1", id, i + 1, 1),
+                 ev(EventKind::Acked, i * 100 + 50, "worker-1", id, i + 1, 1)});
+    }
+    const auto& lane = m.lanes()[0];
+    QVERIFY(lane.bars.size() < 100);
+    QCOMPARE(lane.pruned[static_cast<int>(Outcome::Acked)] + static_cast<qint64>(lane.bars.size()),
+             100);
+}
+
+void TestTimelineModel::viewHitTestsBars() {
+    TimelineModel m;
+    m.apply({ev(EventKind::MessageAssigned, 0, "worker-1", "a", 1, 1),
+             ev(EventKind::Acked, 4000, "worker-1", "a", 1, 1)});
+    TimelineView view;
+    view.resize(800, 200);
+    view.setModel(&m);
+    view.setClock([&m] { return m.lastTimeNs() + 1'000'000'000LL; });
+    view.setSpanSeconds(10);
+    const TimelineBar& bar = m.lanes()[0].bars[0];
+    const QRectF r = view.barRect(0, bar);
+    QVERIFY(r.width() > 100);
+    int lane = -1;
+    QCOMPARE(view.barAt(r.center().toPoint(), &lane), &bar);
+    QCOMPARE(lane, 0);
+    QSignalSpy clicked(&view, &TimelineView::messageClicked);
+    QTest::mouseClick(&view, Qt::LeftButton, {}, r.center().toPoint());
+    QCOMPARE(clicked.count(), 1);
+    QCOMPARE(view.selectedKey(), messageKey("tasks", "a"));
+}
+
+QTEST_MAIN(TestTimelineModel)
+#include "tst_timeline_model.moc"

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include "client/client_options.h"
+
+class QSettings;
+
+// Where and how to connect: address, client id, auth token, TLS files.
+// The auth token is never written to disk.
+namespace qs::ui {
+
+struct ConnectionSettings {
+    QString address = QStringLiteral("localhost:50000");
+    QString clientId = QStringLiteral("queuescope");
+    QString authToken;
+    bool tls = false;
+    QString caFile;
+    QString certFile;
+    QString keyFile;
+
+    client::ClientOptions toClientOptions(const QString& clientIdSuffix = {}) const;
+    QString label() const;  // "localhost:50000 (TLS)"
+
+    void save(QSettings& settings, const QString& group) const;
+    static ConnectionSettings load(QSettings& settings, const QString& group);
+
+    bool operator==(const ConnectionSettings&) const = default;
+};
+
+// Most recent first, at most 8, unique by address.
+QList<ConnectionSettings> loadRecentConnections(QSettings& settings);
+void rememberConnection(QSettings& settings, const ConnectionSettings& connection);
+
+}  // namespace qs::ui

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+#include <functional>
+#include <vector>
+
+#include "events/event.h"
+
+namespace qs {
+class EventStream;
+}
+
+// Drains the EventStream on the UI thread at a fixed frame rate and hands
+// each batch to the views in registration order, so hundreds of events cost
+// one repaint. Measures the UI-thread time each frame takes.
+// UI thread only; the stream may be fed from any thread.
+namespace qs::ui {
+
+class EventPump : public QObject {
+    Q_OBJECT
+public:
+    using Sink = std::function<void(const std::vector<Event>&)>;
+
+    explicit EventPump(QObject* parent = nullptr);
+
+    // Not owned; must outlive the pump or be reset with setStream(nullptr).
+    void setStream(EventStream* stream);
+    void addSink(Sink sink);
+    void setFramesPerSecond(int fps);  // clamped to 1..60
+    int framesPerSecond() const;
+    // Most events handed out per frame; the rest wait for the next frame.
+    void setMaxEventsPerFrame(std::size_t max) { maxPerFrame_ = max; }
+
+    void start();
+    void stop();
+    bool isRunning() const { return timer_.isActive(); }
+
+    // Processes what is waiting now (also used by tests instead of the timer).
+    std::size_t pumpOnce();
+    // Feeds a batch directly (replay, benchmarks).
+    void deliver(const std::vector<Event>& batch);
+
+    qint64 lastFrameNs() const { return lastFrameNs_; }
+    std::uint64_t eventsDelivered() const { return delivered_; }
+
+Q_SIGNALS:
+    // After every frame that delivered events, with how many.
+    void frameDone(int events, qint64 frameNs);
+
+private:
+    EventStream* stream_ = nullptr;
+    std::vector<Sink> sinks_;
+    std::vector<Event> batch_;
+    QTimer timer_;
+    std::size_t maxPerFrame_ = 50000;
+    qint64 lastFrameNs_ = 0;
+    std::uint64_t delivered_ = 0;
+};
+
+}  // namespace qs::ui

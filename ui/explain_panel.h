@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QWidget>
+#include <vector>
+
+#include "explainer.h"
+
+class QListWidget;
+class QListWidgetItem;
+
+// The "what just happened" panel: newest plain-language explanation on top.
+// Clicking a sentence about a task selects that task everywhere.
+namespace qs::ui {
+
+class ExplainPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ExplainPanel(QWidget* parent = nullptr);
+
+    Explainer& explainer() { return explainer_; }
+    void apply(const std::vector<Event>& batch);
+    void clear();
+    void setMaxLines(int n) { maxLines_ = n; }
+
+    int lineCount() const;
+    QString line(int i) const;  // 0 = newest
+    QStringList lines() const;
+
+Q_SIGNALS:
+    void messageClicked(const QString& key);
+
+private:
+    void append(const Explanation& e);
+
+    Explainer explainer_;
+    QListWidget* list_;
+    int maxLines_ = 500;
+};
+
+}  // namespace qs::ui

@@ -1,0 +1,553 @@
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+#include "channel_browser.h"
+#include "channel_list_model.h"
+#include "charts_panel.h"
+#include "common/clock.h"
+#include "connection_controller.h"
+#include "connection_dialog.h"
+#include "event_log_model.h"
+#include "event_log_panel.h"
+#include "event_pump.h"
+#include "explain_panel.h"
+#include "message_panel.h"
+#include "message_table_model.h"
+#include "producer_panel.h"
+#include "run_controller.h"
+#include "scenario_library.h"
+#include "scenario_player.h"
+#include "theme.h"
+#include "timeline_panel.h"
+#include "timeline_view.h"
+#include "worker_pool_panel.h"
+#include "workers/task_template.h"
+
+namespace qs::ui {
+
+MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
+    : QMainWindow(parent),
+      options_(options),
+      connection_(new ConnectionController(this)),
+      run_(new RunController(connection_, this)),
+      pump_(new EventPump(this)),
+      messages_(new MessageTableModel(this)),
+      eventLog_(new EventLogModel(this)),
+      player_(new ScenarioPlayer(run_, this)) {
+    setWindowTitle(QStringLiteral("Queuescope — KubeMQ work queues, live"));
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks |
+                   QMainWindow::AllowNestedDocks);
+
+    timelinePanel_ = new TimelinePanel(&timeline_, this);
+    charts_ = new ChartsPanel(&chartsModel_, this);
+    auto* centre = new QSplitter(Qt::Vertical, this);
+    centre->addWidget(timelinePanel_);
+    centre->addWidget(charts_);
+    centre->setStretchFactor(0, 3);
+    centre->setStretchFactor(1, 2);
+    centre->setChildrenCollapsible(false);
+    setCentralWidget(centre);
+
+    buildDocks();
+    buildMenus();
+    wireEngine();
+
+    connectionLabel_ = new QLabel(this);
+    connectionLabel_->setToolTip(
+        QStringLiteral("Server, version, uptime and connection state (pinged every 2 s)."));
+    rateLabel_ = new QLabel(this);
+    rateLabel_->setToolTip(QStringLiteral("Events per second the console is showing."));
+    frameLabel_ = new QLabel(this);
+    frameLabel_->setToolTip(
+        QStringLiteral("UI work per frame (worst in the last quarter second)."));
+    statusBar()->addPermanentWidget(rateLabel_);
+    statusBar()->addPermanentWidget(frameLabel_);
+    statusBar()->addPermanentWidget(connectionLabel_);
+
+    resize(1600, 1000);
+    defaultState_ = saveState();
+    if (options_.useSettings) {
+        restoreSettings();
+    }
+
+    slowTimer_.setInterval(250);
+    connect(&slowTimer_, &QTimer::timeout, this, &MainWindow::slowRefresh);
+    slowTimer_.start();
+    pump_->start();
+
+    if (options_.embeddedOnly) {
+        QTimer::singleShot(0, this, [this] {
+            QString error;
+            if (!connection_->startEmbedded(options_.embeddedPort, &error)) {
+                statusBar()->showMessage(QStringLiteral("Could not start the embedded broker: ") +
+                                         error);
+            }
+        });
+    } else if (options_.autoConnect) {
+        QTimer::singleShot(0, this, [this] { connection_->autoStart(); });
+    }
+}
+
+MainWindow::~MainWindow() {
+    // The run uses the connection (broker observer, client options): tear
+    // down in dependency order rather than in QObject child order.
+    slowTimer_.stop();
+    pump_->stop();
+    player_->stop();
+    delete player_;
+    player_ = nullptr;
+    run_->stopAll();
+    pump_->setStream(nullptr);
+    delete run_;
+    run_ = nullptr;
+    delete connection_;
+    connection_ = nullptr;
+}
+
+TimelineView* MainWindow::timelineView() const {
+    return timelinePanel_->view();
+}
+
+QDockWidget* MainWindow::dock(const QString& title, const QString& name, QWidget* widget,
+                              Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);
+    d->setWidget(widget);
+    d->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                   QDockWidget::DockWidgetClosable);
+    addDockWidget(area, d);
+    return d;
+}
+
+void MainWindow::buildDocks() {
+    producer_ = new ProducerPanel(run_, this);
+    workerPanel_ = new WorkerPoolPanel(run_, this);
+    explain_ = new ExplainPanel(this);
+    messagePanel_ = new MessagePanel(messages_, this);
+    eventLogPanel_ = new EventLogPanel(eventLog_, this);
+    channels_ = new ChannelBrowser(connection_, this);
+
+    auto* producerDock = dock(QStringLiteral("Producer"), QStringLiteral("producerDock"), producer_,
+                              Qt::LeftDockWidgetArea);
+    auto* poolDock = dock(QStringLiteral("Worker pool"), QStringLiteral("workerPoolDock"),
+                          workerPanel_, Qt::RightDockWidgetArea);
+    auto* explainDock = dock(QStringLiteral("What just happened"), QStringLiteral("explainDock"),
+                             explain_, Qt::LeftDockWidgetArea);
+    messagesDock_ = dock(QStringLiteral("Messages"), QStringLiteral("messagesDock"), messagePanel_,
+                         Qt::BottomDockWidgetArea);
+    auto* logDock = dock(QStringLiteral("Event log"), QStringLiteral("eventLogDock"),
+                         eventLogPanel_, Qt::BottomDockWidgetArea);
+    channelsDock_ = dock(QStringLiteral("Channels"), QStringLiteral("channelsDock"), channels_,
+                         Qt::BottomDockWidgetArea);
+    splitDockWidget(producerDock, explainDock, Qt::Vertical);
+    tabifyDockWidget(messagesDock_, logDock);
+    tabifyDockWidget(logDock, channelsDock_);
+    messagesDock_->raise();
+    resizeDocks({producerDock, poolDock}, {360, 430}, Qt::Horizontal);
+    resizeDocks({messagesDock_}, {260}, Qt::Vertical);
+    resizeDocks({producerDock, explainDock}, {430, 400}, Qt::Vertical);
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
+    QAction* connectAct =
+        file->addAction(QStringLiteral("&Connect to server…"), this, &MainWindow::connectDialog);
+    connectAct->setShortcut(QKeySequence(QStringLiteral("Ctrl+K")));
+    connectAct->setToolTip(
+        QStringLiteral("Connect to a KubeMQ server (address, client id, token, TLS)."));
+    file->addAction(QStringLiteral("Use &embedded broker"), this, &MainWindow::useEmbeddedBroker)
+        ->setToolTip(QStringLiteral("Run the built-in KubeMQ-compatible broker on 127.0.0.1."));
+    file->addSeparator();
+    QAction* saveTimeline = file->addAction(QStringLiteral("Save &timeline as PNG…"),
+                                            timelinePanel_, &TimelinePanel::savePngInteractive);
+    saveTimeline->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")));
+    file->addAction(QStringLiteral("Save c&harts as PNG…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save charts"),
+                                                          QStringLiteral("charts.png"),
+                                                          QStringLiteral("PNG (*.png)"));
+        if (!path.isEmpty() && !charts_->savePng(path)) {
+            QMessageBox::warning(this, QStringLiteral("Save failed"),
+                                 QStringLiteral("Could not write %1").arg(path));
+        }
+    });
+    QAction* exportAct = file->addAction(QStringLiteral("E&xport events…"), eventLogPanel_,
+                                         &EventLogPanel::exportInteractive);
+    exportAct->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
+    file->addSeparator();
+    QAction* quit = file->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* runMenu = menuBar()->addMenu(QStringLiteral("&Run"));
+    QAction* send =
+        runMenu->addAction(QStringLiteral("&Send tasks"), producer_, &ProducerPanel::send);
+    send->setShortcut(QKeySequence(QStringLiteral("Ctrl+Return")));
+    runMenu->addAction(QStringLiteral("S&top sending"), producer_, &ProducerPanel::stop);
+    runMenu->addSeparator();
+    QAction* add = runMenu->addAction(QStringLiteral("&Add a worker"), workerPanel_,
+                                      &WorkerPoolPanel::addWorker);
+    add->setShortcuts(
+        {QKeySequence(QStringLiteral("Ctrl++")), QKeySequence(QStringLiteral("Ctrl+="))});
+    QAction* remove = runMenu->addAction(QStringLiteral("&Remove a worker"), workerPanel_,
+                                         &WorkerPoolPanel::removeWorker);
+    remove->setShortcut(QKeySequence(QStringLiteral("Ctrl+-")));
+    QAction* pauseAll =
+        runMenu->addAction(QStringLiteral("&Pause all workers"), run_, &RunController::pauseAll);
+    pauseAll->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+P")));
+    QAction* resumeAll =
+        runMenu->addAction(QStringLiteral("Res&ume all workers"), run_, &RunController::resumeAll);
+    resumeAll->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+U")));
+    runMenu->addSeparator();
+    QMenu* scenarios = runMenu->addMenu(QStringLiteral("Play s&cenario"));
+    connect(scenarios, &QMenu::aboutToShow, this, [this, scenarios] {
+        scenarios->clear();
+        const QStringList names = scenarioNames();
+        if (names.isEmpty()) {
+            scenarios->addAction(QStringLiteral("(no scenarios found)"))->setEnabled(false);
+        }
+        for (const QString& name : names) {
+            scenarios->addAction(name, this, [this, name] {
+                QString error;
+                if (!playScenario(name, &error)) {
+                    QMessageBox::warning(this, QStringLiteral("Scenario"), error);
+                }
+            });
+        }
+    });
+    QAction* reset = runMenu->addAction(QStringLiteral("R&eset run"), this, &MainWindow::resetRun);
+    reset->setShortcut(QKeySequence(QStringLiteral("Ctrl+R")));
+    reset->setToolTip(QStringLiteral("Stop the producer and every worker and clear all views."));
+
+    QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
+    QAction* live = view->addAction(QStringLiteral("Pause / follow &timeline"), this,
+                                    [this] { timelineView()->setLive(!timelineView()->isLive()); });
+    live->setShortcut(QKeySequence(Qt::Key_Space));
+    live->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    timelinePanel_->addAction(live);
+    QAction* goLive =
+        view->addAction(QStringLiteral("&Follow live"), timelineView(), &TimelineView::goLive);
+    goLive->setShortcut(QKeySequence(QStringLiteral("Ctrl+L")));
+    QAction* back = view->addAction(QStringLiteral("Scrub &back"), this, [this] {
+        timelineView()->scrubSeconds(-timelineView()->spanSeconds() / 4);
+    });
+    back->setShortcut(QKeySequence(QStringLiteral("Ctrl+Left")));
+    QAction* fwd = view->addAction(QStringLiteral("Scrub f&orward"), this, [this] {
+        timelineView()->scrubSeconds(timelineView()->spanSeconds() / 4);
+    });
+    fwd->setShortcut(QKeySequence(QStringLiteral("Ctrl+Right")));
+    view->addSeparator();
+    darkAction_ = view->addAction(QStringLiteral("&Dark theme"));
+    darkAction_->setCheckable(true);
+    darkAction_->setShortcut(QKeySequence(QStringLiteral("Ctrl+D")));
+    connect(darkAction_, &QAction::toggled, this, &MainWindow::setDarkTheme);
+    QAction* channelsAct =
+        view->addAction(QStringLiteral("&Channels"), this, &MainWindow::showChannels);
+    channelsAct->setShortcut(QKeySequence(QStringLiteral("F6")));
+    QAction* refreshChannels =
+        view->addAction(QStringLiteral("&Refresh channels"), channels_, &ChannelBrowser::refresh);
+    refreshChannels->setShortcut(QKeySequence(QStringLiteral("F5")));
+    view->addSeparator();
+    QMenu* docks = view->addMenu(QStringLiteral("&Panels"));
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        docks->addAction(d->toggleViewAction());
+    }
+    view->addAction(QStringLiteral("Reset &layout"), this, [this] { restoreState(defaultState_); });
+
+    QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
+    help->addAction(QStringLiteral("&About Queuescope"), this, [this] {
+        QMessageBox::about(
+            this, QStringLiteral("About Queuescope"),
+            QStringLiteral("<h3>Queuescope</h3><p>Watch KubeMQ work queues live: competing "
+                           "consumers, batches, acks and at-least-once redelivery.</p>"
+                           "<p>Hover any control for what it changes.</p>"));
+    });
+}
+
+QString MainWindow::taskLabel(const QString& key) const {
+    const MessageRecord* r = messages_->recordByKey(key);
+    return r && r->task > 0 ? QStringLiteral("#%1").arg(r->task) : QString();
+}
+
+void MainWindow::wireEngine() {
+    pump_->setStream(&run_->stream());
+    messages_->setBodyFunction([this](const Event& e) -> QString {
+        const workers::TaskSpec* spec = run_->producerSpec();
+        if (!spec || e.count2 <= 0) {
+            return {};
+        }
+        return QString::fromStdString(
+            workers::expandTaskTemplate(spec->bodyTemplate, e.count2, spec->count));
+    });
+    timelineView()->setLabelFunction([this](const QString& key) { return taskLabel(key); });
+    explain_->explainer().setLabelFunction([this](const QString& key) {
+        const MessageRecord* r = messages_->recordByKey(key);
+        return r && r->task > 0 ? QStringLiteral("Task #%1").arg(r->task) : QString();
+    });
+    chartsModel_.setLatencyLookup([this](const Event& e) -> std::int64_t {
+        const MessageRecord* r = messages_->recordByKey(messageKey(e.channel, e.messageId));
+        return r && r->sentNs > 0 ? e.timeNs - r->sentNs : -1;
+    });
+    pump_->addSink([this](const std::vector<Event>& b) { messages_->applyEvents(b); });
+    pump_->addSink([this](const std::vector<Event>& b) { timeline_.apply(b); });
+    pump_->addSink([this](const std::vector<Event>& b) { chartsModel_.apply(b); });
+    pump_->addSink([this](const std::vector<Event>& b) { explain_->apply(b); });
+    pump_->addSink([this](const std::vector<Event>& b) { eventLog_->append(b); });
+    connect(pump_, &EventPump::frameDone, this, [this](int, qint64 ns) {
+        frameNsMax_ = std::max(frameNsMax_, ns);
+        eventLogPanel_->refresh();
+    });
+    // The timeline follows "now" even when nothing happens.
+    auto* repaint = new QTimer(this);
+    repaint->setInterval(33);
+    connect(repaint, &QTimer::timeout, timelineView(), &TimelineView::refresh);
+    repaint->start();
+
+    connect(timelineView(), &TimelineView::messageClicked, this, &MainWindow::selectMessage);
+    connect(messagePanel_, &MessagePanel::messageSelected, this, &MainWindow::selectMessage);
+    connect(explain_, &ExplainPanel::messageClicked, this, &MainWindow::selectMessage);
+
+    connect(run_, &RunController::runReset, this, [this] {
+        messages_->clear();
+        timeline_.clear();
+        chartsModel_.clear();
+        explain_->clear();
+        eventLog_->clear();
+        charts_->refresh();
+    });
+    connect(run_, &RunController::errorMessage, this,
+            [this](const QString& t) { statusBar()->showMessage(t, 8000); });
+    connect(producer_, &ProducerPanel::tasksStarted, this, [this](const workers::TaskSpec& spec) {
+        if (!spec.policy.deadLetterQueue.empty()) {
+            channels_->model()->noteDeadLetter(QString::fromStdString(spec.policy.deadLetterQueue),
+                                               QString::fromStdString(spec.channel));
+        }
+    });
+    channels_->model()->setConsoleCounts(
+        [this](const QString& name) -> std::optional<ConsoleChannelCounts> {
+            if (name != run_->channel() || messages_->rowCount() == 0) {
+                return std::nullopt;
+            }
+            const auto c = messages_->stateCounts();
+            return ConsoleChannelCounts{c[static_cast<int>(MessageState::InFlight)],
+                                        c[static_cast<int>(MessageState::Acked)],
+                                        c[static_cast<int>(MessageState::DeadLettered)]};
+        });
+    connect(channels_, &ChannelBrowser::channelActivated, this, [this](const QString& name) {
+        run_->setChannel(name);
+        statusBar()->showMessage(
+            QStringLiteral("Producer and workers now use queue \"%1\"").arg(name), 5000);
+    });
+
+    connect(connection_, &ConnectionController::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 10000); });
+    connect(
+        connection_, &ConnectionController::existingServerFound, this,
+        [this](const QString& address, const QString& version) {
+            const auto answer = QMessageBox::question(
+                this, QStringLiteral("KubeMQ server found"),
+                QStringLiteral(
+                    "A KubeMQ server (%1) answers at %2.\n\nConnect to it? Choose No to start the "
+                    "embedded broker instead.")
+                    .arg(version, address),
+                QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+            if (answer == QMessageBox::Yes) {
+                ConnectionSettings s = connection_->settings();
+                s.address = address;
+                connection_->connectTo(s);
+            } else {
+                useEmbeddedBroker();
+            }
+        });
+    connect(player_, &ScenarioPlayer::started, this, [this](const QString& n) {
+        statusBar()->showMessage(QStringLiteral("Playing scenario ") + n, 5000);
+    });
+    connect(player_, &ScenarioPlayer::failed, this,
+            [this](const QString& e) { statusBar()->showMessage(e, 10000); });
+    player_->setDrainedCheck([this] {
+        const auto c = messages_->stateCounts();
+        auto n = [&](MessageState s) { return c[static_cast<std::size_t>(s)]; };
+        return messages_->rowCount() > 0 &&
+               n(MessageState::Waiting) + n(MessageState::Delayed) + n(MessageState::InFlight) +
+                       n(MessageState::Rejected) + n(MessageState::Returned) ==
+                   0;
+    });
+}
+
+void MainWindow::slowRefresh() {
+    workerPanel_->refresh();
+    producer_->refresh();
+    messagePanel_->refresh();
+    const auto c = messages_->stateCounts();
+    auto n = [&](MessageState s) { return c[static_cast<std::size_t>(s)]; };
+    chartsModel_.sampleDepth(
+        qs::monotonicNanos(),
+        n(MessageState::Waiting) + n(MessageState::Rejected) + n(MessageState::Returned),
+        n(MessageState::InFlight));
+    if (charts_->isVisible()) {
+        charts_->refresh();
+    }
+    if (channelsDock_->isVisible()) {
+        channels_->model()->refreshConsoleCounts();
+    }
+    const std::uint64_t delivered = pump_->eventsDelivered();
+    rateLabel_->setText(QStringLiteral("%L1 events/s").arg((delivered - lastDelivered_) * 4));
+    lastDelivered_ = delivered;
+    frameLabel_->setText(
+        QStringLiteral("frame %1 ms").arg(static_cast<double>(frameNsMax_) / 1e6, 0, 'f', 1));
+    frameNsMax_ = 0;
+    const Theme& t = Theme::current();
+    QColor dot = t.mutedText;
+    switch (connection_->state()) {
+        case ConnectionController::State::Connected:
+            dot = t.outcome(Outcome::Acked);
+            break;
+        case ConnectionController::State::Lost:
+            dot = t.outcome(Outcome::Returned);
+            break;
+        case ConnectionController::State::Connecting:
+        case ConnectionController::State::Probing:
+            dot = t.waitingColor();
+            break;
+        default:
+            break;
+    }
+    connectionLabel_->setText(QStringLiteral("<span style='color:%1'>●</span> %2")
+                                  .arg(dot.name(), connection_->describeState().toHtmlEscaped()));
+}
+
+void MainWindow::selectMessage(const QString& key) {
+    timelineView()->setSelectedKey(key);
+    messagePanel_->selectKey(key);
+}
+
+void MainWindow::resetRun() {
+    player_->stop();
+    run_->resetRun();
+}
+
+void MainWindow::connectDialog() {
+    QSettings settings;
+    ConnectionDialog dialog(connection_->settings(), loadRecentConnections(settings), this);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    const ConnectionSettings s = dialog.settings();
+    if (options_.useSettings) {
+        rememberConnection(settings, s);
+        s.save(settings, QStringLiteral("lastConnection"));
+    }
+    connection_->connectTo(s);
+}
+
+void MainWindow::useEmbeddedBroker() {
+    QString error;
+    if (!connection_->startEmbedded(options_.embeddedPort, &error)) {
+        QMessageBox::warning(this, QStringLiteral("Embedded broker"),
+                             QStringLiteral("Could not start the embedded broker: ") + error);
+    }
+}
+
+void MainWindow::setDarkTheme(bool dark) {
+    Theme::setCurrent(dark ? ThemeKind::Dark : ThemeKind::Light);
+    if (darkAction_ && darkAction_->isChecked() != dark) {
+        const QSignalBlocker block(darkAction_);
+        darkAction_->setChecked(dark);
+    }
+    charts_->applyTheme();
+    for (QWidget* w : findChildren<QWidget*>()) {
+        w->update();
+    }
+}
+
+void MainWindow::showChannels() {
+    channelsDock_->show();
+    channelsDock_->raise();
+    channels_->refresh();
+}
+
+void MainWindow::showDock(const QString& objectName) {
+    if (auto* d = findChild<QDockWidget*>(objectName)) {
+        d->show();
+        d->raise();
+    }
+}
+
+bool MainWindow::playScenario(const QString& nameOrPath, QString* error) {
+    runner::Scenario scenario;
+    QString why;
+    if (!loadScenario(nameOrPath, &scenario, &why) || !player_->start(scenario, &why)) {
+        if (error) {
+            *error = why;
+        }
+        return false;
+    }
+    workerPanel_->setControls(run_->config());
+    producer_->setCount(scenario.tasks.count);
+    producer_->setBodyTemplate(QString::fromStdString(scenario.tasks.body));
+    return true;
+}
+
+void MainWindow::restoreSettings() {
+    QSettings s;
+    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    setDarkTheme(s.value(QStringLiteral("view/dark"), false).toBool());
+    timelineView()->setSpanSeconds(s.value(QStringLiteral("view/timelineSpan"), 20.0).toDouble());
+    workers::WorkerConfig c = run_->config();
+    c.batchSize = s.value(QStringLiteral("pool/batchSize"), c.batchSize).toInt();
+    c.waitMs = s.value(QStringLiteral("pool/waitMs"), c.waitMs).toInt();
+    c.autoAck = s.value(QStringLiteral("pool/autoAck"), c.autoAck).toBool();
+    c.work =
+        workers::WorkProfile::fixed(s.value(QStringLiteral("pool/workMs"), c.work.ms).toDouble());
+    c.failureRate = s.value(QStringLiteral("pool/failureRate"), c.failureRate).toDouble();
+    c.crashRate = s.value(QStringLiteral("pool/crashRate"), c.crashRate).toDouble();
+    if (c.validate().empty()) {
+        run_->setConfig(c);
+        workerPanel_->setControls(c);
+    }
+    run_->setChannel(s.value(QStringLiteral("run/channel"), run_->channel()).toString());
+}
+
+void MainWindow::saveSettings() {
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+    s.setValue(QStringLiteral("view/dark"), Theme::current().kind == ThemeKind::Dark);
+    s.setValue(QStringLiteral("view/timelineSpan"), timelineView()->spanSeconds());
+    const workers::WorkerConfig c = workerPanel_->configFromControls();
+    s.setValue(QStringLiteral("pool/batchSize"), c.batchSize);
+    s.setValue(QStringLiteral("pool/waitMs"), c.waitMs);
+    s.setValue(QStringLiteral("pool/autoAck"), c.autoAck);
+    s.setValue(QStringLiteral("pool/workMs"), c.work.kind == workers::WorkKind::Uniform
+                                                  ? (c.work.minMs + c.work.maxMs) / 2
+                                                  : c.work.ms);
+    s.setValue(QStringLiteral("pool/failureRate"), c.failureRate);
+    s.setValue(QStringLiteral("pool/crashRate"), c.crashRate);
+    s.setValue(QStringLiteral("run/channel"), run_->channel());
+    if (!connection_->isEmbedded()) {
+        connection_->settings().save(s, QStringLiteral("lastConnection"));
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (options_.useSettings) {
+        saveSettings();
+    }
+    player_->stop();
+    run_->stopAll();
+    event->accept();
+}
+
+}  // namespace qs::ui

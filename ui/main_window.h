@@ -1,0 +1,121 @@
+#pragma once
+
+#include <QMainWindow>
+#include <QTimer>
+
+#include "charts_model.h"
+#include "timeline_model.h"
+
+class QLabel;
+class QDockWidget;
+class QAction;
+
+// The console's main window: the assignment timeline and charts in the
+// centre; producer, worker pool, explanations, messages, event log and
+// channels as docks. Owns the connection, the run and the event pump that
+// feeds every view once per frame. UI thread only.
+namespace qs::ui {
+
+class ConnectionController;
+class RunController;
+class EventPump;
+class MessageTableModel;
+class EventLogModel;
+class TimelinePanel;
+class TimelineView;
+class ChartsPanel;
+class ExplainPanel;
+class WorkerPoolPanel;
+class ProducerPanel;
+class ChannelBrowser;
+class MessagePanel;
+class EventLogPanel;
+class ScenarioPlayer;
+
+struct MainWindowOptions {
+    bool autoConnect = true;    // probe localhost:50000, else start the embedded broker
+    bool embeddedOnly = false;  // start the embedded broker without probing
+    int embeddedPort = 50000;   // preferred port (a free one is used when taken)
+    bool useSettings = true;    // restore and save QSettings
+};
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(MainWindowOptions options = {}, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ConnectionController* connection() const { return connection_; }
+    RunController* run() const { return run_; }
+    EventPump* pump() const { return pump_; }
+    MessageTableModel* messages() const { return messages_; }
+    EventLogModel* eventLog() const { return eventLog_; }
+    const TimelineModel& timelineModel() const { return timeline_; }
+    const ChartsModel& chartsModel() const { return chartsModel_; }
+    TimelineView* timelineView() const;
+    ChartsPanel* charts() const { return charts_; }
+    ExplainPanel* explainPanel() const { return explain_; }
+    WorkerPoolPanel* workerPanel() const { return workerPanel_; }
+    ProducerPanel* producerPanel() const { return producer_; }
+    ChannelBrowser* channelBrowser() const { return channels_; }
+    MessagePanel* messagePanel() const { return messagePanel_; }
+    ScenarioPlayer* scenarioPlayer() const { return player_; }
+
+    // Loads and plays a scenario (bundled name or path).
+    bool playScenario(const QString& nameOrPath, QString* error = nullptr);
+    // Shows the channels dock in front (for screenshots of the channels view).
+    void showChannels();
+    // Brings a dock (by object name) to the front.
+    void showDock(const QString& objectName);
+
+public Q_SLOTS:
+    void selectMessage(const QString& key);
+    void resetRun();
+    void connectDialog();
+    void useEmbeddedBroker();
+    void setDarkTheme(bool dark);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildDocks();
+    void buildMenus();
+    void wireEngine();
+    void slowRefresh();
+    void restoreSettings();
+    void saveSettings();
+    QDockWidget* dock(const QString& title, const QString& name, QWidget* widget,
+                      Qt::DockWidgetArea area);
+    QString taskLabel(const QString& key) const;
+
+    MainWindowOptions options_;
+    ConnectionController* connection_;
+    RunController* run_;
+    EventPump* pump_;
+    MessageTableModel* messages_;
+    EventLogModel* eventLog_;
+    TimelineModel timeline_;
+    ChartsModel chartsModel_;
+    TimelinePanel* timelinePanel_ = nullptr;
+    ChartsPanel* charts_ = nullptr;
+    ExplainPanel* explain_ = nullptr;
+    WorkerPoolPanel* workerPanel_ = nullptr;
+    ProducerPanel* producer_ = nullptr;
+    ChannelBrowser* channels_ = nullptr;
+    MessagePanel* messagePanel_ = nullptr;
+    EventLogPanel* eventLogPanel_ = nullptr;
+    ScenarioPlayer* player_ = nullptr;
+    QDockWidget* channelsDock_ = nullptr;
+    QDockWidget* messagesDock_ = nullptr;
+    QLabel* connectionLabel_ = nullptr;
+    QLabel* rateLabel_ = nullptr;
+    QLabel* frameLabel_ = nullptr;
+    QAction* darkAction_ = nullptr;
+    QTimer slowTimer_;
+    QByteArray defaultState_;
+    std::uint64_t lastDelivered_ = 0;
+    qint64 frameNsMax_ = 0;
+};
+
+}  // namespace qs::ui

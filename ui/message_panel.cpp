@@ -1,0 +1,232 @@
+#include "message_panel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "event_time.h"
+#include "message_filter_proxy.h"
+#include "message_table_model.h"
+#include "theme.h"
+
+namespace qs::ui {
+
+MessagePanel::MessagePanel(MessageTableModel* model, QWidget* parent)
+    : QWidget(parent),
+      model_(model),
+      proxy_(new MessageFilterProxy(this)),
+      view_(new QTableView(this)),
+      history_(new QTextBrowser(this)),
+      state_(new QComboBox(this)),
+      worker_(new QComboBox(this)),
+      search_(new QLineEdit(this)),
+      counts_(new QLabel(this)) {
+    proxy_->setSourceModel(model_);
+    proxy_->setDynamicSortFilter(false);  // re-sorting 20k rows per frame is not worth it
+    view_->setModel(proxy_);
+    view_->setSortingEnabled(true);
+    view_->sortByColumn(MessageTableModel::TaskColumn, Qt::AscendingOrder);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setSelectionMode(QAbstractItemView::SingleSelection);
+    view_->verticalHeader()->hide();
+    view_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    view_->horizontalHeader()->setStretchLastSection(true);
+    view_->setAlternatingRowColors(true);
+    view_->setWordWrap(false);
+    const QFontMetrics fm = fontMetrics();
+    view_->setColumnWidth(MessageTableModel::TaskColumn,
+                          fm.horizontalAdvance(QStringLiteral("Task 0000")));
+    view_->setColumnWidth(MessageTableModel::SequenceColumn,
+                          fm.horizontalAdvance(QStringLiteral("Seq 00000")));
+    view_->setColumnWidth(MessageTableModel::IdColumn,
+                          fm.horizontalAdvance(QStringLiteral("0123456789abcdef01")));
+    view_->setColumnWidth(MessageTableModel::BodyColumn,
+                          fm.horizontalAdvance(QStringLiteral("Task #00000 body")));
+    view_->setColumnWidth(MessageTableModel::StateColumn,
+                          fm.horizontalAdvance(QStringLiteral("returned → waiting  ")));
+    view_->setColumnWidth(MessageTableModel::WorkerColumn,
+                          fm.horizontalAdvance(QStringLiteral("worker-10  ")));
+    view_->setColumnWidth(MessageTableModel::ReceiveCountColumn,
+                          fm.horizontalAdvance(QStringLiteral("Recv  ")));
+    for (int c : {MessageTableModel::SentColumn, MessageTableModel::AssignedColumn,
+                  MessageTableModel::SettledColumn}) {
+        view_->setColumnWidth(c, fm.horizontalAdvance(QStringLiteral("00:00:00.000  ")));
+    }
+    view_->setToolTip(QStringLiteral(
+        "One row per task. Select a row to see its whole history on the right and to highlight\n"
+        "it on the timeline. Click a column header to sort."));
+
+    state_->addItem(QStringLiteral("All states"), -1);
+    for (int s = 0; s < static_cast<int>(MessageState::Count); ++s) {
+        state_->addItem(messageStateName(static_cast<MessageState>(s)), s);
+    }
+    state_->setToolTip(QStringLiteral("Show only tasks in this state."));
+    worker_->addItem(QStringLiteral("All workers"), QString());
+    worker_->setToolTip(QStringLiteral("Show only tasks held (or last held) by this worker."));
+    worker_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    search_->setPlaceholderText(QStringLiteral("Search body…"));
+    search_->setClearButtonEnabled(true);
+    search_->setToolTip(QStringLiteral("Show only tasks whose body contains this text."));
+    counts_->setToolTip(
+        QStringLiteral("Tasks per state (all tasks this run, including summarised old ones)."));
+    history_->setToolTip(
+        QStringLiteral("Everything that happened to the selected task, in order."));
+    history_->setOpenLinks(false);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(state_);
+    bar->addWidget(worker_);
+    bar->addWidget(search_, 1);
+    bar->addWidget(counts_);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(view_);
+    split->addWidget(history_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+
+    connect(state_, &QComboBox::currentIndexChanged, this, [this] {
+        const int s = state_->currentData().toInt();
+        proxy_->setStateFilter(s < 0 ? std::nullopt
+                                     : std::optional<MessageState>(static_cast<MessageState>(s)));
+    });
+    connect(worker_, &QComboBox::currentIndexChanged, this,
+            [this] { proxy_->setWorkerFilter(worker_->currentData().toString()); });
+    connect(search_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (selecting_) {
+                    return;
+                }
+                selected_ = current.isValid() ? current.data(MessageTableModel::KeyRole).toString()
+                                              : QString();
+                model_->setWatchedKey(selected_);
+                showHistory();
+                Q_EMIT messageSelected(selected_);
+            });
+    connect(model_, &MessageTableModel::watchedRecordChanged, this, &MessagePanel::showHistory);
+    showHistory();
+    connect(model_, &QAbstractItemModel::modelReset, this, [this] {
+        selected_.clear();
+        history_->clear();
+    });
+}
+
+void MessagePanel::selectKey(const QString& key) {
+    if (key == selected_) {
+        return;
+    }
+    selected_ = key;
+    model_->setWatchedKey(key);
+    const int row = model_->rowOfKey(key);
+    selecting_ = true;
+    if (row >= 0) {
+        const QModelIndex idx = proxy_->mapFromSource(model_->index(row, 0));
+        if (idx.isValid()) {
+            view_->selectionModel()->setCurrentIndex(
+                idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            view_->scrollTo(idx);
+        }
+    } else {
+        view_->clearSelection();
+    }
+    selecting_ = false;
+    showHistory();
+}
+
+QString MessagePanel::historyText() const {
+    return history_->toPlainText();
+}
+
+void MessagePanel::showHistory() {
+    const MessageRecord* r = model_->recordByKey(selected_);
+    if (!r) {
+        history_->setHtml(
+            selected_.isEmpty()
+                ? QStringLiteral("<p style='color:gray'>Select a task to see its history.</p>")
+                : QStringLiteral("<p style='color:gray'>This task's details were summarised "
+                                 "to keep memory bounded.</p>"));
+        return;
+    }
+    const Theme& t = Theme::current();
+    QString html =
+        QStringLiteral(
+            "<h3>Task #%1</h3><p>%2<br>id <tt>%3</tt><br>state <b>%4</b>, delivered %5×, "
+            "acked %6×</p><table cellspacing=2>")
+            .arg(r->task)
+            .arg(r->body.toHtmlEscaped())
+            .arg(r->messageId.toHtmlEscaped())
+            .arg(messageStateName(r->state))
+            .arg(r->deliveries)
+            .arg(r->acks);
+    for (const HistoryEntry& h : r->history) {
+        QColor c = t.text;
+        switch (h.kind) {
+            case EventKind::Acked:
+                c = t.outcome(Outcome::Acked);
+                break;
+            case EventKind::Rejected:
+                c = t.outcome(Outcome::Rejected);
+                break;
+            case EventKind::WorkerCrashed:
+            case EventKind::WorkerStopped:
+            case EventKind::Redelivered:
+            case EventKind::BrokerReturned:
+                c = t.outcome(Outcome::Returned);
+                break;
+            case EventKind::BrokerDeadLettered:
+                c = t.outcome(Outcome::DeadLettered);
+                break;
+            case EventKind::MessageAssigned:
+                c = t.outcome(Outcome::InFlight);
+                break;
+            default:
+                break;
+        }
+        html += QStringLiteral("<tr><td><tt>%1</tt></td><td style='color:%2'>%3</td></tr>")
+                    .arg(formatClock(h.timeNs, true), c.name(),
+                         describeHistoryEntry(h).toHtmlEscaped());
+    }
+    html += QStringLiteral("</table>");
+    if (r->droppedHistory > 0) {
+        html += QStringLiteral("<p style='color:gray'>(%1 intermediate steps omitted)</p>")
+                    .arg(r->droppedHistory);
+    }
+    history_->setHtml(html);
+}
+
+void MessagePanel::refresh() {
+    const QStringList workers = model_->workers();
+    if (workers.size() + 1 != worker_->count()) {
+        const QString keep = worker_->currentData().toString();
+        const QSignalBlocker block(worker_);
+        worker_->clear();
+        worker_->addItem(QStringLiteral("All workers"), QString());
+        for (const QString& w : workers) {
+            worker_->addItem(w, w);
+        }
+        worker_->setCurrentIndex(std::max(0, worker_->findData(keep)));
+    }
+    const auto counts = model_->stateCounts();
+    auto n = [&](MessageState s) { return counts[static_cast<std::size_t>(s)]; };
+    counts_->setText(QStringLiteral("waiting %1 · in flight %2 · acked %3 · dead-lettered %4")
+                         .arg(n(MessageState::Waiting) + n(MessageState::Rejected) +
+                              n(MessageState::Returned) + n(MessageState::Delayed))
+                         .arg(n(MessageState::InFlight))
+                         .arg(n(MessageState::Acked))
+                         .arg(n(MessageState::DeadLettered)));
+}
+
+}  // namespace qs::ui

@@ -1,0 +1,266 @@
+#include "producer_panel.h"
+
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "run_controller.h"
+
+namespace qs::ui {
+
+namespace {
+template <typename W>
+W* tip(W* w, const QString& text) {
+    w->setToolTip(text);
+    return w;
+}
+
+QLabel* label(const QString& text, QWidget* buddy) {
+    auto* l = new QLabel(text);
+    l->setBuddy(buddy);
+    l->setToolTip(buddy->toolTip());
+    return l;
+}
+}  // namespace
+
+ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
+    : QWidget(parent),
+      run_(run),
+      channel_(tip(new QLineEdit(run->channel()),
+                   QStringLiteral(
+                       "The queue (channel) the tasks go to and the workers consume. Changing it\n"
+                       "restarts the worker pool on the new queue."))),
+      count_(tip(new QSpinBox, QStringLiteral("How many tasks to enqueue."))),
+      body_(tip(new QLineEdit(QStringLiteral("Task #{n}")),
+                QStringLiteral(
+                    "Message body. {n} becomes the task number, {total} the number of tasks."))),
+      tags_(tip(new QLineEdit,
+                QStringLiteral(
+                    "Tags as key=value pairs separated by commas, e.g. kind=resize, prio=high."))),
+      metadata_(
+          tip(new QLineEdit, QStringLiteral("Metadata string; {n} and {total} are expanded."))),
+      delay_(tip(
+          new QSpinBox,
+          QStringLiteral("Delay (seconds): the broker holds each task back this long before any\n"
+                         "worker can receive it."))),
+      expiration_(
+          tip(new QSpinBox,
+              QStringLiteral("Expiration (seconds): a task nobody received within this time is\n"
+                             "dropped by the broker. 0 = never expires."))),
+      maxReceive_(
+          tip(new QSpinBox,
+              QStringLiteral(
+                  "Max receive count: after this many negative settlements (NAck) the broker\n"
+                  "stops retrying and moves the task to the dead-letter channel (or drops it).\n"
+                  "0 = server default (1024). Redeliveries after a crash do not count."))),
+      deadLetter_(
+          tip(new QLineEdit,
+              QStringLiteral("Dead-letter channel: where tasks go after their max receive count.\n"
+                             "Empty = they are dropped."))),
+      burst_(tip(new QRadioButton(QStringLiteral("Burst")),
+                 QStringLiteral("Send every task at once: the queue fills up, workers drain it."))),
+      steady_(tip(
+          new QRadioButton(QStringLiteral("Steady")),
+          QStringLiteral("Send at a fixed rate: shows whether the pool keeps up with arrivals."))),
+      rate_(tip(new QDoubleSpinBox,
+                QStringLiteral("Tasks per second in steady mode (adjustable while sending)."))),
+      poison_(
+          tip(new QLineEdit,
+              QStringLiteral(
+                  "Poison tasks: task numbers that always fail (e.g. 3, 7). They are rejected on\n"
+                  "every delivery until MaxReceiveCount sends them to the dead-letter channel."))),
+      send_(new QPushButton(QStringLiteral("Send tasks"))),
+      stop_(new QPushButton(QStringLiteral("Stop"))),
+      progress_(new QProgressBar),
+      status_(new QLabel) {
+    count_->setRange(1, 10'000'000);
+    count_->setValue(20);
+    count_->setGroupSeparatorShown(true);
+    delay_->setRange(0, 43200);
+    delay_->setSuffix(QStringLiteral(" s"));
+    expiration_->setRange(0, 43200);
+    expiration_->setSuffix(QStringLiteral(" s"));
+    expiration_->setSpecialValueText(QStringLiteral("never"));
+    maxReceive_->setRange(0, 1024);
+    maxReceive_->setValue(3);
+    maxReceive_->setSpecialValueText(QStringLiteral("default (1024)"));
+    deadLetter_->setText(QStringLiteral("tasks.dlq"));
+    deadLetter_->setPlaceholderText(QStringLiteral("none: drop"));
+    rate_->setRange(0.1, 100000);
+    rate_->setValue(5);
+    rate_->setSuffix(QStringLiteral(" /s"));
+    rate_->setEnabled(false);
+    burst_->setChecked(true);
+    poison_->setPlaceholderText(QStringLiteral("e.g. 3, 7"));
+    tags_->setPlaceholderText(QStringLiteral("key=value, …"));
+    send_->setToolTip(QStringLiteral("Enqueue the tasks (Ctrl+Return)."));
+    send_->setDefault(true);
+    send_->setObjectName(QStringLiteral("sendButton"));
+    stop_->setToolTip(QStringLiteral("Stop sending; tasks already sent stay in the queue."));
+    stop_->setEnabled(false);
+    progress_->setFormat(QStringLiteral("%v / %m sent"));
+    progress_->setToolTip(QStringLiteral("Tasks accepted by the broker so far."));
+    progress_->setValue(0);
+    status_->setWordWrap(true);
+
+    auto* form = new QFormLayout;
+    form->setLabelAlignment(Qt::AlignRight);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(label(QStringLiteral("Queue"), channel_), channel_);
+    form->addRow(label(QStringLiteral("Tasks"), count_), count_);
+    form->addRow(label(QStringLiteral("Body"), body_), body_);
+    form->addRow(label(QStringLiteral("Tags"), tags_), tags_);
+    form->addRow(label(QStringLiteral("Metadata"), metadata_), metadata_);
+
+    auto* policy = new QFormLayout;
+    policy->setLabelAlignment(Qt::AlignRight);
+    policy->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    policy->addRow(label(QStringLiteral("Delay"), delay_), delay_);
+    policy->addRow(label(QStringLiteral("Expires after"), expiration_), expiration_);
+    policy->addRow(label(QStringLiteral("Max receives"), maxReceive_), maxReceive_);
+    policy->addRow(label(QStringLiteral("Dead-letter"), deadLetter_), deadLetter_);
+    policy->addRow(label(QStringLiteral("Poison tasks"), poison_), poison_);
+    auto* policyBox = new QGroupBox(QStringLiteral("Policy"));
+    policyBox->setLayout(policy);
+
+    auto* mode = new QHBoxLayout;
+    mode->addWidget(burst_);
+    mode->addWidget(steady_);
+    mode->addWidget(rate_, 1);
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(send_, 1);
+    buttons->addWidget(stop_);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(form);
+    layout->addWidget(policyBox);
+    layout->addLayout(mode);
+    layout->addLayout(buttons);
+    layout->addWidget(progress_);
+    layout->addWidget(status_);
+    layout->addStretch(1);
+
+    connect(steady_, &QRadioButton::toggled, rate_, &QWidget::setEnabled);
+    connect(rate_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (steady_->isChecked()) {
+            run_->setProducerRate(v);
+        }
+    });
+    connect(send_, &QPushButton::clicked, this, &ProducerPanel::send);
+    connect(stop_, &QPushButton::clicked, this, &ProducerPanel::stop);
+    connect(channel_, &QLineEdit::editingFinished, this,
+            [this] { run_->setChannel(channel_->text()); });
+    connect(run_, &RunController::poolChanged, this, [this] {
+        if (!channel_->hasFocus()) {
+            channel_->setText(run_->channel());
+        }
+    });
+}
+
+void ProducerPanel::setCount(int n) {
+    count_->setValue(n);
+}
+
+void ProducerPanel::setBodyTemplate(const QString& text) {
+    body_->setText(text);
+}
+
+workers::TaskSpec ProducerPanel::specFromForm(QString* error) const {
+    workers::TaskSpec spec;
+    error->clear();
+    spec.channel = run_->channel().toStdString();
+    spec.count = count_->value();
+    spec.bodyTemplate = body_->text().toStdString();
+    spec.metadataTemplate = metadata_->text().toStdString();
+    const QStringList pairs = tags_->text().split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString& pair : pairs) {
+        const QString p = pair.trimmed();
+        const auto eq = p.indexOf(QLatin1Char('='));
+        if (eq <= 0) {
+            *error = QStringLiteral("Tag \"%1\" is not key=value").arg(p);
+            return spec;
+        }
+        spec.tags[p.left(eq).trimmed().toStdString()] = p.mid(eq + 1).trimmed().toStdString();
+    }
+    spec.policy.delaySeconds = delay_->value();
+    spec.policy.expirationSeconds = expiration_->value();
+    spec.policy.maxReceiveCount = maxReceive_->value();
+    spec.policy.deadLetterQueue = deadLetter_->text().trimmed().toStdString();
+    spec.ratePerSecond = steady_->isChecked() ? rate_->value() : 0.0;
+    const QStringList numbers =
+        poison_->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
+    for (const QString& n : numbers) {
+        bool ok = false;
+        const int v = n.toInt(&ok);
+        if (!ok || v < 1 || v > spec.count) {
+            *error = QStringLiteral("Poison task \"%1\" is not a task number between 1 and %2")
+                         .arg(n)
+                         .arg(spec.count);
+            return spec;
+        }
+        spec.poison.push_back(v);
+    }
+    if (const std::string problem = spec.validate(); !problem.empty()) {
+        *error = QString::fromStdString(problem);
+    }
+    return spec;
+}
+
+void ProducerPanel::send() {
+    if (channel_->text().trimmed() != run_->channel()) {
+        run_->setChannel(channel_->text());
+    }
+    QString error;
+    const workers::TaskSpec spec = specFromForm(&error);
+    if (error.isEmpty()) {
+        run_->startProducer(spec, &error);  // sets error when it cannot start
+    }
+    if (!error.isEmpty()) {
+        status_->setText(
+            QStringLiteral("<span style='color:#d93040'>%1</span>").arg(error.toHtmlEscaped()));
+        return;
+    }
+    status_->clear();
+    progress_->setRange(0, spec.count);
+    progress_->setValue(0);
+    Q_EMIT tasksStarted(spec);
+    refresh();
+}
+
+void ProducerPanel::stop() {
+    run_->stopProducer();
+    refresh();
+}
+
+void ProducerPanel::refresh() {
+    const auto p = run_->producerProgress();
+    if (!p) {
+        send_->setEnabled(true);
+        stop_->setEnabled(false);
+        return;
+    }
+    progress_->setRange(0, static_cast<int>(p->total));
+    progress_->setValue(static_cast<int>(p->sent));
+    send_->setEnabled(!p->running);
+    stop_->setEnabled(p->running);
+    if (p->failed > 0) {
+        status_->setText(QStringLiteral("%1 task(s) could not be sent").arg(p->failed));
+    } else if (p->finished && !p->stopped) {
+        status_->setText(QStringLiteral("All %1 task(s) sent.").arg(p->sent));
+    } else if (p->stopped) {
+        status_->setText(QStringLiteral("Stopped after %1 task(s).").arg(p->sent));
+    }
+}
+
+}  // namespace qs::ui

@@ -1,0 +1,211 @@
+#include "run_controller.h"
+
+#include "connection_controller.h"
+#include "events/broker_event_sink.h"
+#include "workers/worker_pool.h"
+
+namespace qs::ui {
+
+namespace {
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+}  // namespace
+
+RunController::RunController(ConnectionController* connection, QObject* parent)
+    : QObject(parent), connection_(connection), sink_(std::make_unique<BrokerEventSink>(stream_)) {
+    config_.batchSize = 5;
+    config_.waitMs = 2000;
+    config_.work = workers::WorkProfile::fixed(300.0);
+    connection_->setBrokerObserver(sink_.get());
+    connect(connection_, &ConnectionController::connectionChanged, this, [this] {
+        stopAll();
+        Q_EMIT poolChanged();
+    });
+}
+
+RunController::~RunController() {
+    stopAll();
+    connection_->setBrokerObserver(nullptr);
+}
+
+void RunController::setChannel(const QString& channel) {
+    if (channel == channel_ || channel.trimmed().isEmpty()) {
+        return;
+    }
+    const int workers = workerCount();
+    dropPool();
+    channel_ = channel.trimmed();
+    if (workers > 0) {
+        setWorkerCount(workers);
+    }
+    Q_EMIT poolChanged();
+}
+
+bool RunController::ensurePool(QString* error) {
+    if (pool_) {
+        return true;
+    }
+    if (!connection_->client()) {
+        if (error) {
+            *error = QStringLiteral("not connected to a server");
+        }
+        return false;
+    }
+    workers::PoolOptions options;
+    options.client = connection_->settings().toClientOptions();
+    options.channel = channel_.toStdString();
+    options.events = &stream_;
+    pool_ = std::make_unique<workers::WorkerPool>(options, config_);
+    return true;
+}
+
+void RunController::dropPool() {
+    if (pool_) {
+        pool_->stop();
+        pool_.reset();
+    }
+}
+
+bool RunController::setWorkerCount(int count, QString* error) {
+    if (!ensurePool(error)) {
+        return false;
+    }
+    std::string why;
+    if (!pool_->scaleTo(std::max(0, count), &why)) {
+        if (error) {
+            *error = q(why);
+        }
+        Q_EMIT errorMessage(QStringLiteral("Could not scale the pool: ") + q(why));
+        return false;
+    }
+    Q_EMIT poolChanged();
+    return true;
+}
+
+int RunController::workerCount() const {
+    return pool_ ? pool_->size() : 0;
+}
+
+bool RunController::setConfig(const workers::WorkerConfig& config, QString* error) {
+    if (const std::string problem = config.validate(); !problem.empty()) {
+        if (error) {
+            *error = q(problem);
+        }
+        return false;
+    }
+    if (config == config_) {
+        return true;
+    }
+    config_ = config;
+    if (pool_) {
+        std::string why;
+        if (!pool_->setConfig(config, &why)) {
+            if (error) {
+                *error = q(why);
+            }
+            return false;
+        }
+    }
+    Q_EMIT configChanged();
+    return true;
+}
+
+bool RunController::pause(const QString& id) {
+    return pool_ && pool_->pause(id.toStdString());
+}
+bool RunController::resume(const QString& id) {
+    return pool_ && pool_->resume(id.toStdString());
+}
+bool RunController::crash(const QString& id) {
+    return pool_ && pool_->crash(id.toStdString());
+}
+bool RunController::restart(const QString& id) {
+    return pool_ && pool_->restart(id.toStdString());
+}
+
+bool RunController::setSlowdown(const QString& id, double factor) {
+    return pool_ && pool_->setSlowdown(id.toStdString(), factor);
+}
+
+void RunController::pauseAll() {
+    if (pool_) {
+        pool_->pauseAll();
+    }
+}
+
+void RunController::resumeAll() {
+    if (pool_) {
+        pool_->resumeAll();
+    }
+}
+
+std::optional<workers::PoolSnapshot> RunController::snapshot() const {
+    if (!pool_) {
+        return std::nullopt;
+    }
+    return pool_->snapshot();
+}
+
+bool RunController::startProducer(const workers::TaskSpec& spec, QString* error) {
+    if (!connection_->client()) {
+        if (error) {
+            *error = QStringLiteral("not connected to a server");
+        }
+        return false;
+    }
+    stopProducer();
+    workers::ProducerOptions options;
+    options.client = connection_->settings().toClientOptions(QStringLiteral("-producer"));
+    options.events = &stream_;
+    auto producer = std::make_unique<workers::TaskProducer>(options, spec);
+    std::string why;
+    if (!producer->start(&why)) {
+        if (error) {
+            *error = q(why);
+        }
+        return false;
+    }
+    producer_ = std::move(producer);
+    return true;
+}
+
+void RunController::stopProducer() {
+    if (producer_) {
+        producer_->stop();
+        producer_->wait();
+        producer_.reset();
+    }
+}
+
+void RunController::setProducerRate(double perSecond) {
+    if (producer_) {
+        producer_->setRate(perSecond);
+    }
+}
+
+std::optional<workers::ProducerProgress> RunController::producerProgress() const {
+    if (!producer_) {
+        return std::nullopt;
+    }
+    return producer_->progress();
+}
+
+const workers::TaskSpec* RunController::producerSpec() const {
+    return producer_ ? &producer_->spec() : nullptr;
+}
+
+void RunController::stopAll() {
+    stopProducer();
+    dropPool();
+}
+
+void RunController::resetRun() {
+    stopAll();
+    std::vector<Event> discard;
+    stream_.drain(discard);
+    Q_EMIT runReset();
+    Q_EMIT poolChanged();
+}
+
+}  // namespace qs::ui

@@ -1,0 +1,90 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <memory>
+#include <optional>
+
+#include "events/event_stream.h"
+#include "workers/task_producer.h"
+#include "workers/worker_config.h"
+#include "workers/worker_state.h"
+
+namespace qs {
+class BrokerEventSink;
+}
+namespace qs::workers {
+class WorkerPool;
+}
+
+// The live run the console drives: one EventStream every source writes into,
+// the worker pool consuming the current channel, and the task producer.
+// Rebuilt when the connection changes.
+//
+// Threading: UI thread. The pool and producer run their own threads and are
+// thread-safe; their control calls return without waiting for a poll, except
+// shrinking the pool, which joins the removed workers after cancelling their
+// polls (bounded by cancellation, not by the wait timeout).
+namespace qs::ui {
+
+class ConnectionController;
+
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    explicit RunController(ConnectionController* connection, QObject* parent = nullptr);
+    ~RunController() override;
+
+    EventStream& stream() { return stream_; }
+
+    QString channel() const { return channel_; }
+    // Changing the channel stops the current pool (its workers consume the old one).
+    void setChannel(const QString& channel);
+
+    // --- pool -------------------------------------------------------------------
+    bool setWorkerCount(int count, QString* error = nullptr);
+    int workerCount() const;
+    bool setConfig(const workers::WorkerConfig& config, QString* error = nullptr);
+    workers::WorkerConfig config() const { return config_; }
+    bool pause(const QString& id);
+    bool resume(const QString& id);
+    bool crash(const QString& id);
+    bool restart(const QString& id);
+    bool setSlowdown(const QString& id, double factor);
+    void pauseAll();
+    void resumeAll();
+    // Cheap copy of every worker's state (safe at frame rate); nullopt = no pool.
+    std::optional<workers::PoolSnapshot> snapshot() const;
+    workers::WorkerPool* pool() const { return pool_.get(); }
+
+    // --- producer ---------------------------------------------------------------
+    bool startProducer(const workers::TaskSpec& spec, QString* error = nullptr);
+    void stopProducer();
+    void setProducerRate(double perSecond);
+    std::optional<workers::ProducerProgress> producerProgress() const;
+    const workers::TaskSpec* producerSpec() const;
+
+    // Stops producer and pool and tells the views to start over.
+    void resetRun();
+    void stopAll();
+
+Q_SIGNALS:
+    void runReset();       // views clear themselves
+    void poolChanged();    // workers added / removed, pool rebuilt
+    void configChanged();  // config() changed
+    void errorMessage(const QString& text);
+
+private:
+    bool ensurePool(QString* error);
+    void dropPool();
+
+    ConnectionController* connection_;
+    EventStream stream_{1 << 18};
+    std::unique_ptr<BrokerEventSink> sink_;
+    std::unique_ptr<workers::WorkerPool> pool_;
+    std::unique_ptr<workers::TaskProducer> producer_;
+    workers::WorkerConfig config_;
+    QString channel_ = QStringLiteral("tasks");
+};
+
+}  // namespace qs::ui

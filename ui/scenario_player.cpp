@@ -1,0 +1,169 @@
+#include "scenario_player.h"
+
+#include "run_controller.h"
+#include "workers/worker_pool.h"
+
+namespace qs::ui {
+
+namespace {
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+}  // namespace
+
+ScenarioPlayer::ScenarioPlayer(RunController* run, QObject* parent) : QObject(parent), run_(run) {
+    timer_.setInterval(50);
+    connect(&timer_, &QTimer::timeout, this, &ScenarioPlayer::tick);
+}
+
+double ScenarioPlayer::elapsedSeconds() const {
+    return clock_.isValid() ? static_cast<double>(clock_.nsecsElapsed()) / 1e9 : 0.0;
+}
+
+bool ScenarioPlayer::start(const runner::Scenario& scenario, QString* error) {
+    if (const std::string problem = scenario.validate(); !problem.empty()) {
+        if (error) {
+            *error = q(problem);
+        }
+        return false;
+    }
+    stop();
+    run_->resetRun();
+    scenario_ = scenario;
+    run_->setChannel(q(scenario.channel));
+    if (!scenario.workers.empty()) {
+        run_->setConfig(scenario.workers.front().config);
+    }
+    nextAction_ = 0;
+    groupStarted_.assign(scenario.workers.size(), false);
+    tasksStarted_ = false;
+    nextWorkerNumber_ = 1;
+    clock_.start();
+    timer_.start();
+    Q_EMIT started(q(scenario.name));
+    tick();
+    return true;
+}
+
+void ScenarioPlayer::stop() {
+    if (timer_.isActive()) {
+        timer_.stop();
+        Q_EMIT finished(q(scenario_.name));
+    }
+}
+
+void ScenarioPlayer::tick() {
+    const double t = elapsedSeconds();
+    for (std::size_t g = 0; g < scenario_.workers.size(); ++g) {
+        const runner::WorkerGroup& group = scenario_.workers[g];
+        if (groupStarted_[g] || t < group.startAt) {
+            continue;
+        }
+        groupStarted_[g] = true;
+        QString error;
+        if (!run_->setWorkerCount(run_->workerCount(), &error) || !run_->pool()) {
+            Q_EMIT failed(QStringLiteral("Cannot start workers: ") + error);
+            stop();
+            return;
+        }
+        std::string why;
+        const bool sameConfig = group.config == run_->config();
+        const auto ids = run_->pool()->addWorkers(
+            group.count, &why,
+            sameConfig ? std::nullopt : std::optional<workers::WorkerConfig>(group.config));
+        if (ids.empty() && group.count > 0) {
+            Q_EMIT failed(QStringLiteral("Cannot start workers: ") + q(why));
+            stop();
+            return;
+        }
+        Q_EMIT run_->poolChanged();
+    }
+    if (!tasksStarted_ && t >= scenario_.tasks.startAt) {
+        tasksStarted_ = true;
+        workers::TaskSpec spec;
+        spec.channel = scenario_.channel;
+        spec.count = scenario_.tasks.count;
+        spec.bodyTemplate = scenario_.tasks.body;
+        spec.metadataTemplate = scenario_.tasks.metadata;
+        spec.tags = scenario_.tasks.tags;
+        spec.policy = scenario_.tasks.policy;
+        spec.ratePerSecond = scenario_.tasks.rate;
+        spec.poison = scenario_.tasks.poison;
+        QString error;
+        if (spec.count > 0 && !run_->startProducer(spec, &error)) {
+            Q_EMIT failed(QStringLiteral("Cannot send tasks: ") + error);
+        }
+    }
+    while (nextAction_ < scenario_.timeline.size() && scenario_.timeline[nextAction_].at <= t) {
+        apply(scenario_.timeline[nextAction_]);
+        ++nextAction_;
+    }
+    const bool actionsDone = nextAction_ >= scenario_.timeline.size();
+    if (!scenario_.untilDrained) {
+        if (t >= scenario_.runForSeconds && actionsDone) {
+            stop();
+        }
+        return;
+    }
+    if (t >= scenario_.timeoutSeconds) {
+        stop();
+        return;
+    }
+    // Drained: every task sent and every one of them settled for good.
+    const auto progress = run_->producerProgress();
+    if (actionsDone && tasksStarted_ && (!progress || progress->finished) && drained_ &&
+        drained_()) {
+        stop();
+    }
+}
+
+void ScenarioPlayer::apply(const runner::TimelineAction& a) {
+    const QString worker = q(a.worker);
+    switch (a.kind) {
+        case runner::ActionKind::Crash:
+            run_->crash(worker);
+            break;
+        case runner::ActionKind::Restart:
+            run_->restart(worker);
+            break;
+        case runner::ActionKind::Pause:
+            worker.isEmpty() ? run_->pauseAll() : static_cast<void>(run_->pause(worker));
+            break;
+        case runner::ActionKind::Resume:
+            worker.isEmpty() ? run_->resumeAll() : static_cast<void>(run_->resume(worker));
+            break;
+        case runner::ActionKind::Slowdown:
+            if (worker.isEmpty() && run_->pool()) {
+                for (const auto& id : run_->pool()->workerIds()) {
+                    run_->setSlowdown(q(id), a.factor);
+                }
+            } else {
+                run_->setSlowdown(worker, a.factor);
+            }
+            break;
+        case runner::ActionKind::Set: {
+            if (worker.isEmpty()) {
+                workers::WorkerConfig c = run_->config();
+                a.patch.applyTo(c);
+                run_->setConfig(c);
+            } else if (run_->pool()) {
+                if (auto c = run_->pool()->workerConfig(a.worker)) {
+                    a.patch.applyTo(*c);
+                    run_->pool()->setWorkerConfig(a.worker, *c);
+                }
+            }
+            break;
+        }
+        case runner::ActionKind::Scale:
+            run_->setWorkerCount(a.count);
+            break;
+        case runner::ActionKind::Stop:
+            if (run_->pool()) {
+                run_->pool()->stopWorker(a.worker);
+            }
+            break;
+    }
+    Q_EMIT actionApplied(q(a.describe()));
+}
+
+}  // namespace qs::ui

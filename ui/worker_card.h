@@ -1,0 +1,59 @@
+#pragma once
+
+#include <QFrame>
+
+#include "workers/worker_state.h"
+
+class QLabel;
+class QToolButton;
+
+// One worker of the pool: its state, the batch it holds (one square per
+// message, coloured by fate), its counters, and pause / slow / crash /
+// restart buttons. update() takes a snapshot value; UI thread only.
+namespace qs::ui {
+
+class BatchStrip : public QWidget {
+    Q_OBJECT
+public:
+    explicit BatchStrip(QWidget* parent = nullptr);
+    void setBatch(const std::vector<workers::BatchItem>& items, int current);
+    QSize sizeHint() const override { return {160, 16}; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    std::vector<workers::BatchItem> items_;
+    int current_ = -1;
+};
+
+class WorkerCard : public QFrame {
+    Q_OBJECT
+public:
+    explicit WorkerCard(const QString& id, QWidget* parent = nullptr);
+
+    QString id() const { return id_; }
+    void setSnapshot(const workers::WorkerSnapshot& snapshot);
+    static QString stateText(workers::WorkerState state);
+    static QColor stateColor(workers::WorkerState state);
+
+Q_SIGNALS:
+    void pauseRequested(const QString& id, bool pause);
+    void slowRequested(const QString& id, double factor);
+    void crashRequested(const QString& id);
+    void restartRequested(const QString& id);
+
+private:
+    QString id_;
+    QLabel* name_;
+    QLabel* state_;
+    QLabel* counters_;
+    BatchStrip* batch_;
+    QToolButton* pause_;
+    QToolButton* slow_;
+    QToolButton* crash_;
+    QToolButton* restart_;
+    workers::WorkerState lastState_ = workers::WorkerState::Starting;
+};
+
+}  // namespace qs::ui
