@@ -1,0 +1,246 @@
+// bench_ui: feeds the console's models and views 20,000 events/s (8 workers,
+// batches of 10, occasional NAcks and crashes) for 10 s, offscreen, through
+// the same event pump the live console uses, and reports the UI thread's time
+// per frame (median, p99, max) and the process's peak memory (VmHWM).
+//
+//   bench_ui [--rate EVENTS_PER_S] [--seconds S] [--fps N]
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QThread>
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "event_log_model.h"
+#include "event_pump.h"
+#include "main_window.h"
+#include "message_table_model.h"
+
+namespace {
+
+using qs::Event;
+using qs::EventKind;
+using qs::EventSource;
+
+long vmHwmKb() {
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly)) {
+        return -1;
+    }
+    for (const QByteArray& line : f.readAll().split('\n')) {
+        if (line.startsWith("VmHWM:")) {
+            return line.mid(6).trimmed().split(' ').first().toLong();
+        }
+    }
+    return -1;
+}
+
+// Synthetic but protocol-shaped traffic: what 8 competing workers emit.
+class Traffic {
+public:
+    explicit Traffic(int workers) : workers_(static_cast<std::size_t>(workers)) {
+        for (std::size_t i = 0; i < workers_.size(); ++i) {
+            workers_[i].id = "worker-" + std::to_string(i + 1);
+        }
+    }
+
+    // Appends about `count` events stamped between t0 and t1.
+    void generate(std::int64_t t0, std::int64_t t1, std::size_t count, std::vector<Event>& out) {
+        const std::size_t start = out.size();
+        std::size_t w = 0;
+        while (out.size() - start < count) {
+            Worker& wk = workers_[w++ % workers_.size()];
+            const std::int64_t t =
+                t0 + static_cast<std::int64_t>((t1 - t0) * (double(out.size() - start) / count));
+            step(wk, t, out);
+        }
+    }
+
+private:
+    struct Held {
+        std::string id;
+        std::uint64_t seq;
+        int receives;
+    };
+    struct Worker {
+        std::string id;
+        std::vector<Held> batch;
+        std::size_t next = 0;
+    };
+
+    Event make(EventKind kind, std::int64_t t, const Worker& w) {
+        Event e;
+        e.timeNs = t;
+        e.kind = kind;
+        e.source = EventSource::Worker;
+        e.actor = w.id;
+        e.channel = "tasks";
+        return e;
+    }
+
+    void step(Worker& w, std::int64_t t, std::vector<Event>& out) {
+        if (w.next >= w.batch.size()) {
+            // New poll: the producer sends 10 tasks (or old rejected ones come back), worker takes
+            // them.
+            w.batch.clear();
+            w.next = 0;
+            Event poll = make(EventKind::PollStarted, t, w);
+            poll.value = 10;
+            out.push_back(poll);
+            Event ret = make(EventKind::PollReturned, t + 1000, w);
+            ret.value = 10;
+            out.push_back(ret);
+            for (int i = 0; i < 10; ++i) {
+                Held h;
+                if (!returned_.empty()) {
+                    h = returned_.back();
+                    returned_.pop_back();
+                } else {
+                    h = {"msg-" + std::to_string(++nextId_), ++seq_, 0};
+                    Event sent;
+                    sent.timeNs = t;
+                    sent.kind = EventKind::TaskSent;
+                    sent.source = EventSource::Producer;
+                    sent.actor = "producer";
+                    sent.channel = "tasks";
+                    sent.messageId = h.id;
+                    sent.count2 = static_cast<std::int64_t>(nextId_);
+                    out.push_back(sent);
+                }
+                ++h.receives;
+                Event a = make(EventKind::MessageAssigned, t + 1000, w);
+                a.messageId = h.id;
+                a.sequence = h.seq;
+                a.receiveCount = h.receives;
+                out.push_back(a);
+                if (h.receives > 1) {
+                    Event r = a;
+                    r.kind = EventKind::Redelivered;
+                    out.push_back(r);
+                }
+                w.batch.push_back(h);
+            }
+            return;
+        }
+        Held& h = w.batch[w.next++];
+        if (rng_() % 4000 == 0) {  // now and then a worker crashes mid-batch
+            Event c = make(EventKind::WorkerCrashed, t, w);
+            c.value = static_cast<std::int64_t>(w.batch.size() - w.next + 1);
+            out.push_back(c);
+            for (std::size_t i = w.next - 1; i < w.batch.size(); ++i) {
+                returned_.push_back(w.batch[i]);
+            }
+            w.next = w.batch.size();
+            Event back = make(EventKind::WorkerReconnected, t + 1, w);
+            out.push_back(back);
+            return;
+        }
+        Event ws = make(EventKind::WorkStarted, t, w);
+        ws.messageId = h.id;
+        ws.sequence = h.seq;
+        out.push_back(ws);
+        Event wf = ws;
+        wf.kind = EventKind::WorkFinished;
+        wf.timeNs = t + 200'000;
+        out.push_back(wf);
+        Event settle = wf;
+        if (rng_() % 50 == 0 && h.receives < 3) {
+            settle.kind = EventKind::Rejected;
+            returned_.push_back({h.id, ++seq_, h.receives});
+        } else {
+            settle.kind = EventKind::Acked;
+        }
+        settle.timeNs = t + 250'000;
+        out.push_back(settle);
+    }
+
+    std::vector<Worker> workers_;
+    std::vector<Held> returned_;
+    std::uint64_t nextId_ = 0;
+    std::uint64_t seq_ = 0;
+    std::mt19937 rng_{42};
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
+    double rate = 20000;
+    double seconds = 10;
+    int fps = 30;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--rate")) {
+            rate = std::atof(argv[i + 1]);
+        } else if (!std::strcmp(argv[i], "--seconds")) {
+            seconds = std::atof(argv[i + 1]);
+        } else if (!std::strcmp(argv[i], "--fps")) {
+            fps = std::atoi(argv[i + 1]);
+        } else {
+            std::fprintf(stderr, "usage: bench_ui [--rate N] [--seconds S] [--fps N]\n");
+            return 2;
+        }
+    }
+    if (rate <= 0 || seconds <= 0 || fps <= 0 || fps > 240) {
+        std::fprintf(stderr, "bench_ui: rate, seconds and fps must be positive (fps <= 240)\n");
+        return 2;
+    }
+    QApplication app(argc, argv);
+    qs::ui::MainWindowOptions options;
+    options.autoConnect = false;
+    options.useSettings = false;
+    qs::ui::MainWindow window(options);
+    window.resize(1600, 1000);
+    window.show();
+    window.pump()->stop();  // frames are driven here, with the same sinks
+    QApplication::processEvents();
+
+    Traffic traffic(8);
+    std::vector<Event> batch;
+    std::vector<double> frameMs;
+    const auto frameNs = static_cast<std::int64_t>(1e9 / fps);
+    const auto perFrame = static_cast<std::size_t>(rate / fps);
+    QElapsedTimer wall;
+    wall.start();
+    std::int64_t last = qs::monotonicNanos();
+    std::uint64_t events = 0;
+    while (wall.nsecsElapsed() < static_cast<qint64>(seconds * 1e9)) {
+        const std::int64_t now = qs::monotonicNanos();
+        batch.clear();
+        traffic.generate(last, now, perFrame, batch);
+        last = now;
+        QElapsedTimer frame;
+        frame.start();
+        window.pump()->deliver(batch);  // models, timeline, charts, explain, log
+        QApplication::processEvents();  // painting and the views' own timers
+        frameMs.push_back(static_cast<double>(frame.nsecsElapsed()) / 1e6);
+        events += batch.size();
+        const std::int64_t spent = qs::monotonicNanos() - now;
+        if (spent < frameNs) {
+            QThread::usleep(static_cast<unsigned long>((frameNs - spent) / 1000));
+        }
+    }
+    std::sort(frameMs.begin(), frameMs.end());
+    auto pct = [&](double p) {
+        const auto i = static_cast<std::size_t>(p * static_cast<double>(frameMs.size() - 1));
+        return frameMs[i];
+    };
+    const double elapsed = static_cast<double>(wall.nsecsElapsed()) / 1e9;
+    std::printf("bench_ui: %llu events in %.1f s (%.0f events/s), %zu frames at %d fps target\n",
+                static_cast<unsigned long long>(events), elapsed,
+                static_cast<double>(events) / elapsed, frameMs.size(), fps);
+    std::printf("frame work (UI thread): median %.2f ms, p99 %.2f ms, max %.2f ms\n", pct(0.5),
+                pct(0.99), frameMs.back());
+    std::printf("message rows %d (trimmed %lld), event log rows %d, timeline bars %zu\n",
+                window.messages()->rowCount(),
+                static_cast<long long>(window.messages()->trimmedRows()),
+                window.eventLog()->rowCount(), window.timelineModel().barCount());
+    std::printf("peak memory (VmHWM): %.1f MiB\n", static_cast<double>(vmHwmKb()) / 1024.0);
+    return 0;
+}

@@ -1,0 +1,192 @@
+// bench_workers: tasks per second through the embedded broker with the worker
+// pool (N workers, batch B, zero work, ack per task), with the event stream on
+// (workers, producer and broker observer all pushing, one reader draining)
+// and off. Not a test; run it on an optimized build:
+//   bench_workers [--tasks 200000] [--workers 8] [--batch 50] [--settle each|batch]
+//                 [--runs 1] [--ledger]
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "broker/broker.h"
+#include "events/broker_event_sink.h"
+#include "events/event_stream.h"
+#include "events/ledger.h"
+#include "workers/task_producer.h"
+#include "workers/worker_pool.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Args {
+    int tasks = 200000;
+    int workers = 8;
+    int batch = 50;
+    int runs = 1;
+    bool ledger = false;
+    qs::workers::SettleMode settle = qs::workers::SettleMode::Each;
+};
+
+struct Outcome {
+    double seconds = 0;
+    std::uint64_t acked = 0;
+    std::uint64_t events = 0;
+    std::uint64_t dropped = 0;
+};
+
+Outcome runOnce(const Args& args, bool events) {
+    qs::broker::BrokerOptions bo;
+    bo.bindAddress = "127.0.0.1";
+    bo.port = 0;
+    qs::broker::Broker broker(bo);
+    std::string error;
+    if (!broker.start(&error)) {
+        std::fprintf(stderr, "broker: %s\n", error.c_str());
+        std::exit(3);
+    }
+    qs::EventStream stream(1u << 20, events);
+    qs::BrokerEventSink sink(stream);
+    if (events) {
+        broker.setObserver(&sink);
+    }
+    std::atomic<bool> readerStop{false};
+    std::uint64_t drained = 0;
+    std::thread reader([&] {
+        std::vector<qs::Event> batch;
+        qs::Ledger ledger;
+        while (!readerStop.load()) {
+            batch.clear();
+            stream.drain(batch);
+            if (args.ledger)
+                ledger.apply(batch);
+            drained += batch.size();
+            if (batch.empty())
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        batch.clear();
+        stream.drain(batch);
+        drained += batch.size();
+    });
+
+    qs::client::ClientOptions client;
+    client.address = broker.address();
+    qs::workers::PoolOptions po;
+    po.client = client;
+    po.channel = "bench";
+    po.events = &stream;
+    po.seed = 1;
+    qs::workers::WorkerConfig wc;
+    wc.batchSize = args.batch;
+    wc.waitMs = 1000;
+    wc.work = qs::workers::WorkProfile::none();
+    wc.settle = args.settle;
+    qs::workers::WorkerPool pool(po, wc);
+
+    qs::workers::TaskSpec spec;
+    spec.channel = "bench";
+    spec.count = args.tasks;
+    spec.sendBatchSize = 500;
+    qs::workers::ProducerOptions prod;
+    prod.client = client;
+    prod.events = &stream;
+    qs::workers::TaskProducer producer(prod, spec);
+
+    if (static_cast<int>(pool.addWorkers(args.workers, &error).size()) != args.workers) {
+        std::fprintf(stderr, "workers: %s\n", error.c_str());
+        std::exit(3);
+    }
+    const auto start = Clock::now();
+    if (!producer.start(&error)) {
+        std::fprintf(stderr, "producer: %s\n", error.c_str());
+        std::exit(3);
+    }
+    const auto limit = start + std::chrono::minutes(5);
+    while (pool.snapshot().totals.acked < static_cast<std::uint64_t>(args.tasks) &&
+           Clock::now() < limit) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    Outcome out;
+    out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    producer.wait();
+    pool.stop();
+    out.acked = pool.snapshot().totals.acked;
+    broker.setObserver(nullptr);
+    readerStop = true;
+    reader.join();
+    out.events = drained;
+    out.dropped = stream.droppedCount();
+    broker.stop();
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Args args;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto next = [&]() -> const char* {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "%s needs a value\n", a.c_str());
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (a == "--tasks")
+            args.tasks = std::atoi(next());
+        else if (a == "--workers")
+            args.workers = std::atoi(next());
+        else if (a == "--batch")
+            args.batch = std::atoi(next());
+        else if (a == "--runs")
+            args.runs = std::atoi(next());
+        else if (a == "--ledger")
+            args.ledger = true;
+        else if (a == "--settle") {
+            if (!qs::workers::parseSettleMode(next(), &args.settle)) {
+                std::fprintf(stderr, "--settle: each or batch\n");
+                return 2;
+            }
+        } else {
+            std::fprintf(stderr,
+                         "usage: bench_workers [--tasks N] [--workers N] [--batch N] "
+                         "[--settle each|batch] [--runs N] [--ledger]\n");
+            return 2;
+        }
+    }
+    if (args.tasks <= 0 || args.workers <= 0 || args.batch <= 0 || args.runs <= 0) {
+        std::fprintf(stderr, "all counts must be > 0\n");
+        return 2;
+    }
+    std::printf("bench_workers: %d tasks, %d workers, batch %d, zero work, settle %s%s\n",
+                args.tasks, args.workers, args.batch,
+                std::string(qs::workers::toString(args.settle)).c_str(),
+                args.ledger ? ", reader feeds a ledger" : "");
+    for (int r = 0; r < args.runs; ++r) {
+        const Outcome on = runOnce(args, true);
+        const Outcome off = runOnce(args, false);
+        const double rateOn = static_cast<double>(on.acked) / on.seconds;
+        const double rateOff = static_cast<double>(off.acked) / off.seconds;
+        std::printf(
+            "run %d: events on %.0f tasks/s (%.2f s, %llu events, %llu dropped) | events off "
+            "%.0f tasks/s (%.2f s) | event overhead %.1f%%\n",
+            r + 1, rateOn, on.seconds, static_cast<unsigned long long>(on.events),
+            static_cast<unsigned long long>(on.dropped), rateOff, off.seconds,
+            (on.seconds / off.seconds - 1.0) * 100.0);
+        std::fflush(stdout);
+        if (on.acked != static_cast<std::uint64_t>(args.tasks) ||
+            off.acked != static_cast<std::uint64_t>(args.tasks)) {
+            std::fprintf(stderr, "not every task was acked (%llu / %llu)\n",
+                         static_cast<unsigned long long>(on.acked),
+                         static_cast<unsigned long long>(off.acked));
+            return 1;
+        }
+    }
+    return 0;
+}
