@@ -3,7 +3,8 @@
 # builds, and either runs the app or runs every test.
 #
 #   bash packaging/dev.sh run [app args...]   build and start the console (embedded broker)
-#   bash packaging/dev.sh test                build and run all tests: normal, ASan+UBSan, TSan
+#   bash packaging/dev.sh test                build and run all tests, then the core suites under
+#                                             ASan+UBSan and the threading suites under TSan
 #   bash packaging/dev.sh deps                only install the Debian packages
 #
 # Build trees: build/app, build/ci-{release,asan,tsan} (tests). The release stage is
@@ -88,9 +89,9 @@ case "$cmd" in
       -DQUEUESCOPE_WERROR=ON
     cmake --build build/ci-release -j "$jobs"
     run_tests build/ci-release
-    echo "==> [2/3] AddressSanitizer + UndefinedBehaviorSanitizer build, all tests"
+    echo "==> [2/3] AddressSanitizer + UndefinedBehaviorSanitizer build, all core suites"
     configure build/ci-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
-      -DQUEUESCOPE_ASAN=ON -DQUEUESCOPE_BUILD_BENCHMARKS=OFF
+      -DQUEUESCOPE_ASAN=ON -DQUEUESCOPE_BUILD_GUI=OFF -DQUEUESCOPE_BUILD_BENCHMARKS=OFF
     cmake --build build/ci-asan -j "$jobs"
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       run_tests build/ci-asan
