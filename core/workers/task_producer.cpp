@@ -200,22 +200,24 @@ void TaskProducer::sendChunk(int first, int count) {
         }
         messages.push_back(std::move(m));
     }
-    auto failAll = [&](const std::string& why, std::size_t from) {
-        for (std::size_t i = from; i < messages.size(); ++i) {
-            failed_.fetch_add(1);
-            if (eventsOn) {
-                Event e;
-                e.timeNs = monotonicNanos();
-                e.kind = EventKind::SendFailed;
-                e.source = EventSource::Producer;
-                e.actor = clientId;
-                e.channel = messages[i].channel;
-                e.messageId = messages[i].id;
-                e.count2 = first + static_cast<int>(i);
-                e.detail = why;
-                events->push(std::move(e));
-            }
+    auto failOne = [&](std::size_t i, const std::string& why) {
+        failed_.fetch_add(1);
+        if (eventsOn) {
+            Event e;
+            e.timeNs = monotonicNanos();
+            e.kind = EventKind::SendFailed;
+            e.source = EventSource::Producer;
+            e.actor = clientId;
+            e.channel = messages[i].channel;
+            e.messageId = messages[i].id;
+            e.count2 = first + static_cast<int>(i);
+            e.detail = why;
+            events->push(std::move(e));
         }
+    };
+    auto failAll = [&](const std::string& why, std::size_t from) {
+        for (std::size_t i = from; i < messages.size(); ++i)
+            failOne(i, why);
     };
     if (messages.size() == 1) {
         auto result = client_->send(messages.front());
@@ -238,19 +240,7 @@ void TaskProducer::sendChunk(int first, int count) {
                     break;
                 }
                 if (results[i].isError) {
-                    failed_.fetch_add(1);
-                    if (eventsOn) {
-                        Event e;
-                        e.timeNs = monotonicNanos();
-                        e.kind = EventKind::SendFailed;
-                        e.source = EventSource::Producer;
-                        e.actor = clientId;
-                        e.channel = messages[i].channel;
-                        e.messageId = messages[i].id;
-                        e.count2 = first + static_cast<int>(i);
-                        e.detail = results[i].error;
-                        events->push(std::move(e));
-                    }
+                    failOne(i, results[i].error);
                 } else {
                     sent_.fetch_add(1);
                 }
