@@ -22,7 +22,7 @@ packages=(
   qt6-base-dev qt6-charts-dev libgl-dev
   nlohmann-json3-dev
   nodejs npm
-  fonts-dejavu-core
+  fonts-dejavu-core openssl
 )
 
 as_root() {

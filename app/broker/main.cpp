@@ -13,10 +13,15 @@
 namespace {
 
 void printUsage(std::ostream& out) {
-    out << "Usage: queuescope-broker [--port N] [--bind ADDR] [--auth-token T] [--help]\n"
+    out << "Usage: queuescope-broker [--port N] [--bind ADDR] [--auth-token T]\n"
+           "                         [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] "
+           "[--help]\n"
            "  --port N         TCP port to listen on (default 50000; 0 = pick a free one)\n"
            "  --bind ADDR      address to bind (default 127.0.0.1)\n"
            "  --auth-token T   require metadata 'authorization: T' on every RPC but Ping\n"
+           "  --tls-cert PEM   serve TLS with this certificate chain (needs --tls-key)\n"
+           "  --tls-key PEM    private key of --tls-cert\n"
+           "  --tls-client-ca PEM  require client certificates signed by this CA (mutual TLS)\n"
            "  --help           show this help\n"
            "Prints 'queuescope-broker listening on <host>:<port>' once serving.\n";
 }
@@ -67,6 +72,12 @@ int main(int argc, char** argv) {
             }
         } else if (arg == "--auth-token") {
             options.authToken = value(arg);
+        } else if (arg == "--tls-cert") {
+            options.tls.certFile = value(arg);
+        } else if (arg == "--tls-key") {
+            options.tls.keyFile = value(arg);
+        } else if (arg == "--tls-client-ca") {
+            options.tls.clientCaFile = value(arg);
         } else {
             std::cerr << "queuescope-broker: unknown argument '" << arg << "'\n";
             printUsage(std::cerr);
@@ -88,10 +99,8 @@ int main(int argc, char** argv) {
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
     qs::broker::Broker broker(options);
-    std::string error;
-    if (!broker.start(&error)) {
-        std::cerr << "queuescope-broker: " << error << '\n';
-        return 1;
+    if (!broker.start()) {
+        return 1;  // the reason was already printed through options.log
     }
     std::cout << "queuescope-broker listening on " << broker.address() << std::endl;
 

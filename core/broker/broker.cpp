@@ -5,7 +5,10 @@
 
 #include <atomic>
 #include <climits>
+#include <fstream>
 #include <mutex>
+#include <optional>
+#include <sstream>
 
 #include "broker/broker_observer.h"
 #include "broker/event_sink.h"
@@ -16,6 +19,58 @@
 #include "common/clock.h"
 
 namespace qs::broker {
+
+namespace {
+
+// Reads a whole PEM file; nullopt (with *error naming the file) when it is
+// missing, unreadable or empty.
+std::optional<std::string> readPem(const std::string& path, const char* what, std::string* error) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    if (in)
+        text << in.rdbuf();
+    if (!in || text.str().empty()) {
+        *error = std::string("cannot read TLS ") + what + " '" + path +
+                 "': file missing, unreadable or empty";
+        return std::nullopt;
+    }
+    return text.str();
+}
+
+// Plaintext unless a certificate is configured; *error set when the TLS files
+// are incomplete or unreadable.
+std::shared_ptr<grpc::ServerCredentials> serverCredentials(const BrokerTlsOptions& tls,
+                                                           std::string* error) {
+    if (tls.certFile.empty() && tls.keyFile.empty()) {
+        if (!tls.clientCaFile.empty()) {
+            *error = "a TLS client CA needs a server certificate and key";
+            return nullptr;
+        }
+        return grpc::InsecureServerCredentials();
+    }
+    if (tls.certFile.empty() || tls.keyFile.empty()) {
+        *error = "TLS needs both a server certificate and a key";
+        return nullptr;
+    }
+    const auto cert = readPem(tls.certFile, "certificate", error);
+    if (!cert)
+        return nullptr;
+    const auto key = readPem(tls.keyFile, "key", error);
+    if (!key)
+        return nullptr;
+    grpc::SslServerCredentialsOptions ssl(GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE);
+    if (!tls.clientCaFile.empty()) {
+        const auto ca = readPem(tls.clientCaFile, "client CA", error);
+        if (!ca)
+            return nullptr;
+        ssl.pem_root_certs = *ca;
+        ssl.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+    }
+    ssl.pem_key_cert_pairs.push_back({*key, *cert});
+    return grpc::SslServerCredentials(ssl);
+}
+
+}  // namespace
 
 struct Broker::Impl {
     explicit Impl(BrokerOptions brokerOptions)
@@ -44,6 +99,15 @@ bool Broker::start(std::string* error) {
     if (impl_->running)
         return true;
     const BrokerOptions& options = impl_->options;
+    std::string tlsError;
+    const auto credentials = serverCredentials(options.tls, &tlsError);
+    if (!credentials) {
+        if (error != nullptr)
+            *error = tlsError;
+        if (options.log)
+            options.log(tlsError);
+        return false;
+    }
     impl_->engine.start();
     impl_->context = std::make_unique<ServiceContext>(options, impl_->engine, impl_->events,
                                                       impl_->threads, unixSeconds());
@@ -55,7 +119,7 @@ bool Broker::start(std::string* error) {
                           : static_cast<int>(options.maxMessageBytes);
     grpc::ServerBuilder builder;
     int bound = 0;
-    builder.AddListeningPort(endpoint, grpc::InsecureServerCredentials(), &bound);
+    builder.AddListeningPort(endpoint, credentials, &bound);
     builder.RegisterService(impl_->service.get());
     builder.SetMaxReceiveMessageSize(limit);
     builder.SetMaxSendMessageSize(limit);

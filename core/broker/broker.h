@@ -10,6 +10,15 @@ namespace qs::broker {
 
 class BrokerObserver;
 
+// Server-side TLS. PEM files are read by start(); a missing or empty file makes
+// start() fail with an error naming it. With clientCaFile set, clients must
+// present a certificate signed by that CA (mutual TLS).
+struct BrokerTlsOptions {
+    std::string certFile;      // server certificate chain; empty = plaintext
+    std::string keyFile;       // server private key; required with certFile
+    std::string clientCaFile;  // empty = no client certificate asked for
+};
+
 struct BrokerOptions {
     std::string bindAddress = "127.0.0.1";
     int port = 50000;       // 0 = ephemeral; the bound port is reported by port()
@@ -17,6 +26,7 @@ struct BrokerOptions {
     std::string version = "v2.4.0";
     std::string hostName;                     // empty = derived from the OS hostname (spec §2.14)
     std::size_t maxMessageBytes = 104857600;  // gRPC send/receive limit (spec §1.4)
+    BrokerTlsOptions tls;
     // One line per client connect / disconnect and per error. Called from gRPC
     // threads; must be thread-safe. Null = silent.
     std::function<void(std::string_view line)> log;

@@ -63,12 +63,29 @@ private Q_SLOTS:
         ::close(blocker);
     }
 
+    void unreadableTlsFilesFail() {
+        QProcess process;
+        process.start(
+            QStringLiteral(QUEUESCOPE_BROKER_EXE),
+            {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--tls-cert"),
+             QStringLiteral("/nonexistent/queuescope/server.pem"), QStringLiteral("--tls-key"),
+             QStringLiteral("/nonexistent/queuescope/server.key")});
+        QVERIFY(process.waitForFinished(10000));
+        QCOMPARE(process.exitCode(), 1);
+        QVERIFY(process.readAllStandardOutput().isEmpty());
+        const QByteArray error = process.readAllStandardError();
+        QVERIFY2(error.contains("/nonexistent/queuescope/server.pem"), error.constData());
+        QCOMPARE(error.count("cannot read TLS"), 1);  // said once, not twice
+    }
+
     void helpPrintsUsage() {
         QProcess process;
         process.start(QStringLiteral(QUEUESCOPE_BROKER_EXE), {QStringLiteral("--help")});
         QVERIFY(process.waitForFinished(5000));
         QCOMPARE(process.exitCode(), 0);
-        QVERIFY(process.readAllStandardOutput().contains("--port"));
+        const QByteArray usage = process.readAllStandardOutput();
+        QVERIFY(usage.contains("--port"));
+        QVERIFY(usage.contains("--tls-cert"));
     }
 };
 
