@@ -110,7 +110,8 @@ void ClientCore::replaceChannel() {
     args.SetMaxSendMessageSize(-1);
     const int initial = static_cast<int>(options.reconnectBackoffInitial.count());
     args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, std::max(initial, 1));
-    args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, std::max(initial, 1));
+    // Not GRPC_ARG_MIN_RECONNECT_BACKOFF_MS: gRPC also uses it as the connect
+    // timeout, and 100 ms aborts handshakes on a loaded machine or under TSan.
     args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS,
                 std::max(static_cast<int>(options.reconnectBackoffMax.count()), 1));
     if (!options.tls.serverNameOverride.empty()) {
