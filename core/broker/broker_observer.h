@@ -1,5 +1,7 @@
 #pragma once
 
+#include <utility>
+
 #include "events/event.h"
 
 namespace qs::broker {
@@ -17,6 +19,10 @@ class BrokerObserver {
 public:
     virtual ~BrokerObserver() = default;
     virtual void onBrokerEvent(const Event& event) noexcept = 0;
+    // What the broker calls: the event is the observer's to keep. An observer
+    // that stores events can override this to move it instead of copying it;
+    // the default passes it to onBrokerEvent().
+    virtual void takeBrokerEvent(Event&& event) noexcept { onBrokerEvent(std::as_const(event)); }
 };
 
 }  // namespace qs::broker

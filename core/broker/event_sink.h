@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <utility>
 
 #include "broker/broker_observer.h"
 #include "common/clock.h"
@@ -29,7 +30,7 @@ public:
         event.kind = kind;
         event.source = EventSource::Broker;
         fill(event);
-        observer->onBrokerEvent(event);
+        observer->takeBrokerEvent(std::move(event));
     }
 
 private:

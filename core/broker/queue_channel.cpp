@@ -25,7 +25,13 @@ std::uint64_t QueueChannel::append(StoredMessage message, std::int64_t nowNs) {
     ++stats_.storedMessages;
     stats_.storedBytes += bytes;
     touchLocked();
-    signalLocked();
+    // Only the first ready message wakes the waiting consumers: a consumer
+    // sleeps only after a collect that left nothing ready, so while messages
+    // are ready every sleeper has a wake-up pending already. Waking all of
+    // them on every append made a burst of sends cost a futex wake per
+    // waiter per message.
+    if (stats_.readyMessages == 1)
+        signalLocked();
     return sequence;
 }
 

@@ -93,11 +93,11 @@ void DownstreamSession::readLoop() {
     cv_.notify_all();
 }
 
-void DownstreamSession::handle(const kubemq::QueuesDownstreamResponse& response) {
+void DownstreamSession::handle(kubemq::QueuesDownstreamResponse& response) {
     std::unique_lock lock(mutex_);
     auto pending = pendingGets_.find(response.refrequestid());
     if (pending != pendingGets_.end() && !pending->second) {
-        pending->second = response;
+        pending->second.emplace().Swap(&response);
         cv_.notify_all();
         return;
     }
@@ -238,11 +238,15 @@ bool DownstreamSession::settle(const kubemq::QueuesDownstreamRequest& request, S
         if (dead_ || reason_ != EndReason::None) {
             return false;
         }
-        settles_[request.requestid()] =
-            SettleRecord{request.reftransactionid(), op, std::move(sequences)};
-        settleOrder_.push_back(request.requestid());
+        SettleRecord record{request.reftransactionid(), op, std::move(sequences)};
+        auto [it, inserted] = settles_.try_emplace(request.requestid(), std::move(record));
+        if (inserted) {
+            settleOrder_.push_back(&it->first);  // node keys never move
+        } else {  // request ids are fresh UUIDs: only a reused id lands here
+            it->second = std::move(record);
+        }
         while (settleOrder_.size() > kSettleRecordLimit) {
-            settles_.erase(settleOrder_.front());
+            settles_.erase(settles_.find(*settleOrder_.front()));
             settleOrder_.pop_front();
         }
     }

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <unordered_map>
 
 #include "client/client_core.h"
 #include "client/received_batch.h"
@@ -56,7 +57,8 @@ private:
 
     bool write(const kubemq::QueuesDownstreamRequest& request);
     void readLoop();
-    void handle(const kubemq::QueuesDownstreamResponse& response);
+    // May take the response's contents (a Get answer is swapped out, not copied).
+    void handle(kubemq::QueuesDownstreamResponse& response);
     Error lostError(bool freshStream) const;
 
     std::shared_ptr<SettlementErrorSink> errors_;
@@ -77,8 +79,11 @@ private:
     EndReason reason_ = EndReason::None;
     grpc::Status status_;
     std::map<std::string, std::optional<kubemq::QueuesDownstreamResponse>> pendingGets_;
-    std::map<std::string, SettleRecord> settles_;
-    std::deque<std::string> settleOrder_;
+    // Settlements sent, by RequestId, to name the operation and messages of a
+    // later error frame; the oldest are forgotten first (successes are never
+    // answered).
+    std::unordered_map<std::string, SettleRecord> settles_;
+    std::deque<const std::string*> settleOrder_;  // keys of settles_, oldest first
 };
 
 }  // namespace qs::client::detail

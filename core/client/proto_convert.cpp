@@ -50,6 +50,32 @@ QueueMessage fromProto(const kubemq::QueueMessage& message) {
     return out;
 }
 
+QueueMessage fromProto(kubemq::QueueMessage&& message) {
+    QueueMessage out;
+    out.id = std::move(*message.mutable_messageid());
+    out.clientId = std::move(*message.mutable_clientid());
+    out.channel = std::move(*message.mutable_channel());
+    out.metadata = std::move(*message.mutable_metadata());
+    out.body = std::move(*message.mutable_body());
+    for (auto& [key, value] : *message.mutable_tags()) {
+        out.tags.emplace(key, std::move(value));
+    }
+    const kubemq::QueueMessageAttributes& a = message.attributes();
+    out.attributes.timestamp = a.timestamp();
+    out.attributes.sequence = a.sequence();
+    out.attributes.receiveCount = a.receivecount();
+    out.attributes.reRouted = a.rerouted();
+    out.attributes.reRoutedFrom = a.reroutedfromqueue();
+    out.attributes.expirationAt = a.expirationat();
+    out.attributes.delayedTo = a.delayedto();
+    const kubemq::QueueMessagePolicy& p = message.policy();
+    out.policy.expirationSeconds = p.expirationseconds();
+    out.policy.delaySeconds = p.delayseconds();
+    out.policy.maxReceiveCount = p.maxreceivecount();
+    out.policy.deadLetterQueue = p.maxreceivequeue();
+    return out;
+}
+
 SendResult fromProto(const kubemq::SendQueueMessageResult& result) {
     SendResult out;
     out.messageId = result.messageid();

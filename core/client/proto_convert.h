@@ -13,6 +13,8 @@ namespace qs::client::detail {
 
 void toProto(const QueueMessage& message, kubemq::QueueMessage* out);
 QueueMessage fromProto(const kubemq::QueueMessage& message);
+// Same, moving the strings out of `message` (left valid but unspecified).
+QueueMessage fromProto(kubemq::QueueMessage&& message);
 SendResult fromProto(const kubemq::SendQueueMessageResult& result);
 ServerInfo fromProto(const kubemq::PingResult& result);
 QueueChannelInfo fromProto(const kubemq::QueueInfo& info);

@@ -1,5 +1,8 @@
 #include "client/received_batch.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "client/argument_checks.h"
 #include "client/downstream_session.h"
 #include "client/proto_convert.h"
@@ -67,7 +70,7 @@ Transaction::Transaction(std::shared_ptr<DownstreamSession> session, std::string
       validate_(validate) {}
 
 ReceivedBatch Transaction::makeBatch(std::shared_ptr<DownstreamSession> session,
-                                     const kubemq::QueuesDownstreamResponse& response,
+                                     kubemq::QueuesDownstreamResponse& response,
                                      const std::string& channel, const std::string& clientId,
                                      bool autoAck, bool validate) {
     auto txn = std::make_shared<Transaction>(std::move(session), response.transactionid(), clientId,
@@ -77,17 +80,35 @@ ReceivedBatch Transaction::makeBatch(std::shared_ptr<DownstreamSession> session,
     batch.transactionId_ = response.transactionid();
     batch.channel_ = channel;
     batch.autoAck_ = autoAck;
-    batch.messages_.reserve(static_cast<std::size_t>(response.messages_size()));
-    for (const auto& message : response.messages()) {
-        QueueMessage converted = fromProto(message);
+    const auto count = static_cast<std::size_t>(response.messages_size());
+    batch.messages_.reserve(count);
+    if (!autoAck) {
+        txn->unsettled_.reserve(count);
+    }
+    for (auto& message : *response.mutable_messages()) {
+        QueueMessage converted = fromProto(std::move(message));
         if (!autoAck) {
-            txn->unsettled_.insert(converted.attributes.sequence);
+            txn->unsettled_.push_back(converted.attributes.sequence);
         }
         batch.messages_.push_back(ReceivedMessage(txn, std::move(converted)));
     }
+    std::sort(txn->unsettled_.begin(), txn->unsettled_.end());
+    txn->unsettled_.erase(std::unique(txn->unsettled_.begin(), txn->unsettled_.end()),
+                          txn->unsettled_.end());
     // An empty or auto-acked Get leaves no open transaction on the server.
-    txn->closed_ = autoAck || response.messages_size() == 0;
+    txn->closed_ = autoAck || count == 0;
     return batch;
+}
+
+bool Transaction::isUnsettledLocked(std::uint64_t sequence) const {
+    return std::binary_search(unsettled_.begin(), unsettled_.end(), sequence);
+}
+
+void Transaction::markSettledLocked(std::uint64_t sequence) {
+    auto it = std::lower_bound(unsettled_.begin(), unsettled_.end(), sequence);
+    if (it != unsettled_.end() && *it == sequence) {
+        unsettled_.erase(it);
+    }
 }
 
 Result<void> Transaction::send(SettleOp op, std::vector<std::uint64_t> sequences,
@@ -125,13 +146,56 @@ Result<void> Transaction::settleOne(SettleOp op, std::uint64_t sequence,
             return *error;
         }
     }
-    if (closed_ || unsettled_.count(sequence) == 0) {
+    if (closed_ || !isUnsettledLocked(sequence)) {
         return invalid("message " + std::to_string(sequence) + " of transaction " + transactionId_ +
                        " is already settled");
     }
     Result<void> sent = send(op, {sequence}, requeueChannel);
     if (sent.ok()) {
-        unsettled_.erase(sequence);
+        markSettledLocked(sequence);
+        closed_ = unsettled_.empty();
+    }
+    return sent;
+}
+
+Result<void> Transaction::settleRange(SettleOp op, std::span<const std::uint64_t> sequences,
+                                      const std::string& requeueChannel) {
+    if (sequences.size() == 1) {
+        return settleOne(op, sequences.front(), requeueChannel);
+    }
+    std::lock_guard lock(mutex_);
+    if (sequences.empty()) {
+        return invalid("no messages to " + std::string(toString(op)) + ": the list is empty");
+    }
+    if (autoAck_) {
+        return invalid("transaction " + transactionId_ +
+                       " was auto-acknowledged on receive; nothing to settle");
+    }
+    if (op == SettleOp::Requeue && validate_) {
+        if (auto error = checkChannelName(requeueChannel, "requeue channel")) {
+            return *error;
+        }
+    }
+    std::vector<std::uint64_t> sorted(sequences.begin(), sequences.end());
+    std::sort(sorted.begin(), sorted.end());
+    if (auto dup = std::adjacent_find(sorted.begin(), sorted.end()); dup != sorted.end()) {
+        return invalid("message " + std::to_string(*dup) + " is listed twice");
+    }
+    for (std::uint64_t sequence : sorted) {
+        if (closed_ || !isUnsettledLocked(sequence)) {
+            return invalid("message " + std::to_string(sequence) + " of transaction " +
+                           transactionId_ + " is already settled");
+        }
+    }
+    Result<void> sent =
+        send(op, std::vector<std::uint64_t>(sequences.begin(), sequences.end()), requeueChannel);
+    if (sent.ok()) {
+        // Both sorted: one merge pass instead of an erase per message.
+        std::vector<std::uint64_t> left;
+        left.reserve(unsettled_.size() - sorted.size());
+        std::set_difference(unsettled_.begin(), unsettled_.end(), sorted.begin(), sorted.end(),
+                            std::back_inserter(left));
+        unsettled_.swap(left);
         closed_ = unsettled_.empty();
     }
     return sent;
@@ -157,7 +221,7 @@ Result<void> Transaction::settleAll(SettleOp op, const std::string& requeueChann
 
 bool Transaction::isSettled(std::uint64_t sequence) const {
     std::lock_guard lock(mutex_);
-    return autoAck_ || unsettled_.count(sequence) == 0;
+    return autoAck_ || !isUnsettledLocked(sequence);
 }
 
 std::size_t Transaction::unsettledCount() const {
@@ -187,6 +251,28 @@ Result<void> ReceivedMessage::requeue(const std::string& channel) {
 
 bool ReceivedMessage::isSettled() const {
     return txn_->isSettled(sequence());
+}
+
+Result<void> ReceivedBatch::ackRange(std::span<const std::uint64_t> sequences) {
+    if (!txn_) {
+        return detail::invalid("this batch holds no messages: nothing to ack");
+    }
+    return txn_->settleRange(SettleOp::Ack, sequences, {});
+}
+
+Result<void> ReceivedBatch::rejectRange(std::span<const std::uint64_t> sequences) {
+    if (!txn_) {
+        return detail::invalid("this batch holds no messages: nothing to reject");
+    }
+    return txn_->settleRange(SettleOp::Reject, sequences, {});
+}
+
+Result<void> ReceivedBatch::requeueRange(std::span<const std::uint64_t> sequences,
+                                         const std::string& channel) {
+    if (!txn_) {
+        return detail::invalid("this batch holds no messages: nothing to requeue");
+    }
+    return txn_->settleRange(SettleOp::Requeue, sequences, channel);
 }
 
 Result<void> ReceivedBatch::ackAll() {

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -80,6 +81,15 @@ public:
     const std::vector<ReceivedMessage>& messages() const { return messages_; }
     bool empty() const { return messages_.empty(); }
     std::size_t size() const { return messages_.size(); }
+
+    // One Range request for several messages of this batch (by sequence):
+    // the wire form of settling each of them, in one write. Every sequence must
+    // belong to this batch, be unsettled and appear once; otherwise
+    // InvalidArgument and nothing is sent. An empty list is InvalidArgument.
+    Result<void> ackRange(std::span<const std::uint64_t> sequences);     // AckRange
+    Result<void> rejectRange(std::span<const std::uint64_t> sequences);  // NAckRange
+    Result<void> requeueRange(std::span<const std::uint64_t> sequences,
+                              const std::string& channel);  // ReQueueRange
 
     Result<void> ackAll();                                // AckAll
     Result<void> rejectAll();                             // NAckAll

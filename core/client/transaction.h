@@ -3,7 +3,7 @@
 // Private: shared state of one ReceivedBatch (one server transaction).
 #include <memory>
 #include <mutex>
-#include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -20,12 +20,17 @@ public:
                 std::string clientId, bool autoAck, bool validate);
 
     // Builds the batch for a successful Get response.
+    // Takes the messages out of `response` (moved, not copied).
     static ReceivedBatch makeBatch(std::shared_ptr<DownstreamSession> session,
-                                   const kubemq::QueuesDownstreamResponse& response,
+                                   kubemq::QueuesDownstreamResponse& response,
                                    const std::string& channel, const std::string& clientId,
                                    bool autoAck, bool validate);
 
     Result<void> settleOne(SettleOp op, std::uint64_t sequence, const std::string& requeueChannel);
+    // One Range request (Ack / Reject / Requeue) for all of `sequences`, which
+    // must be distinct and unsettled: otherwise nothing is sent.
+    Result<void> settleRange(SettleOp op, std::span<const std::uint64_t> sequences,
+                             const std::string& requeueChannel);
     Result<void> settleAll(SettleOp op, const std::string& requeueChannel);
     bool isSettled(std::uint64_t sequence) const;
     std::size_t unsettledCount() const;
@@ -33,6 +38,8 @@ public:
 private:
     Result<void> send(SettleOp op, std::vector<std::uint64_t> sequences,
                       const std::string& requeueChannel);
+    bool isUnsettledLocked(std::uint64_t sequence) const;
+    void markSettledLocked(std::uint64_t sequence);
 
     std::shared_ptr<DownstreamSession> session_;
     const std::string transactionId_;
@@ -41,7 +48,9 @@ private:
     const bool validate_;
 
     mutable std::mutex mutex_;
-    std::set<std::uint64_t> unsettled_;
+    // Sorted; a batch holds at most 1024 messages, so a flat vector beats a
+    // node per message.
+    std::vector<std::uint64_t> unsettled_;
     bool closed_ = false;
 };
 

@@ -22,4 +22,12 @@ void BrokerEventSink::onBrokerEvent(const Event& event) noexcept {
     }
 }
 
+void BrokerEventSink::takeBrokerEvent(Event&& event) noexcept {
+    if (!stream_.isEnabled())
+        return;
+    if (event.timeNs == 0)
+        event.timeNs = monotonicNanos();
+    stream_.push(std::move(event));
+}
+
 }  // namespace qs

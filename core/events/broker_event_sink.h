@@ -22,6 +22,8 @@ public:
     // events sort with everyone else's. A copy that cannot be made is counted
     // as a drop by the stream.
     void onBrokerEvent(const Event& event) noexcept override;
+    // Same, moving the event into the stream (no copy): what the broker calls.
+    void takeBrokerEvent(Event&& event) noexcept override;
 
 private:
     EventStream& stream_;

@@ -25,7 +25,9 @@ enum class EventKind : std::uint8_t {
     PollStarted,      // value = max messages; detail = wait timeout ms
     PollReturned,     // value = messages received; count2 = waited ms
     MessageAssigned,  // a message handed to a worker (sequence, receive count)
-    Redelivered,      // the ledger saw this message delivered before (detail = previous worker)
+    Redelivered,      // a hand-out of a MessageID handed out before (by identity): from the
+                      // worker (source Worker) or derived by the ledger (source Pool);
+                      // value = nth hand-out, detail = previous worker
     WorkStarted,
     WorkFinished,  // value = work duration ns
     Acked,

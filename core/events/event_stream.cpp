@@ -65,6 +65,39 @@ bool EventStream::push(Event&& event) noexcept {
     return true;
 }
 
+std::size_t EventStream::push(std::vector<Event>& events) noexcept {
+    if (events.empty())
+        return 0;
+    if (!isEnabled()) {
+        events.clear();
+        return 0;
+    }
+    std::size_t accepted = 0;
+    {
+        std::lock_guard lock(producerMutex_);
+        const std::size_t room = inbox_.size() < capacity_ ? capacity_ - inbox_.size() : 0;
+        std::size_t n = std::min(room, events.size());
+        if (n > 0) {
+            try {
+                const std::size_t need = inbox_.size() + n;
+                if (need > inbox_.capacity())  // grow geometrically, as push_back would
+                    inbox_.reserve(std::max(need, std::min(2 * inbox_.capacity(), capacity_)));
+            } catch (...) {
+                n = 0;  // no memory to grow: every event of this batch is lost, say so
+            }
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            inbox_.push_back(std::move(events[i]));  // cannot throw after the reserve
+        pushed_ += n;
+        accepted_ += n;
+        accepted = n;
+        if (n < events.size())
+            countDropsLocked(events.size() - n, events[n].timeNs);
+    }
+    events.clear();  // frees the moved-from shells outside the lock
+    return accepted;
+}
+
 bool EventStream::push(const Event& event) noexcept {
     if (!isEnabled())
         return false;
@@ -143,10 +176,23 @@ std::size_t EventStream::takeBatch(std::vector<Event>& out, std::size_t max) {
         outboxPos_ = 0;
         outboxMarks_.clear();
         outboxMarkPos_ = 0;
-        std::lock_guard producerLock(producerMutex_);
-        outbox_.swap(inbox_);
-        outboxMarks_.swap(inboxMarks_);
-        outboxCapacity_ = capacity_;
+        {
+            std::lock_guard producerLock(producerMutex_);
+            outbox_.swap(inbox_);
+            outboxMarks_.swap(inboxMarks_);
+            outboxCapacity_ = capacity_;
+        }
+        if (out.empty() && !outbox_.empty() && outboxMarks_.empty() &&
+            outbox_.size() <= max - taken) {
+            // The whole buffer goes to a reader with an empty vector: hand it
+            // over instead of moving event by event. The reader's old buffer
+            // (its capacity) becomes the next producer buffer.
+            out.swap(outbox_);
+            delivered_ += out.size();
+            taken += out.size();
+            outbox_.clear();
+            break;
+        }
     }
     return taken;
 }

@@ -55,6 +55,11 @@ public:
     // stream is disabled. Never blocks on the reader.
     bool push(Event&& event) noexcept;
     bool push(const Event& event) noexcept;
+    // Moves every event of `events` in, in order, under one lock (a producer
+    // that reports several steps at once pays for one lock, not one per
+    // event); `events` is left empty. Events that do not fit are dropped and
+    // counted exactly like single pushes. Returns how many were accepted.
+    std::size_t push(std::vector<Event>& events) noexcept;
 
     // For adapters that could not even build an event (e.g. a copy failed):
     // counts `count` pushes as dropped so the totals stay exact.

@@ -121,6 +121,13 @@ void Ledger::apply(const Event& e) {
         ++summary_.sent;
     if (e.kind == EventKind::SendFailed)
         ++summary_.sendFailed;
+    if (e.kind == EventKind::Redelivered) {
+        // Derived by this ledger, or reported by a worker: counted from the
+        // hand-outs themselves either way, never from these events.
+        if (e.source == EventSource::Worker)
+            applyReportedRedelivery(e);
+        return;
+    }
     if (isMessageKind(e.kind)) {
         if (e.messageId.empty()) {
             const auto it = e.channel.empty() || e.sequence == 0
@@ -283,7 +290,14 @@ DeliveryRecord& Ledger::beginDelivery(MessageRecord& rec, const Event& e, Side s
         w.openMessages.insert(rec.messageId);
     }
 
-    if (redelivery && options_.maxPendingDerivedEvents > 0) {
+    bool reported = false;
+    if (redelivery && !reportedRedeliveries_.empty()) {
+        std::string key = rec.messageId;
+        key.push_back('\0');
+        key += added.worker;
+        reported = reportedRedeliveries_.erase(key) > 0;
+    }
+    if (redelivery && !reported && options_.maxPendingDerivedEvents > 0) {
         if (derived_.size() < options_.maxPendingDerivedEvents) {
             Event r;
             r.timeNs = e.timeNs;
@@ -665,6 +679,33 @@ void Ledger::workerCrashed(const std::string& worker, std::int64_t timeNs) {
         }
     }
     w->openMessages.clear();
+}
+
+void Ledger::applyReportedRedelivery(const Event& e) {
+    if (e.messageId.empty() || e.actor.empty() || options_.maxPendingDerivedEvents == 0)
+        return;
+    // Workers report it right after the assignment: drop the twin derived
+    // from that assignment if it is still pending.
+    for (auto it = derived_.rbegin(); it != derived_.rend(); ++it) {
+        if (it->messageId == e.messageId && it->actor == e.actor) {
+            derived_.erase(std::next(it).base());
+            return;
+        }
+    }
+    const auto m = messages_.find(std::string_view(e.messageId));
+    if (m != messages_.end() && !m->second.rec.deliveries.empty()) {
+        const DeliveryRecord& last = m->second.rec.deliveries.back();
+        if (last.worker == e.actor && last.seenByClient)
+            return;  // its assignment is in: nothing was derived, or it was taken already
+    }
+    // Reported ahead of its assignment: that assignment derives nothing.
+    constexpr std::size_t kMaxReported = 4096;  // a bound against assignments never seen
+    if (reportedRedeliveries_.size() >= kMaxReported)
+        reportedRedeliveries_.clear();
+    std::string key = e.messageId;
+    key.push_back('\0');
+    key += e.actor;
+    reportedRedeliveries_.insert(std::move(key));
 }
 
 void Ledger::applyWorkerEvent(const Event& e) {

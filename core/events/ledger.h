@@ -143,7 +143,9 @@ struct LedgerOptions {
     // of a delivery showing this receive count dead-letters the message.
     std::int32_t maxReceiveCount = 0;
     // Emit EventKind::Redelivered events for takeDerivedEvents(); at most this
-    // many are kept until taken (0 = do not emit).
+    // many are kept until taken (0 = do not emit). None is derived for a
+    // hand-out whose worker reported the redelivery itself (a Redelivered
+    // event from EventSource::Worker), so the timeline holds one per hand-out.
     std::size_t maxPendingDerivedEvents = 0;
 };
 
@@ -233,6 +235,7 @@ private:
     void refreshCounters(Entry& entry);
     void applyMessageEvent(const Event& event);
     void applyWorkerEvent(const Event& event);
+    void applyReportedRedelivery(const Event& event);
     void workerCrashed(const std::string& worker, std::int64_t timeNs);
     void evictFinished();
     void indexDelivery(Entry& entry, const DeliveryRecord& d);
@@ -251,6 +254,9 @@ private:
     LatencySamples sendToAckAll_;
     std::vector<Event> derived_;
     std::uint64_t derivedDropped_ = 0;
+    // Redeliveries a worker reported before the ledger saw their assignment
+    // (MessageID + '\0' + worker): that assignment derives no event.
+    std::unordered_set<std::string, StringHash, std::equal_to<>> reportedRedeliveries_;
 };
 
 }  // namespace qs

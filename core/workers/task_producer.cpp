@@ -167,6 +167,8 @@ ProducerProgress TaskProducer::progress() const {
     p.running = running_.load();
     p.finished = finished_.load();
     p.stopped = stopRequested_.load();
+    std::lock_guard lock(mutex_);
+    p.firstError = firstError_;
     return p;
 }
 
@@ -201,7 +203,10 @@ void TaskProducer::sendChunk(int first, int count) {
         messages.push_back(std::move(m));
     }
     auto failOne = [&](std::size_t i, const std::string& why) {
-        failed_.fetch_add(1);
+        if (failed_.fetch_add(1) == 0) {
+            std::lock_guard lock(mutex_);
+            firstError_ = why;
+        }
         if (eventsOn) {
             Event e;
             e.timeNs = monotonicNanos();

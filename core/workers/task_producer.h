@@ -46,6 +46,9 @@ struct ProducerProgress {
     bool running = false;
     bool finished = false;  // every task was attempted (or the producer was stopped)
     bool stopped = false;   // stop() ended it early
+    // The server's or transport's text for the first failed task (also in the
+    // SendFailed event), e.g. "send batch: failed to connect ..."; empty = none.
+    std::string firstError;
 };
 
 struct ProducerOptions {
@@ -109,6 +112,7 @@ private:
     std::atomic<std::uint64_t> failed_{0};
     std::atomic<bool> running_{false};
     std::atomic<bool> finished_{false};
+    std::string firstError_;  // guarded by mutex_
 };
 
 }  // namespace qs::workers

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "client/queues_client.h"
@@ -195,6 +197,11 @@ WorkerSnapshot Worker::snapshot() const {
     return snap_;
 }
 
+WorkerCounters Worker::counters() const {
+    std::lock_guard lock(snapshotMutex_);
+    return snap_.counters;
+}
+
 Event Worker::makeEvent(EventKind kind) const {
     Event e;
     e.timeNs = monotonicNanos();
@@ -205,9 +212,23 @@ Event Worker::makeEvent(EventKind kind) const {
     return e;
 }
 
-void Worker::emit(Event&& event) const {
+void Worker::emit(Event&& event) {
+    if (env_.events == nullptr) {
+        return;
+    }
+    flushEvents();
+    env_.events->push(std::move(event));
+}
+
+void Worker::stage(Event&& event) {
     if (env_.events != nullptr) {
-        env_.events->push(std::move(event));
+        staged_.push_back(std::move(event));
+    }
+}
+
+void Worker::flushEvents() {
+    if (env_.events != nullptr && !staged_.empty()) {
+        env_.events->push(staged_);  // leaves staged_ empty, capacity kept
     }
 }
 
@@ -467,8 +488,16 @@ Worker::Outcome Worker::pollOnce(const WorkerConfig& config) {
 
 Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::ReceivedBatch& batch) {
     auto& messages = batch.messages();
+    const std::size_t count = messages.size();
+    const bool eventsOn = env_.events != nullptr && env_.events->isEnabled();
+    // Whatever path leaves this function, staged events reach the stream.
+    struct FlushOnExit {
+        Worker& worker;
+        ~FlushOnExit() { worker.flushEvents(); }
+    } flushOnExit{*this};
+
     std::vector<BatchItem> items;
-    items.reserve(messages.size());
+    items.reserve(count);
     std::uint64_t redelivered = 0;
     for (const client::ReceivedMessage& rm : messages) {
         const client::QueueMessage& m = rm.message();
@@ -477,34 +506,46 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
         item.sequence = m.attributes.sequence;
         item.receiveCount = m.attributes.receiveCount;
         item.poison = isPoison(m.tags, m.body);
-        if (env_.deliveries != nullptr && env_.deliveries->record(m.id, id_).has_value()) {
-            item.redelivered = true;
+        item.status = config.autoAck ? ItemStatus::AutoAcked : ItemStatus::Pending;
+        std::optional<DeliveryRegistry::Previous> previous;
+        if (env_.deliveries != nullptr) {
+            previous = env_.deliveries->record(m.id, id_);
+        }
+        item.redelivered = previous.has_value();
+        if (previous) {
             ++redelivered;
         }
-        item.status = config.autoAck ? ItemStatus::AutoAcked : ItemStatus::Pending;
+        if (eventsOn) {
+            Event e = makeEvent(EventKind::MessageAssigned);
+            e.messageId = m.id;
+            e.sequence = item.sequence;
+            e.receiveCount = item.receiveCount;
+            e.transaction = batch.transactionId();
+            if (previous) {
+                // Recognised by identity: the pool handed this MessageID out
+                // before (its receive count need not have risen).
+                Event r = e;
+                r.kind = EventKind::Redelivered;
+                r.value = previous->deliveries + 1;  // this is the nth hand-out
+                r.detail = previous->worker;
+                stage(std::move(e));
+                stage(std::move(r));
+            } else {
+                stage(std::move(e));
+            }
+        }
         items.push_back(std::move(item));
     }
     {
         std::lock_guard lock(snapshotMutex_);
         snap_.batch = items;
-        snap_.counters.received += messages.size();
+        snap_.counters.received += count;
         snap_.counters.redelivered += redelivered;
         if (config.autoAck) {
-            snap_.counters.acked += messages.size();
+            snap_.counters.acked += count;
         }
         snap_.state = WorkerState::Processing;
         snap_.stateSinceNs = monotonicNanos();
-    }
-    const bool eventsOn = env_.events != nullptr && env_.events->isEnabled();
-    if (eventsOn) {
-        for (const client::ReceivedMessage& rm : messages) {
-            Event e = makeEvent(EventKind::MessageAssigned);
-            e.messageId = rm.message().id;
-            e.sequence = rm.sequence();
-            e.receiveCount = rm.message().attributes.receiveCount;
-            e.transaction = batch.transactionId();
-            emit(std::move(e));
-        }
     }
     auto messageEvent = [&](EventKind kind, std::size_t i) {
         Event e = makeEvent(kind);
@@ -514,34 +555,78 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
         e.transaction = batch.transactionId();
         return e;
     };
-    auto setStatus = [&](std::size_t i, ItemStatus status) {
-        items[i].status = status;
+    // Status changes of several items under one lock (counters follow).
+    auto setStatuses = [&](std::span<const std::size_t> which, ItemStatus status) {
         std::lock_guard lock(snapshotMutex_);
-        if (i < snap_.batch.size()) {
-            snap_.batch[i].status = status;
-        }
-        switch (status) {
-            case ItemStatus::Acked:
-                ++snap_.counters.acked;
-                break;
-            case ItemStatus::Rejected:
-                ++snap_.counters.rejected;
-                break;
-            case ItemStatus::Requeued:
-                ++snap_.counters.requeued;
-                break;
-            default:
-                break;
+        for (std::size_t i : which) {
+            items[i].status = status;
+            if (i < snap_.batch.size()) {
+                snap_.batch[i].status = status;
+            }
+            switch (status) {
+                case ItemStatus::Acked:
+                    ++snap_.counters.acked;
+                    break;
+                case ItemStatus::Rejected:
+                    ++snap_.counters.rejected;
+                    break;
+                case ItemStatus::Requeued:
+                    ++snap_.counters.requeued;
+                    break;
+                default:
+                    break;
+            }
         }
     };
+    auto setStatus = [&](std::size_t i, ItemStatus status) {
+        setStatuses(std::span<const std::size_t>(&i, 1), status);
+    };
 
-    std::vector<char> failed(messages.size(), 0);
-    for (std::size_t i = 0; i < messages.size(); ++i) {
+    // Settle mode "each": the ack of a message is sent right after its work,
+    // but acks of consecutive messages whose work took no time are one
+    // AckRange write (what separate AckRange writes would do, back to back,
+    // at the same instant). Nothing is held across a wait: the pending acks
+    // go out before the worker sleeps, settles anything else, or leaves.
+    std::vector<std::size_t> pendingAcks;
+    std::vector<std::uint64_t> pendingSequences;
+    auto flushAcks = [&]() -> Outcome {
+        if (pendingAcks.empty()) {
+            return Outcome::Continue;
+        }
+        flushEvents();  // the work events precede the settlement on the timeline
+        pendingSequences.clear();
+        for (std::size_t i : pendingAcks) {
+            pendingSequences.push_back(items[i].sequence);
+        }
+        client::Result<void> settled = pendingAcks.size() == 1 ? messages[pendingAcks.front()].ack()
+                                                               : batch.ackRange(pendingSequences);
+        if (!settled.ok()) {
+            pendingAcks.clear();
+            return afterFailedSettle(settled.error(), "settle failed");
+        }
+        setStatuses(pendingAcks, ItemStatus::Acked);
+        if (eventsOn) {
+            for (std::size_t i : pendingAcks) {
+                stage(messageEvent(EventKind::Acked, i));
+            }
+        }
+        pendingAcks.clear();
+        return Outcome::Continue;
+    };
+    // Leaving early (stop, crash): acks already due are still sent first, as
+    // they would have been without the coalescing.
+    auto leave = [&](Outcome why) {
+        flushAcks();
+        return why;
+    };
+
+    std::vector<char> failed(count, 0);
+    for (std::size_t i = 0; i < count; ++i) {
         if (stopRequested_.load()) {
-            return Outcome::Stop;
+            return leave(Outcome::Stop);
         }
         if (crashRequested_.load()) {
-            return Outcome::Crash;
+            return leave(Outcome::Crash);
         }
         const double slowdown = slowdown_.load();
         auto duration = config.work.sample(rng_);
@@ -556,50 +641,76 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
                 snap_.batch[i].status = ItemStatus::Working;
             }
         }
+        const bool crashNow = roll(rng_, config.crashRate);
+        if (duration > std::chrono::nanoseconds::zero() || crashNow) {
+            // Time passes (or the worker dies) from here: the acks due go out
+            // now, before this message's work starts.
+            if (Outcome next = flushAcks(); next != Outcome::Continue) {
+                return next;
+            }
+        }
         if (eventsOn) {
             Event e = messageEvent(EventKind::WorkStarted, i);
             e.value = duration.count();
-            emit(std::move(e));
+            stage(std::move(e));
         }
-        if (roll(rng_, config.crashRate)) {
+        if (crashNow) {
             // Die halfway through this message's work.
+            flushEvents();
             interruptibleSleep(duration / 2);
             if (stopRequested_.load()) {
                 return Outcome::Stop;
             }
             return Outcome::Crash;
         }
-        if (interruptibleSleep(duration)) {
-            return stopRequested_.load() ? Outcome::Stop : Outcome::Crash;
-        }
-        {
-            std::lock_guard lock(snapshotMutex_);
-            snap_.counters.busyNs += duration.count();
+        if (duration > std::chrono::nanoseconds::zero()) {
+            flushEvents();
+            if (interruptibleSleep(duration)) {
+                return stopRequested_.load() ? Outcome::Stop : Outcome::Crash;
+            }
         }
         if (eventsOn) {
             Event e = messageEvent(EventKind::WorkFinished, i);
             e.value = duration.count();
-            emit(std::move(e));
+            stage(std::move(e));
         }
         failed[i] = items[i].poison || roll(rng_, config.failureRate);
+        const bool deferAck = !config.autoAck && config.settle == SettleMode::Each && !failed[i];
+        const bool done = !config.autoAck && (config.settle == SettleMode::Never ||
+                                              config.settle == SettleMode::Batch || deferAck);
+        {
+            std::lock_guard lock(snapshotMutex_);
+            snap_.counters.busyNs += duration.count();
+            if (done) {
+                items[i].status = ItemStatus::Done;
+                if (i < snap_.batch.size()) {
+                    snap_.batch[i].status = ItemStatus::Done;
+                }
+            }
+        }
         if (config.autoAck) {
             continue;  // the broker acked it on hand-out: nothing to settle
         }
         if (config.settle == SettleMode::Never) {
-            setStatus(i, ItemStatus::Done);
             ++heldUnsettled_;
             continue;
         }
         if (config.settle == SettleMode::Batch) {
-            setStatus(i, ItemStatus::Done);
             continue;
         }
+        if (deferAck) {
+            pendingAcks.push_back(i);
+            continue;
+        }
+        // A failed message: acks due before it go first, then its own
+        // settlement, one message per request.
+        if (Outcome next = flushAcks(); next != Outcome::Continue) {
+            return next;
+        }
+        flushEvents();
         client::ReceivedMessage& rm = messages[i];
-        const bool requeue =
-            failed[i] && !items[i].poison && config.onFailure == FailureAction::Requeue;
-        client::Result<void> settled = !failed[i] ? rm.ack()
-                                       : requeue  ? rm.requeue(config.requeueChannel)
-                                                  : rm.reject();
+        const bool requeue = !items[i].poison && config.onFailure == FailureAction::Requeue;
+        client::Result<void> settled = requeue ? rm.requeue(config.requeueChannel) : rm.reject();
         if (!settled.ok()) {
             Outcome next = afterFailedSettle(settled.error(), "settle failed");
             if (next != Outcome::Continue) {
@@ -607,17 +718,12 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
             }
             continue;
         }
-        if (!failed[i]) {
-            setStatus(i, ItemStatus::Acked);
-            if (eventsOn) {
-                emit(messageEvent(EventKind::Acked, i));
-            }
-        } else if (requeue) {
+        if (requeue) {
             setStatus(i, ItemStatus::Requeued);
             if (eventsOn) {
                 Event e = messageEvent(EventKind::Requeued, i);
                 e.detail = config.requeueChannel;
-                emit(std::move(e));
+                stage(std::move(e));
             }
         } else {
             setStatus(i, ItemStatus::Rejected);
@@ -626,21 +732,25 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
                 if (items[i].poison) {
                     e.detail = "poison";
                 }
-                emit(std::move(e));
+                stage(std::move(e));
             }
         }
     }
+    if (Outcome next = flushAcks(); next != Outcome::Continue) {
+        return next;
+    }
     if (config.autoAck && eventsOn) {
-        for (std::size_t i = 0; i < messages.size(); ++i) {
+        for (std::size_t i = 0; i < count; ++i) {
             Event e = messageEvent(EventKind::Acked, i);
             e.detail = "auto-ack";
-            emit(std::move(e));
+            stage(std::move(e));
         }
     }
     if (!config.autoAck && config.settle == SettleMode::Batch) {
         // Failed messages one by one, then one AckAll for the rest.
+        flushEvents();
         bool anyAck = false;
-        for (std::size_t i = 0; i < messages.size(); ++i) {
+        for (std::size_t i = 0; i < count; ++i) {
             if (!failed[i]) {
                 anyAck = true;
                 continue;
@@ -660,10 +770,11 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
                 Event e = messageEvent(requeue ? EventKind::Requeued : EventKind::Rejected, i);
                 e.detail =
                     requeue ? config.requeueChannel : std::string(items[i].poison ? "poison" : "");
-                emit(std::move(e));
+                stage(std::move(e));
             }
         }
         if (anyAck) {
+            flushEvents();
             client::Result<void> settled = batch.ackAll();
             if (!settled.ok()) {
                 Outcome next = afterFailedSettle(settled.error(), "ack all failed");
@@ -671,14 +782,16 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
                     return next;
                 }
             } else {
-                for (std::size_t i = 0; i < messages.size(); ++i) {
+                std::vector<std::size_t> acked;
+                for (std::size_t i = 0; i < count; ++i) {
                     if (!failed[i]) {
-                        setStatus(i, ItemStatus::Acked);
+                        acked.push_back(i);
                         if (eventsOn) {
-                            emit(messageEvent(EventKind::Acked, i));
+                            stage(messageEvent(EventKind::Acked, i));
                         }
                     }
                 }
+                setStatuses(acked, ItemStatus::Acked);
             }
         }
     }

@@ -8,6 +8,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "client/client_options.h"
 #include "client/error.h"
@@ -80,12 +81,20 @@ public:
     bool restart();
 
     WorkerSnapshot snapshot() const;
+    WorkerCounters counters() const;  // snapshot().counters, without copying the batch
 
 private:
     enum class Outcome { Continue, Crash, Stop, StreamLost };
 
     void run();
-    void emit(Event&& event) const;
+    // emit() pushes at once (after anything staged); stage() collects events
+    // of one processing step and flushEvents() pushes them under one stream
+    // lock. Staged events are always flushed before the worker blocks, writes
+    // to the wire or leaves processBatch(), so the timeline order against the
+    // broker's events is what it would be with one push per event.
+    void emit(Event&& event);
+    void stage(Event&& event);
+    void flushEvents();
     Event makeEvent(EventKind kind) const;
     void setState(WorkerState state);
     bool interruptibleSleep(std::chrono::nanoseconds duration);  // true = interrupted
@@ -122,6 +131,7 @@ private:
 
     // Messages received with settle=never, still reserved to this client.
     std::uint64_t heldUnsettled_ = 0;  // worker thread only
+    std::vector<Event> staged_;        // worker thread only (see stage())
 
     // The snapshot, guarded by snapshotMutex_ (short sections only).
     mutable std::mutex snapshotMutex_;

@@ -405,6 +405,15 @@ PoolSnapshot WorkerPool::snapshot() const {
     return snap;
 }
 
+WorkerCounters WorkerPool::totals() const {
+    std::lock_guard lock(mutex_);
+    WorkerCounters total = removedTotals_;
+    for (const Slot& slot : slots_) {
+        addCounters(total, slot.worker->counters());
+    }
+    return total;
+}
+
 std::optional<WorkerSnapshot> WorkerPool::workerSnapshot(const std::string& id) const {
     std::lock_guard lock(mutex_);
     const Slot* slot = findLocked(id);

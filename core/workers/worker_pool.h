@@ -84,6 +84,8 @@ public:
     void resumeAll();
 
     PoolSnapshot snapshot() const;
+    // snapshot().totals without copying any worker's batch: for polling progress.
+    WorkerCounters totals() const;
     std::optional<WorkerSnapshot> workerSnapshot(const std::string& id) const;
 
     // The pool's memory of hand-outs by MessageID (see DeliveryRegistry).

@@ -3,7 +3,11 @@
 // (workers, producer and broker observer all pushing, one reader draining)
 // and off. Not a test; run it on an optimized build:
 //   bench_workers [--tasks 200000] [--workers 8] [--batch 50] [--settle each|batch]
-//                 [--runs 1] [--ledger]
+//                 [--runs 1] [--ledger] [--only on|off]
+// --only runs one side (for profiling it alone, e.g. under perf or callgrind).
+#include <sys/resource.h>
+#include <sys/time.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -30,15 +34,26 @@ struct Args {
     int batch = 50;
     int runs = 1;
     bool ledger = false;
+    int only = -1;  // -1 both, 1 events on only, 0 events off only
     qs::workers::SettleMode settle = qs::workers::SettleMode::Each;
 };
 
 struct Outcome {
     double seconds = 0;
+    double cpuSeconds = 0;  // user + system CPU of the whole process (broker included)
     std::uint64_t acked = 0;
     std::uint64_t events = 0;
     std::uint64_t dropped = 0;
 };
+
+double processCpuSeconds() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    auto seconds = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+    };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
 
 Outcome runOnce(const Args& args, bool events) {
     qs::broker::BrokerOptions bo;
@@ -57,12 +72,19 @@ Outcome runOnce(const Args& args, bool events) {
     }
     std::atomic<bool> readerStop{false};
     std::uint64_t drained = 0;
+    std::string firstProblem;  // the first Error / SendFailed event, for diagnosis
     std::thread reader([&] {
         std::vector<qs::Event> batch;
         qs::Ledger ledger;
         while (!readerStop.load()) {
             batch.clear();
             stream.drain(batch);
+            for (const qs::Event& e : batch) {
+                if (firstProblem.empty() &&
+                    (e.kind == qs::EventKind::Error || e.kind == qs::EventKind::SendFailed))
+                    firstProblem =
+                        e.actor + ": " + std::string(qs::toString(e.kind)) + ": " + e.detail;
+            }
             if (args.ledger)
                 ledger.apply(batch);
             drained += batch.size();
@@ -102,24 +124,27 @@ Outcome runOnce(const Args& args, bool events) {
         std::exit(3);
     }
     const auto start = Clock::now();
+    const double cpuStart = processCpuSeconds();
     if (!producer.start(&error)) {
         std::fprintf(stderr, "producer: %s\n", error.c_str());
         std::exit(3);
     }
     const auto limit = start + std::chrono::minutes(5);
-    while (pool.snapshot().totals.acked < static_cast<std::uint64_t>(args.tasks) &&
-           Clock::now() < limit) {
+    while (pool.totals().acked < static_cast<std::uint64_t>(args.tasks) && Clock::now() < limit) {
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     Outcome out;
     out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    out.cpuSeconds = processCpuSeconds() - cpuStart;
     producer.wait();
     pool.stop();
-    out.acked = pool.snapshot().totals.acked;
+    out.acked = pool.totals().acked;
     broker.setObserver(nullptr);
     readerStop = true;
     reader.join();
     out.events = drained;
+    if (!firstProblem.empty())
+        std::fprintf(stderr, "first problem reported: %s\n", firstProblem.c_str());
     out.dropped = stream.droppedCount();
     broker.stop();
     return out;
@@ -148,7 +173,14 @@ int main(int argc, char** argv) {
             args.runs = std::atoi(next());
         else if (a == "--ledger")
             args.ledger = true;
-        else if (a == "--settle") {
+        else if (a == "--only") {
+            const std::string side = next();
+            if (side != "on" && side != "off") {
+                std::fprintf(stderr, "--only: on or off\n");
+                return 2;
+            }
+            args.only = side == "on" ? 1 : 0;
+        } else if (a == "--settle") {
             if (!qs::workers::parseSettleMode(next(), &args.settle)) {
                 std::fprintf(stderr, "--settle: each or batch\n");
                 return 2;
@@ -156,7 +188,7 @@ int main(int argc, char** argv) {
         } else {
             std::fprintf(stderr,
                          "usage: bench_workers [--tasks N] [--workers N] [--batch N] "
-                         "[--settle each|batch] [--runs N] [--ledger]\n");
+                         "[--settle each|batch] [--runs N] [--ledger] [--only on|off]\n");
             return 2;
         }
     }
@@ -168,16 +200,31 @@ int main(int argc, char** argv) {
                 args.tasks, args.workers, args.batch,
                 std::string(qs::workers::toString(args.settle)).c_str(),
                 args.ledger ? ", reader feeds a ledger" : "");
-    for (int r = 0; r < args.runs; ++r) {
+    for (int r = 0; r < args.runs && args.only >= 0; ++r) {
+        const bool events = args.only == 1;
+        const Outcome one = runOnce(args, events);
+        std::printf("run %d: events %s %.0f tasks/s (%.2f s, %llu events, cpu %.1f us/task)\n",
+                    r + 1, events ? "on" : "off", static_cast<double>(one.acked) / one.seconds,
+                    one.seconds, static_cast<unsigned long long>(one.events),
+                    one.cpuSeconds * 1e6 / args.tasks);
+        std::fflush(stdout);
+        if (one.acked != static_cast<std::uint64_t>(args.tasks)) {
+            std::fprintf(stderr, "not every task was acked (%llu)\n",
+                         static_cast<unsigned long long>(one.acked));
+            return 1;
+        }
+    }
+    for (int r = 0; r < args.runs && args.only < 0; ++r) {
         const Outcome on = runOnce(args, true);
         const Outcome off = runOnce(args, false);
         const double rateOn = static_cast<double>(on.acked) / on.seconds;
         const double rateOff = static_cast<double>(off.acked) / off.seconds;
         std::printf(
-            "run %d: events on %.0f tasks/s (%.2f s, %llu events, %llu dropped) | events off "
-            "%.0f tasks/s (%.2f s) | event overhead %.1f%%\n",
+            "run %d: events on %.0f tasks/s (%.2f s, %llu events, %llu dropped, cpu %.1f us/task) "
+            "| events off %.0f tasks/s (%.2f s, cpu %.1f us/task) | event overhead %.1f%%\n",
             r + 1, rateOn, on.seconds, static_cast<unsigned long long>(on.events),
-            static_cast<unsigned long long>(on.dropped), rateOff, off.seconds,
+            static_cast<unsigned long long>(on.dropped), on.cpuSeconds * 1e6 / args.tasks, rateOff,
+            off.seconds, off.cpuSeconds * 1e6 / args.tasks,
             (on.seconds / off.seconds - 1.0) * 100.0);
         std::fflush(stdout);
         if (on.acked != static_cast<std::uint64_t>(args.tasks) ||

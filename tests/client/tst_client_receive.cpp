@@ -49,6 +49,8 @@ private Q_SLOTS:
     void initTestCase() { QVERIFY2(broker_.ok(), broker_.error().c_str()); }
 
     void receiveAndAckEach();
+    void rangeSettlements();
+    void rangeSettlementMisuseSendsNothing();
     void receiveReturnsPartialAfterWait();
     void rejectRedeliversAtTail();
     void requeueMovesMessage();
@@ -93,6 +95,82 @@ void TestClientReceive::receiveAndAckEach() {
     client->abandon();  // nothing unsettled: nothing may come back
     QCOMPARE(waiting(broker_.address(), "rx.ack"), std::size_t{0});
     QVERIFY(client->takeSettlementErrors().empty());
+}
+
+// ackRange / rejectRange / requeueRange: one Range request for several
+// messages, with each message's own outcome (spec §2.8.3).
+void TestClientReceive::rangeSettlements() {
+    auto client = makeClient(broker_.address());
+    sendN(*client, "rx.range", 6);
+    auto batch = client->receive("rx.range", 6, std::chrono::seconds(5));
+    QS_VERIFY_OK(batch);
+    QCOMPARE(batch->size(), std::size_t{6});
+    auto& m = batch->messages();
+    const std::vector<std::uint64_t> acks{m[0].sequence(), m[2].sequence(), m[4].sequence()};
+    QS_VERIFY_OK(batch->ackRange(acks));
+    QVERIFY(m[0].isSettled() && m[2].isSettled() && m[4].isSettled());
+    QVERIFY(!m[1].isSettled() && !m[3].isSettled() && !m[5].isSettled());
+    QCOMPARE(batch->unsettledCount(), std::size_t{3});
+    const std::vector<std::uint64_t> rejects{m[3].sequence(), m[1].sequence()};
+    QS_VERIFY_OK(batch->rejectRange(rejects));
+    const std::string movedId = m[5].message().id;
+    const std::vector<std::uint64_t> moves{m[5].sequence()};
+    QS_VERIFY_OK(batch->requeueRange(moves, "rx.range.dest"));
+    QCOMPARE(batch->unsettledCount(), std::size_t{0});
+
+    // The two rejected ones are back at the tail with receive count 2; the
+    // acked ones are gone; the requeued one is in its new channel.
+    auto again = client->receive("rx.range", 6, std::chrono::milliseconds(1000));
+    QS_VERIFY_OK(again);
+    QCOMPARE(again->size(), std::size_t{2});
+    std::set<std::string> bodies;
+    for (const auto& r : again->messages()) {
+        QCOMPARE(r.message().attributes.receiveCount, 2);
+        bodies.insert(r.message().body);
+    }
+    QCOMPARE(bodies, (std::set<std::string>{"m1", "m3"}));
+    QS_VERIFY_OK(again->ackAll());
+    auto moved = client->receive("rx.range.dest", 1, std::chrono::seconds(5));
+    QS_VERIFY_OK(moved);
+    QCOMPARE(moved->size(), std::size_t{1});
+    QCOMPARE(moved->messages()[0].message().id, movedId);
+    QS_VERIFY_OK(moved->ackAll());
+    syncStream(*client, "rx.range");
+    QVERIFY(client->takeSettlementErrors().empty());
+}
+
+// A bad list is refused locally and nothing of it is settled.
+void TestClientReceive::rangeSettlementMisuseSendsNothing() {
+    auto client = makeClient(broker_.address());
+    sendN(*client, "rx.range.bad", 3);
+    auto batch = client->receive("rx.range.bad", 3, std::chrono::seconds(5));
+    QS_VERIFY_OK(batch);
+    QCOMPARE(batch->size(), std::size_t{3});
+    auto& m = batch->messages();
+    auto refused = [](const Result<void>& r) {
+        return !r.ok() && r.error().category == ErrorCategory::InvalidArgument;
+    };
+    QVERIFY(refused(batch->ackRange({})));
+    const std::vector<std::uint64_t> twice{m[0].sequence(), m[1].sequence(), m[0].sequence()};
+    QVERIFY(refused(batch->ackRange(twice)));
+    const std::vector<std::uint64_t> unknown{m[1].sequence(), 999999};
+    QVERIFY(refused(batch->rejectRange(unknown)));
+    const std::vector<std::uint64_t> two{m[1].sequence(), m[2].sequence()};
+    QVERIFY(refused(batch->requeueRange(two, "bad target")));
+    QCOMPARE(batch->unsettledCount(), std::size_t{3});  // none of it went out
+    QS_VERIFY_OK(m[1].ack());
+    const std::vector<std::uint64_t> settled{m[0].sequence(), m[1].sequence()};
+    QVERIFY(refused(batch->ackRange(settled)));  // m[1] already acked
+    QVERIFY(!m[0].isSettled());
+    QS_VERIFY_OK(batch->ackRange(std::vector<std::uint64_t>{m[0].sequence(), m[2].sequence()}));
+    QCOMPARE(batch->unsettledCount(), std::size_t{0});
+    syncStream(*client, "rx.range.bad");
+    client->abandon();  // nothing unsettled: nothing may come back
+    QCOMPARE(waiting(broker_.address(), "rx.range.bad"), std::size_t{0});
+    QVERIFY(client->takeSettlementErrors().empty());
+
+    ReceivedBatch none;  // default-constructed: nothing to settle
+    QVERIFY(refused(none.ackRange(two)));
 }
 
 void TestClientReceive::receiveReturnsPartialAfterWait() {

@@ -85,6 +85,7 @@ private Q_SLOTS:
     void takeBatchHonoursMaxAndOrder();
     void noticeStaysBetweenEventsItSeparates();
     void constPushCopies();
+    void batchPushKeepsOrderAndCountsDrops();
     void disabledStreamIsInert();
     void recordDroppedCountsExactly();
     void capacityCanChange();
@@ -123,6 +124,40 @@ void TestEventStream::fullBufferDropsAndReportsInBand() {
     QCOMPARE(s.notices, 1u);
     QCOMPARE(s.waiting, std::size_t(0));
     QCOMPARE(s.pushed, s.delivered + s.dropped);
+}
+
+void TestEventStream::batchPushKeepsOrderAndCountsDrops() {
+    EventStream stream(5);
+    std::vector<Event> batch;
+    for (std::uint64_t i = 0; i < 3; ++i)
+        batch.push_back(makeEvent(0, i));
+    QCOMPARE(stream.push(batch), std::size_t(3));
+    QVERIFY(batch.empty());
+    for (std::uint64_t i = 3; i < 7; ++i)
+        batch.push_back(makeEvent(0, i));
+    QCOMPARE(stream.push(batch), std::size_t(2));  // room for two; two dropped
+    QVERIFY(batch.empty());
+    QCOMPARE(stream.push(batch), std::size_t(0));  // an empty batch is nothing at all
+    QCOMPARE(stream.pushedCount(), 7u);
+    QCOMPARE(stream.droppedCount(), 2u);
+
+    std::vector<Event> out;
+    QCOMPARE(stream.drain(out), std::size_t(6));
+    for (std::uint64_t i = 0; i < 5; ++i) {
+        QCOMPARE(out[i].sequence, i);
+        QCOMPARE(out[i].detail, payloadFor(0, i));
+    }
+    QS_COMPARE_NAME(out[5].kind, EventKind::EventsDropped);
+    QCOMPARE(out[5].value, 2);
+    QCOMPARE(out[5].timeNs, 6);  // the first dropped event's time
+
+    stream.setEnabled(false);
+    batch.push_back(makeEvent(0, 9));
+    QCOMPARE(stream.push(batch), std::size_t(0));
+    QVERIFY(batch.empty());
+    QCOMPARE(stream.pushedCount(), 7u);  // a disabled stream counts nothing
+    const EventStreamStats st = stream.stats();
+    QCOMPARE(st.pushed, st.delivered + st.dropped);
 }
 
 void TestEventStream::takeBatchHonoursMaxAndOrder() {
@@ -279,6 +314,17 @@ void TestEventStream::slowReaderFastProducersLoseNothingUncounted() {
     for (int p = 0; p < kProducers; ++p) {
         threads.emplace_back([&, p] {
             const auto start = std::chrono::steady_clock::now();
+            if (p == kProducers - 1) {  // this one pushes in batches of up to 7
+                std::vector<Event> some;
+                for (std::uint64_t i = 0; i < kEach; ++i) {
+                    some.push_back(makeEvent(p, i));
+                    if (some.size() == 7 || i + 1 == kEach)
+                        stream.push(some);
+                }
+                took[static_cast<std::size_t>(p)] = std::chrono::steady_clock::now() - start;
+                finished.fetch_add(1);
+                return;
+            }
             for (std::uint64_t i = 0; i < kEach; ++i) {
                 if (i % 2 == 0) {
                     stream.push(makeEvent(p, i));

@@ -73,6 +73,7 @@ private Q_SLOTS:
     void waitingDelayedInFlight();
     void redeliveryAfterCrashClientOnly();
     void redeliveryRecognisedWithoutCrashEvent();
+    void redeliveryReportedByWorkerIsNotDerivedAgain();
     void redeliveryAfterCrashWithBrokerEvents();
     void lostAckIsRecognised();
     void lostAckSeenByBroker();
@@ -206,6 +207,48 @@ void TestLedger::redeliveryAfterCrashClientOnly() {
     QCOMPARE(derived[0].value, 2);
     QCOMPARE(derived[0].timeNs, 30);
     QCOMPARE(ledger.takeDerivedEvents(derived), std::size_t(0));
+}
+
+void TestLedger::redeliveryReportedByWorkerIsNotDerivedAgain() {
+    // Workers report a redelivery themselves (source Worker), right after the
+    // assignment or, from another reader's view, ahead of it: counted once
+    // from the hand-outs, and no derived twin either way.
+    for (const bool reportFirst : {false, true}) {
+        Timeline tl;
+        tl.sent(0, "m1");
+        tl.add(10, EventKind::MessageAssigned, "w1", "m1", 5, 1, "txA");
+        tl.worker(20, EventKind::WorkerCrashed, "w1").value = 1;
+        Event report;
+        report.timeNs = 30;
+        report.kind = EventKind::Redelivered;
+        report.source = EventSource::Worker;
+        report.actor = "w2";
+        report.channel = "q";
+        report.messageId = "m1";
+        report.value = 2;
+        report.detail = "w1";
+        if (reportFirst)
+            tl.events.push_back(report);
+        tl.add(30, EventKind::MessageAssigned, "w2", "m1", 5, 1, "txB");
+        if (!reportFirst)
+            tl.events.push_back(report);
+        tl.add(40, EventKind::Acked, "w2", "m1", 5, 1, "txB");
+        // A second message redelivered without a report still gets its event.
+        tl.add(50, EventKind::MessageAssigned, "w1", "m2", 6, 1, "txC");
+        tl.add(60, EventKind::MessageAssigned, "w2", "m2", 6, 1, "txD");
+        LedgerOptions options;
+        options.maxPendingDerivedEvents = 10;
+        Ledger ledger(options);
+        ledger.apply(tl.events);
+        const LedgerSummary s = ledger.summary();
+        QCOMPARE(s.redelivered, 2u);
+        QCOMPARE(s.redeliveries, 2u);
+        QCOMPARE(ledger.worker("w2")->redelivered, 2u);
+        QVERIFY(delivery(ledger.message("m1"), 1).redelivery);
+        std::vector<Event> derived;
+        QCOMPARE(ledger.takeDerivedEvents(derived), std::size_t(1));
+        QCOMPARE(derived[0].messageId, std::string("m2"));
+    }
 }
 
 void TestLedger::redeliveryRecognisedWithoutCrashEvent() {

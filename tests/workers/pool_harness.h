@@ -70,6 +70,10 @@ public:
             return false;
         }
         auto p = producer.progress();
+        if (p.failed != 0) {
+            qWarning("producer: %llu task(s) not sent; first error: %s",
+                     static_cast<unsigned long long>(p.failed), p.firstError.c_str());
+        }
         return p.sent == static_cast<std::uint64_t>(spec.count) && p.failed == 0;
     }
 

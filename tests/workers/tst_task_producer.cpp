@@ -170,7 +170,12 @@ private Q_SLOTS:
             QVERIFY(producer.run(&error));
             QCOMPARE(producer.progress().failed, 3u);
             QCOMPARE(producer.progress().sent, 0u);
-            QCOMPARE(h.eventsOf(EventKind::SendFailed).size(), 3u);
+            const auto failedEvents = h.eventsOf(EventKind::SendFailed);
+            QCOMPARE(failedEvents.size(), 3u);
+            // The transport's own text travels with the failure, for diagnosis.
+            const std::string why = producer.progress().firstError;
+            QVERIFY2(why.find("send batch") != std::string::npos, why.c_str());
+            QCOMPARE(failedEvents.front().detail, why);
         }
     }
 };

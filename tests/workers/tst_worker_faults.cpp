@@ -87,6 +87,22 @@ private Q_SLOTS:
         QCOMPARE(w1->returned, byW2.size());
         // The pool's own registry recognised them too.
         QCOMPARE(pool.snapshot().totals.redelivered, byW2.size());
+        // ... and worker-2 reported each one itself, by identity.
+        const auto reported = h.eventsOf(EventKind::Redelivered, "worker-2");
+        QCOMPARE(reported.size(), byW2.size());
+        for (const Event& e : reported) {
+            QVERIFY(e.source == EventSource::Worker);
+            QVERIFY(firstSequence.count(e.messageId));
+            QCOMPARE(e.detail, std::string("worker-1"));
+            QCOMPARE(e.value, std::int64_t{2});  // the second hand-out
+        }
+        // A ledger that derives Redelivered events adds no twin of those.
+        LedgerOptions derive;
+        derive.maxPendingDerivedEvents = 100;
+        Ledger withDerived = h.ledger(derive);
+        std::vector<Event> derived;
+        QCOMPARE(withDerived.takeDerivedEvents(derived), std::size_t{0});
+        QCOMPARE(withDerived.summary().redelivered, byW2.size());
     }
 
     // A crashed worker can be restarted and works again.

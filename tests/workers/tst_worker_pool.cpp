@@ -20,12 +20,17 @@ private Q_SLOTS:
     void classicWorkQueue() {
         PoolHarness h;
         QVERIFY(h.sendTasks(tasks("q.classic", 10)));
-        WorkerPool pool(h.poolOptions("q.classic"), config(5, 10000, 20));
+        WorkerPool pool(h.poolOptions("q.classic"), config(5, 10000, 200));
         QCOMPARE(pool.addWorkers(1).size(), 1u);
-        // Start one at a time so each Get finds the queue in a known state.
+        // Start one at a time so each Get finds the queue in a known state. The
+        // first worker is paused (it finishes its batch, then does not poll) until
+        // the second holds the other five: on a loaded machine a new worker's
+        // connection can take longer than the first worker's whole batch.
         QVERIFY(waitUntil([&] { return pool.snapshot().totals.received == 5; }));
+        QVERIFY(pool.pause("worker-1"));
         QCOMPARE(pool.addWorkers(1).size(), 1u);
         QVERIFY(waitUntil([&] { return pool.snapshot().totals.received == 10; }));
+        QVERIFY(pool.resume("worker-1"));
         QCOMPARE(pool.addWorkers(1).size(), 1u);
         QVERIFY(waitUntil([&] { return pool.snapshot().totals.acked == 10; }));
         QVERIFY(waitUntil([&] {
@@ -132,6 +137,78 @@ private Q_SLOTS:
         auto s = pool.snapshot();
         QCOMPARE(s.totals.acked, 200u);  // counters of stopped workers are kept
         QCOMPARE(s.totals.received, 200u);
+    }
+
+    // Settle mode "each" with work that takes no time: every message still has
+    // its own Acked event and broker ack, but the acks due together go out as
+    // one AckRange after the last such message's work; a failed message
+    // (poison) is rejected on its own, after the acks due before it.
+    void zeroWorkAcksGoOutTogether() {
+        PoolHarness h;
+        workers::TaskSpec spec = tasks("q.coalesce", 10);
+        spec.poison = {6};
+        spec.policy.maxReceiveCount = 1;  // the rejected one is dropped, not handed out again
+        QVERIFY(h.sendTasks(spec));
+        WorkerPool pool(h.poolOptions("q.coalesce"), config(10, 10000, 0));
+        QCOMPARE(pool.addWorkers(1).size(), 1u);
+        QVERIFY(waitUntil([&] {
+            auto t = pool.snapshot().totals;
+            return t.acked == 9 && t.rejected == 1;
+        }));
+        // The worker counts an ack when it is written; the broker reports it when
+        // read, which a loaded machine can delay past the worker's count.
+        QVERIFY(waitUntil([&] { return h.eventsOf(EventKind::BrokerAcked).size() == 9u; }));
+        pool.stop();
+
+        std::map<std::string, int> taskOf;  // message id -> task number
+        for (const Event& e : h.eventsOf(EventKind::TaskSent))
+            taskOf[e.messageId] = static_cast<int>(e.count2);
+        // The worker's own steps, in stream order, as (kind, task number).
+        std::vector<std::pair<EventKind, int>> steps;
+        for (const Event& e : h.collect()) {
+            if (e.actor == "worker-1" &&
+                (e.kind == EventKind::WorkFinished || e.kind == EventKind::Acked ||
+                 e.kind == EventKind::Rejected))
+                steps.emplace_back(e.kind, taskOf.at(e.messageId));
+        }
+        using K = EventKind;
+        const std::vector<std::pair<EventKind, int>> expected{
+            {K::WorkFinished, 1}, {K::WorkFinished, 2}, {K::WorkFinished, 3}, {K::WorkFinished, 4},
+            {K::WorkFinished, 5}, {K::WorkFinished, 6}, {K::Acked, 1},        {K::Acked, 2},
+            {K::Acked, 3},        {K::Acked, 4},        {K::Acked, 5},        {K::Rejected, 6},
+            {K::WorkFinished, 7}, {K::WorkFinished, 8}, {K::WorkFinished, 9}, {K::WorkFinished, 10},
+            {K::Acked, 7},        {K::Acked, 8},        {K::Acked, 9},        {K::Acked, 10}};
+        QCOMPARE(steps.size(), expected.size());
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            QVERIFY2(steps[i] == expected[i], ("step " + std::to_string(i)).c_str());
+        }
+        QCOMPARE(h.eventsOf(EventKind::BrokerAcked).size(), 9u);
+        const LedgerSummary sum = h.ledger().summary();
+        QCOMPARE(sum.count(MessageState::Acked), 9u);
+        QCOMPARE(sum.exactlyOnce, 9u);
+    }
+
+    // With work that takes time, each ack goes out right after its message's
+    // work, before the next message starts.
+    void timedWorkAcksEachMessageAtOnce() {
+        PoolHarness h;
+        QVERIFY(h.sendTasks(tasks("q.timed", 3)));
+        WorkerPool pool(h.poolOptions("q.timed"), config(3, 10000, 20));
+        QCOMPARE(pool.addWorkers(1).size(), 1u);
+        QVERIFY(waitUntil([&] { return pool.snapshot().totals.acked == 3; }));
+        pool.stop();
+        std::vector<EventKind> steps;
+        for (const Event& e : h.collect()) {
+            if (e.actor == "worker-1" &&
+                (e.kind == EventKind::WorkStarted || e.kind == EventKind::WorkFinished ||
+                 e.kind == EventKind::Acked))
+                steps.push_back(e.kind);
+        }
+        using K = EventKind;
+        const std::vector<EventKind> expected{K::WorkStarted, K::WorkFinished, K::Acked,
+                                              K::WorkStarted, K::WorkFinished, K::Acked,
+                                              K::WorkStarted, K::WorkFinished, K::Acked};
+        QVERIFY(steps == expected);
     }
 
     // Invalid configuration is refused with a reason; nothing starts.
