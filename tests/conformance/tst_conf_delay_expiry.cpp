@@ -1,15 +1,13 @@
 // Spec §4 cases 23-28: lazy expiration and delayed delivery.
 #include <QtTest>
 
-#include "conformance_util.h"
+#include "conformance_qt.h"
+#include "conformance_rpc.h"
 #include "test_broker.h"
 
 using namespace qs::test::conf;
 
 namespace {
-QString qstr(std::string_view s) {
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 constexpr std::int64_t kNsPerSecond = 1'000'000'000;
 constexpr std::int64_t kHalfSecondNs = kNsPerSecond / 2;
 QByteArray nsDelta(std::int64_t actual, std::int64_t expected) {
@@ -25,12 +23,6 @@ kubemq::QueueMessage withPolicy(kubemq::QueueMessage message, int expirationSeco
 }
 }  // namespace
 
-#define REQUIRE_RPC_OK(rpc) QVERIFY2((rpc).ok(), describe((rpc).status).c_str())
-#define REQUIRE_NO_ERROR(rpc)                                          \
-    do {                                                               \
-        REQUIRE_RPC_OK(rpc);                                           \
-        QVERIFY2(!(rpc).reply.iserror(), (rpc).reply.error().c_str()); \
-    } while (false)
 #define CHECK_NEAR_NS(actual, expected, tolerance)           \
     QVERIFY2(std::abs((actual) - (expected)) <= (tolerance), \
              nsDelta((actual), (expected)).constData())

@@ -2,7 +2,8 @@
 #include <QRegularExpression>
 #include <QtTest>
 
-#include "conformance_util.h"
+#include "conformance_qt.h"
+#include "conformance_rpc.h"
 #include "test_broker.h"
 
 using namespace qs::test::conf;

@@ -1,26 +1,18 @@
 // Spec §4 cases 16-22: pull / peek, long-poll timing and request validation.
 #include <QtTest>
 
-#include "conformance_util.h"
+#include "conformance_qt.h"
+#include "conformance_rpc.h"
 #include "test_broker.h"
 
 using namespace qs::test::conf;
 
 namespace {
-QString qstr(std::string_view s) {
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 QByteArray seconds(double s) {
     return QByteArray::number(s, 'f', 3) + " s";
 }
 }  // namespace
 
-#define REQUIRE_RPC_OK(rpc) QVERIFY2((rpc).ok(), describe((rpc).status).c_str())
-#define REQUIRE_NO_ERROR(rpc)                                          \
-    do {                                                               \
-        REQUIRE_RPC_OK(rpc);                                           \
-        QVERIFY2(!(rpc).reply.iserror(), (rpc).reply.error().c_str()); \
-    } while (false)
 #define CHECK_BETWEEN(value, low, high) \
     QVERIFY2((value) >= (low) && (value) <= (high), seconds(value).constData())
 
@@ -74,7 +66,7 @@ void TstConfPull::case17_pullReturnsPromptlyWhenFull() {
     QCOMPARE(first.reply.messages_size(), 3);
     for (int i = 0; i < 3; ++i) {
         QCOMPARE(first.reply.messages(i).attributes().sequence(), std::uint64_t(i + 1));
-        QCOMPARE(qstr(first.reply.messages(i).body()), qstr("m" + std::to_string(i + 1)));
+        QCOMPARE(qstr(first.reply.messages(i).body()), qstr("m-" + std::to_string(i + 1)));
     }
     const auto second = pull(*stub_, channel, 5, 1);
     REQUIRE_NO_ERROR(second);
@@ -151,7 +143,7 @@ void TstConfPull::case22_peekThenPull() {
     QCOMPARE(rest.reply.messages_size(), 9);
     for (int i = 0; i < 9; ++i) {
         QCOMPARE(rest.reply.messages(i).attributes().sequence(), std::uint64_t(i + 2));
-        QCOMPARE(qstr(rest.reply.messages(i).body()), qstr("m" + std::to_string(i + 2)));
+        QCOMPARE(qstr(rest.reply.messages(i).body()), qstr("m-" + std::to_string(i + 2)));
     }
 }
 

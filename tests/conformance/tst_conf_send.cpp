@@ -1,18 +1,12 @@
 // Spec §4 cases 3-15: send validation, defaults, channel-name rules, sequences.
 #include <QtTest>
 
-#include "conformance_util.h"
+#include "conformance_qt.h"
+#include "conformance_rpc.h"
 #include "test_broker.h"
 
 using namespace qs::test::conf;
 
-namespace {
-QString qstr(std::string_view s) {
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-}  // namespace
-
-#define REQUIRE_RPC_OK(rpc) QVERIFY2((rpc).ok(), describe((rpc).status).c_str())
 // In-band error result of a send: gRPC OK, IsError, exact text, nothing sent.
 #define CHECK_SEND_ERROR(rpc, text)                      \
     do {                                                 \

@@ -2,28 +2,19 @@
 // (the cases without long timers; those are in tst_conf_stream_v1_timers).
 #include <QtTest>
 
-#include "conformance_util.h"
+#include "conformance_qt.h"
+#include "conformance_rpc.h"
+#include "conformance_streams.h"
 #include "test_broker.h"
 
 using namespace qs::test::conf;
 using namespace std::chrono_literals;
 
-namespace {
-QString qstr(std::string_view s) {
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-}  // namespace
-
-#define REQUIRE_RPC_OK(rpc) QVERIFY2((rpc).ok(), describe((rpc).status).c_str())
-#define REQUIRE_NO_ERROR(rpc)                                          \
-    do {                                                               \
-        REQUIRE_RPC_OK(rpc);                                           \
-        QVERIFY2(!(rpc).reply.iserror(), (rpc).reply.error().c_str()); \
-    } while (false)
 // Reads the next v1 response into `var` (a std::optional) or fails the case.
-#define READ_RESPONSE(stream, var, timeout)  \
-    const auto var = (stream).read(timeout); \
-    QVERIFY2(var.has_value(), "no v1 response in time")
+#define READ_RESPONSE(stream, var, timeout)                     \
+    const auto var##Frame = (stream).next(timeout);             \
+    QVERIFY2(var##Frame.has_value(), "no v1 response in time"); \
+    const kubemq::StreamQueueMessagesResponse* const var = &var##Frame->message
 #define CHECK_V1_SUCCESS(response, type)                               \
     do {                                                               \
         QVERIFY2(!(response)->iserror(), (response)->error().c_str()); \
@@ -36,16 +27,16 @@ QString qstr(std::string_view s) {
         QCOMPARE((response)->streamrequesttypedata(), kubemq::type); \
     } while (false)
 // The server ends the call (status OK) right after a final operation.
-#define CHECK_STREAM_ENDS_OK(stream)                                        \
-    do {                                                                    \
-        QVERIFY2((stream).waitForEnd(5s), "server did not end the stream"); \
-        const grpc::Status status__ = (stream).finish();                    \
-        QVERIFY2(status__.ok(), status__.error_message().c_str());          \
+#define CHECK_STREAM_ENDS_OK(stream)                                       \
+    do {                                                                   \
+        QVERIFY2((stream).waitEnded(5s), "server did not end the stream"); \
+        const grpc::Status status__ = (stream).finish();                   \
+        QVERIFY2(status__.ok(), status__.error_message().c_str());         \
     } while (false)
 // No response and no end within a short grace period.
 #define CHECK_STREAM_STAYS_OPEN(stream)                         \
     do {                                                        \
-        QVERIFY(!(stream).read(300ms).has_value());             \
+        QVERIFY(!(stream).next(300ms).has_value());             \
         QVERIFY2(!(stream).ended(), "server ended the stream"); \
     } while (false)
 
@@ -87,8 +78,8 @@ void TstConfStreamV1::case34_receiveMessage() {
     const auto sent = send(*stub_, makeMessage(channel, "payload"));
     REQUIRE_NO_ERROR(sent);
 
-    V1Stream stream(*stub_);
-    QVERIFY(stream.write(v1Receive(channel, 10, 5, "r34")));
+    V1StreamSession stream(*stub_);
+    QVERIFY(stream.send(v1Receive(channel, 10, 5, "r34")));
     READ_RESPONSE(stream, received, 8s);
     CHECK_V1_SUCCESS(received, ReceiveMessage);
     QCOMPARE(qstr(received->requestid()), QStringLiteral("r34"));
@@ -102,11 +93,11 @@ void TstConfStreamV1::case35_ackEndsStream() {
     const std::string channel = uniqueChannel("c35");
     QCOMPARE(qstr(sendMany(*stub_, channel, 1)), QString());
 
-    V1Stream stream(*stub_);
-    QVERIFY(stream.write(v1Receive(channel, 10, 5, "r35")));
+    V1StreamSession stream(*stub_);
+    QVERIFY(stream.send(v1Receive(channel, 10, 5, "r35")));
     READ_RESPONSE(stream, received, 8s);
     CHECK_V1_SUCCESS(received, ReceiveMessage);
-    QVERIFY(stream.write(v1Ack(received->message().attributes().sequence())));
+    QVERIFY(stream.send(v1Ack(received->message().attributes().sequence())));
     READ_RESPONSE(stream, acked, 5s);
     CHECK_V1_SUCCESS(acked, AckMessage);
     CHECK_STREAM_ENDS_OK(stream);
@@ -120,18 +111,18 @@ void TstConfStreamV1::case36_ackWithWrongSequence() {
     const std::string channel = uniqueChannel("c36");
     QCOMPARE(qstr(sendMany(*stub_, channel, 1)), QString());
 
-    V1Stream stream(*stub_);
-    QVERIFY(stream.write(v1Receive(channel, 10, 5)));
+    V1StreamSession stream(*stub_);
+    QVERIFY(stream.send(v1Receive(channel, 10, 5)));
     READ_RESPONSE(stream, received, 8s);
     CHECK_V1_SUCCESS(received, ReceiveMessage);
     const std::uint64_t sequence = received->message().attributes().sequence();
 
-    QVERIFY(stream.write(v1Ack(sequence + 1)));
+    QVERIFY(stream.send(v1Ack(sequence + 1)));
     READ_RESPONSE(stream, wrong, 5s);
     CHECK_V1_ERROR(wrong, AckMessage, err::k125);
     CHECK_STREAM_STAYS_OPEN(stream);
 
-    QVERIFY(stream.write(v1Ack(sequence)));
+    QVERIFY(stream.send(v1Ack(sequence)));
     READ_RESPONSE(stream, acked, 5s);
     CHECK_V1_SUCCESS(acked, AckMessage);
     CHECK_STREAM_ENDS_OK(stream);
@@ -141,18 +132,18 @@ void TstConfStreamV1::case37_secondReceiveOnSameStream() {
     const std::string channel = uniqueChannel("c37");
     QCOMPARE(qstr(sendMany(*stub_, channel, 1)), QString());
 
-    V1Stream stream(*stub_);
-    QVERIFY(stream.write(v1Receive(channel, 10, 5, "r37a")));
+    V1StreamSession stream(*stub_);
+    QVERIFY(stream.send(v1Receive(channel, 10, 5, "r37a")));
     READ_RESPONSE(stream, received, 8s);
     CHECK_V1_SUCCESS(received, ReceiveMessage);
 
-    QVERIFY(stream.write(v1Receive(channel, 10, 5, "r37b")));
+    QVERIFY(stream.send(v1Receive(channel, 10, 5, "r37b")));
     READ_RESPONSE(stream, second, 5s);
     CHECK_V1_ERROR(second, ReceiveMessage, err::k128);
     QCOMPARE(qstr(second->requestid()), QStringLiteral("r37b"));
     CHECK_STREAM_STAYS_OPEN(stream);
 
-    QVERIFY(stream.write(v1Ack(received->message().attributes().sequence())));
+    QVERIFY(stream.send(v1Ack(received->message().attributes().sequence())));
     READ_RESPONSE(stream, acked, 5s);
     CHECK_V1_SUCCESS(acked, AckMessage);
     CHECK_STREAM_ENDS_OK(stream);
@@ -166,12 +157,12 @@ void TstConfStreamV1::case41_rejectRequeuesAtTail() {
     REQUIRE_NO_ERROR(b);
 
     {
-        V1Stream stream(*stub_);
-        QVERIFY(stream.write(v1Receive(channel, 10, 5)));
+        V1StreamSession stream(*stub_);
+        QVERIFY(stream.send(v1Receive(channel, 10, 5)));
         READ_RESPONSE(stream, received, 8s);
         CHECK_V1_SUCCESS(received, ReceiveMessage);
         QCOMPARE(qstr(received->message().body()), QStringLiteral("A"));
-        QVERIFY(stream.write(v1Reject(received->message().attributes().sequence())));
+        QVERIFY(stream.send(v1Reject(received->message().attributes().sequence())));
         READ_RESPONSE(stream, rejected, 5s);
         CHECK_V1_SUCCESS(rejected, RejectMessage);
         CHECK_STREAM_ENDS_OK(stream);
@@ -194,11 +185,11 @@ void TstConfStreamV1::case42_resendToOtherChannel() {
     REQUIRE_NO_ERROR(sent);
 
     {
-        V1Stream stream(*stub_);
-        QVERIFY(stream.write(v1Receive(src, 10, 5)));
+        V1StreamSession stream(*stub_);
+        QVERIFY(stream.send(v1Receive(src, 10, 5)));
         READ_RESPONSE(stream, received, 8s);
         CHECK_V1_SUCCESS(received, ReceiveMessage);
-        QVERIFY(stream.write(v1Resend(dst)));
+        QVERIFY(stream.send(v1Resend(dst)));
         READ_RESPONSE(stream, resent, 5s);
         CHECK_V1_SUCCESS(resent, ResendMessage);
         CHECK_STREAM_ENDS_OK(stream);
@@ -223,11 +214,11 @@ void TstConfStreamV1::case43_sendModifiedMessage() {
     QCOMPARE(qstr(sendMany(*stub_, src, 1, "original")), QString());
 
     {
-        V1Stream stream(*stub_);
-        QVERIFY(stream.write(v1Receive(src, 10, 5)));
+        V1StreamSession stream(*stub_);
+        QVERIFY(stream.send(v1Receive(src, 10, 5)));
         READ_RESPONSE(stream, received, 8s);
         CHECK_V1_SUCCESS(received, ReceiveMessage);
-        QVERIFY(stream.write(v1SendModified(makeMessage(dst2, "modified"))));
+        QVERIFY(stream.send(v1SendModified(makeMessage(dst2, "modified"))));
         READ_RESPONSE(stream, modified, 5s);
         CHECK_V1_SUCCESS(modified, SendModifiedMessage);
         CHECK_STREAM_ENDS_OK(stream);
@@ -254,8 +245,8 @@ void TstConfStreamV1::case44_operationsWithoutMessage() {
         {v1Resend("x"), kubemq::ResendMessage, err::k126},
     };
     for (const auto& op : ops) {
-        V1Stream stream(*stub_);
-        QVERIFY(stream.write(op.request));
+        V1StreamSession stream(*stub_);
+        QVERIFY(stream.send(op.request));
         READ_RESPONSE(stream, response, 5s);
         QVERIFY(response->iserror());
         QCOMPARE(qstr(response->error()), qstr(op.error));
@@ -281,9 +272,9 @@ void TstConfStreamV1::case45_validationErrorsKeepStreamOpen() {
         {ackZero, err::k125},  {noModified, err::k131},
     };
 
-    V1Stream stream(*stub_);
+    V1StreamSession stream(*stub_);
     for (const auto& b : bad) {
-        QVERIFY(stream.write(b.request));
+        QVERIFY(stream.send(b.request));
         READ_RESPONSE(stream, response, 5s);
         QVERIFY(response->iserror());
         QCOMPARE(qstr(response->error()), qstr(b.error));
@@ -293,10 +284,10 @@ void TstConfStreamV1::case45_validationErrorsKeepStreamOpen() {
 
     // Still usable: a valid receive and ack complete the transaction.
     QCOMPARE(qstr(sendMany(*stub_, channel, 1)), QString());
-    QVERIFY(stream.write(v1Receive(channel, 10, 5, "r45-6")));
+    QVERIFY(stream.send(v1Receive(channel, 10, 5, "r45-6")));
     READ_RESPONSE(stream, received, 8s);
     CHECK_V1_SUCCESS(received, ReceiveMessage);
-    QVERIFY(stream.write(v1Ack(received->message().attributes().sequence())));
+    QVERIFY(stream.send(v1Ack(received->message().attributes().sequence())));
     READ_RESPONSE(stream, acked, 5s);
     CHECK_V1_SUCCESS(acked, AckMessage);
     CHECK_STREAM_ENDS_OK(stream);
@@ -310,13 +301,13 @@ void TstConfStreamV1::case47_cancelRequeuesAtTail() {
     REQUIRE_NO_ERROR(b);
 
     {
-        V1Stream stream(*stub_);
-        QVERIFY(stream.write(v1Receive(channel, 30, 5)));
+        V1StreamSession stream(*stub_);
+        QVERIFY(stream.send(v1Receive(channel, 30, 5)));
         READ_RESPONSE(stream, received, 8s);
         CHECK_V1_SUCCESS(received, ReceiveMessage);
         QCOMPARE(qstr(received->message().messageid()), qstr(a.reply.messageid()));
         stream.cancel();
-        QVERIFY(stream.ended());
+        QVERIFY(stream.waitEnded(30s));
     }
 
     const auto pulled = pull(*stub_, channel, 2, 5);

@@ -1,40 +1,34 @@
 // Spec §4 cases 38-40, 46: v1 StreamQueueMessage wait and visibility timers.
 #include <QtTest>
 
-#include "conformance_util.h"
+#include "conformance_qt.h"
+#include "conformance_rpc.h"
+#include "conformance_streams.h"
 #include "test_broker.h"
 
 using namespace qs::test::conf;
 using namespace std::chrono_literals;
 
 namespace {
-QString qstr(std::string_view s) {
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 QByteArray seconds(double s) {
     return QByteArray::number(s, 'f', 3) + " s";
 }
 }  // namespace
 
-#define REQUIRE_RPC_OK(rpc) QVERIFY2((rpc).ok(), describe((rpc).status).c_str())
-#define REQUIRE_NO_ERROR(rpc)                                          \
-    do {                                                               \
-        REQUIRE_RPC_OK(rpc);                                           \
-        QVERIFY2(!(rpc).reply.iserror(), (rpc).reply.error().c_str()); \
-    } while (false)
-#define READ_RESPONSE(stream, var, timeout)  \
-    const auto var = (stream).read(timeout); \
-    QVERIFY2(var.has_value(), "no v1 response in time")
+#define READ_RESPONSE(stream, var, timeout)                     \
+    const auto var##Frame = (stream).next(timeout);             \
+    QVERIFY2(var##Frame.has_value(), "no v1 response in time"); \
+    const kubemq::StreamQueueMessagesResponse* const var = &var##Frame->message
 #define CHECK_V1_SUCCESS(response, type)                               \
     do {                                                               \
         QVERIFY2(!(response)->iserror(), (response)->error().c_str()); \
         QCOMPARE((response)->streamrequesttypedata(), kubemq::type);   \
     } while (false)
-#define CHECK_STREAM_ENDS_OK(stream)                                        \
-    do {                                                                    \
-        QVERIFY2((stream).waitForEnd(5s), "server did not end the stream"); \
-        const grpc::Status status__ = (stream).finish();                    \
-        QVERIFY2(status__.ok(), status__.error_message().c_str());          \
+#define CHECK_STREAM_ENDS_OK(stream)                                       \
+    do {                                                                   \
+        QVERIFY2((stream).waitEnded(5s), "server did not end the stream"); \
+        const grpc::Status status__ = (stream).finish();                   \
+        QVERIFY2(status__.ok(), status__.error_message().c_str());         \
     } while (false)
 #define CHECK_BETWEEN(value, low, high) \
     QVERIFY2((value) >= (low) && (value) <= (high), seconds(value).constData())
@@ -67,9 +61,9 @@ void TstConfStreamV1Timers::cleanupTestCase() {
 }
 
 void TstConfStreamV1Timers::case38_waitTimeExpires() {
-    V1Stream stream(*stub_);
+    V1StreamSession stream(*stub_);
     Stopwatch clock;
-    QVERIFY(stream.write(v1Receive(uniqueChannel("c38"), 10, 2, "r38")));
+    QVERIFY(stream.send(v1Receive(uniqueChannel("c38"), 10, 2, "r38")));
     READ_RESPONSE(stream, response, 6s);
     CHECK_BETWEEN(clock.seconds(), 1.5, 3.5);
     QVERIFY(response->iserror());
@@ -85,8 +79,8 @@ void TstConfStreamV1Timers::case39_visibilityExpiresAndRequeues() {
 
     std::uint64_t firstSequence = 0;
     {
-        V1Stream stream(*stub_);
-        QVERIFY(stream.write(v1Receive(channel, 2, 5)));
+        V1StreamSession stream(*stub_);
+        QVERIFY(stream.send(v1Receive(channel, 2, 5)));
         READ_RESPONSE(stream, received, 8s);
         Stopwatch clock;
         CHECK_V1_SUCCESS(received, ReceiveMessage);
@@ -113,19 +107,19 @@ void TstConfStreamV1Timers::case40_modifyVisibilityResetsTimer() {
     const std::string channel = uniqueChannel("c40");
     QCOMPARE(qstr(sendMany(*stub_, channel, 1)), QString());
 
-    V1Stream stream(*stub_);
-    QVERIFY(stream.write(v1Receive(channel, 2, 5)));
+    V1StreamSession stream(*stub_);
+    QVERIFY(stream.send(v1Receive(channel, 2, 5)));
     READ_RESPONSE(stream, received, 8s);
     Stopwatch clock;
     CHECK_V1_SUCCESS(received, ReceiveMessage);
 
     clock.sleepUntil(1.0);
-    QVERIFY(stream.write(v1ModifyVisibility(5)));
+    QVERIFY(stream.send(v1ModifyVisibility(5)));
     READ_RESPONSE(stream, modified, 3s);
     CHECK_V1_SUCCESS(modified, ModifyVisibility);
 
     clock.sleepUntil(4.0);
-    QVERIFY(stream.write(v1Ack(received->message().attributes().sequence())));
+    QVERIFY(stream.send(v1Ack(received->message().attributes().sequence())));
     READ_RESPONSE(stream, acked, 3s);
     CHECK_V1_SUCCESS(acked, AckMessage);
     CHECK_STREAM_ENDS_OK(stream);
@@ -139,8 +133,8 @@ void TstConfStreamV1Timers::case46_maxReceiveCountDropsAfterVisibilityExpiries()
     REQUIRE_NO_ERROR(sent);
 
     for (int round = 1; round <= 2; ++round) {
-        V1Stream stream(*stub_);
-        QVERIFY(stream.write(v1Receive(channel, 1, 5)));
+        V1StreamSession stream(*stub_);
+        QVERIFY(stream.send(v1Receive(channel, 1, 5)));
         READ_RESPONSE(stream, received, 8s);
         CHECK_V1_SUCCESS(received, ReceiveMessage);
         QCOMPARE(received->message().attributes().receivecount(), round);

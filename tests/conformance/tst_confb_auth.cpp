@@ -3,11 +3,11 @@
 #include <QtTest>
 #include <memory>
 
-#include "confb_qt.h"
-#include "confb_queue_ops.h"
+#include "conformance_qt.h"
+#include "conformance_streams.h"
 #include "test_broker.h"
 
-using namespace qs::test::confb;
+using namespace qs::test::conf;
 using namespace std::chrono_literals;
 
 namespace {
@@ -99,7 +99,7 @@ void TestConfbAuth::case80_unauthenticatedWithoutToken() {
         status = stub_->SendQueueMessagesBatch(&context, batch, &response);
     } else if (rpc == QStringLiteral("ReceiveQueueMessages")) {
         kubemq::ReceiveQueueMessagesRequest request;
-        request.set_clientid(kConsumerId);
+        request.set_clientid(std::string(kClientId));
         request.set_channel("q80");
         request.set_maxnumberofmessages(1);
         request.set_waittimeseconds(1);
@@ -107,7 +107,7 @@ void TestConfbAuth::case80_unauthenticatedWithoutToken() {
         status = stub_->ReceiveQueueMessages(&context, request, &response);
     } else if (rpc == QStringLiteral("AckAllQueueMessages")) {
         kubemq::AckAllQueueMessagesRequest request;
-        request.set_clientid(kConsumerId);
+        request.set_clientid(std::string(kClientId));
         request.set_channel("q80");
         request.set_waittimeseconds(1);
         kubemq::AckAllQueueMessagesResponse response;
@@ -142,7 +142,7 @@ void TestConfbAuth::case80_unauthenticatedWithoutToken() {
             V1StreamSession stream(broker_->newChannel(), metadata);
             kubemq::StreamQueueMessagesRequest request;
             request.set_requestid("v80");
-            request.set_clientid(kConsumerId);
+            request.set_clientid(std::string(kClientId));
             request.set_streamrequesttypedata(kubemq::ReceiveMessage);
             request.set_channel("q80");
             request.set_waittimeseconds(1);

@@ -8,11 +8,11 @@
 #include <functional>
 #include <memory>
 
-#include "confb_qt.h"
-#include "confb_queue_ops.h"
+#include "conformance_qt.h"
+#include "conformance_streams.h"
 #include "test_broker.h"
 
-using namespace qs::test::confb;
+using namespace qs::test::conf;
 using namespace std::chrono_literals;
 
 namespace {
@@ -30,11 +30,8 @@ struct BadInputRow {
     std::function<QString(Context&)> act;
 };
 
-QString inBand(const std::string& error) {
+QString inBand(std::string_view error) {
     return QStringLiteral("in-band: ") + qstr(error);
-}
-QString inBand(const char* error) {
-    return inBand(std::string(error));
 }
 
 // --- unary RPCs ---------------------------------------------------------------
@@ -43,7 +40,7 @@ BadInputRow sendRow(std::function<void(kubemq::QueueMessage&)> mutate) {
     return {[mutate](Context& ctx) -> QString {
         auto message = makeMessage(kQueue, "payload", "bad-msg");
         mutate(message);
-        const auto result = send(ctx.stub, message);
+        const auto result = send(ctx.stub, message).reply;
         if (!result.iserror())
             return QStringLiteral("accepted");
         QString out = inBand(result.error());
@@ -60,10 +57,10 @@ BadInputRow batchRow(std::function<void(kubemq::QueueMessagesBatchRequest&)> fil
         kubemq::QueueMessagesBatchRequest batch;
         batch.set_batchid("bad-batch");
         fill(batch);
-        grpc::Status status;
-        const auto response = sendBatch(ctx.stub, batch, &status);
-        if (!status.ok())
-            return qstr(describe(status));
+        const auto rpc = sendBatch(ctx.stub, batch);
+        if (!rpc.ok())
+            return qstr(describe(rpc.status));
+        const auto& response = rpc.reply;
         QString out;
         for (int i = 0; i < response.results_size(); ++i) {
             const auto& result = response.results(i);
@@ -81,16 +78,16 @@ BadInputRow receiveRow(bool peek,
     return {[peek, mutate](Context& ctx) -> QString {
         kubemq::ReceiveQueueMessagesRequest request;
         request.set_requestid("bad-receive");
-        request.set_clientid(kConsumerId);
+        request.set_clientid(std::string(kClientId));
         request.set_channel(kQueue);
         request.set_maxnumberofmessages(3);
         request.set_waittimeseconds(1);
         request.set_ispeak(peek);
         mutate(request);
-        grpc::Status status;
-        const auto response = receive(ctx.stub, request, &status);
-        if (!status.ok())
-            return qstr(describe(status));
+        const auto rpc = receive(ctx.stub, request);
+        if (!rpc.ok())
+            return qstr(describe(rpc.status));
+        const auto& response = rpc.reply;
         if (!response.iserror()) {
             return QStringLiteral("accepted, %1 messages").arg(response.messages_size());
         }
@@ -107,14 +104,14 @@ BadInputRow ackAllRow(std::function<void(kubemq::AckAllQueueMessagesRequest&)> m
     return {[mutate](Context& ctx) -> QString {
         kubemq::AckAllQueueMessagesRequest request;
         request.set_requestid("bad-ackall");
-        request.set_clientid(kConsumerId);
+        request.set_clientid(std::string(kClientId));
         request.set_channel(kQueue);
         request.set_waittimeseconds(1);
         mutate(request);
-        grpc::Status status;
-        const auto response = ackAll(ctx.stub, request, &status);
-        if (!status.ok())
-            return qstr(describe(status));
+        const auto rpc = ackAll(ctx.stub, request);
+        if (!rpc.ok())
+            return qstr(describe(rpc.status));
+        const auto& response = rpc.reply;
         if (!response.iserror()) {
             return QStringLiteral("accepted, %1 affected").arg(response.affectedmessages());
         }
@@ -241,7 +238,7 @@ BadInputRow upstreamRow(std::function<void(kubemq::QueuesUpstreamRequest&)> fill
 kubemq::StreamQueueMessagesRequest v1Request(int type) {
     kubemq::StreamQueueMessagesRequest request;
     request.set_requestid("bad-v1");
-    request.set_clientid(kConsumerId);
+    request.set_clientid(std::string(kClientId));
     request.set_streamrequesttypedata(static_cast<kubemq::StreamRequestType>(type));
     request.set_channel(kQueue);
     request.set_visibilityseconds(10);
@@ -290,7 +287,7 @@ struct Snapshot {
 Snapshot snapshot(Stub& stub) {
     Snapshot out;
     // Exactly three are seeded, so the peek returns at once when they are all there.
-    const auto peeked = peek(stub, kQueue, 3, 1);
+    const auto peeked = peek(stub, kQueue, 3, 1).reply;
     if (peeked.iserror())
         return out;
     for (const auto& message : peeked.messages()) {
@@ -350,18 +347,18 @@ void TestConfbBadInput::badInput_data() {
     QTest::addColumn<BadInputRow>("row");
     QTest::addColumn<QString>("expected");
 
-    const QString e101 = inBand(kError101);
-    const QString e110 = inBand(kError110);
-    const QString e120 = inBand(kError120);
-    const QString e122 = inBand(kError122);
-    const QString e125 = inBand(kError125);
-    const QString e127 = inBand(kError127);
-    const QString e132 = inBand(kError132);
-    const QString e133 = inBand(kError133);
-    const QString e134 = inBand(kError134);
-    const QString e135 = inBand(kError135);
-    const QString e136 = inBand(kError136);
-    const QString notFound = inBand(kNotFound);
+    const QString e101 = inBand(err::k101);
+    const QString e110 = inBand(err::k110);
+    const QString e120 = inBand(err::k120);
+    const QString e122 = inBand(err::k122);
+    const QString e125 = inBand(err::k125);
+    const QString e127 = inBand(err::k127);
+    const QString e132 = inBand(err::k132);
+    const QString e133 = inBand(err::k133);
+    const QString e134 = inBand(err::k134);
+    const QString e135 = inBand(err::k135);
+    const QString e136 = inBand(err::k136);
+    const QString notFound = inBand(err::kTransactionNotFound);
 
     // SendQueueMessage
     auto channel = [](const char* name) {
@@ -510,8 +507,8 @@ void TestConfbBadInput::badInput_data() {
         << inBand("cannot requeue messages with empty channel destination ") + allActive;
     QTest::newRow("open txn: ReQueueRange [2] to TAB channel")
         << openTxnRow(kubemq::ReQueueRange, {2}, kTab)
-        << QStringLiteral("in-band: re-queue message with seq 2 failed, ") +
-               QString::fromLatin1(kError120) + allActive;
+        << QStringLiteral("in-band: re-queue message with seq 2 failed, ") + qstr(err::k120) +
+               allActive;
     QTest::newRow("open txn: type 0") << openTxnRow(kubemq::PollRequestTypeUnknown, {}, {}, 0)
                                       << inBand("request unknown") + allActive;
     QTest::newRow("open txn: TransactionStatus") << openTxnRow(kubemq::TransactionStatus, {}, {}, 0)
@@ -587,9 +584,7 @@ void TestConfbBadInput::badInput() {
     QFETCH(BadInputRow, row);
     QFETCH(QString, expected);
 
-    for (const auto& result : sendMany(*stub_, kQueue, 3, "seed")) {
-        QVERIFY2(!result.iserror(), result.error().c_str());
-    }
+    QCOMPARE(qstr(sendMany(*stub_, kQueue, 3, "seed")), QString());
     const Snapshot before = snapshot(*stub_);
     QVERIFY(before.ok);
     QCOMPARE(before.waiting,
@@ -615,7 +610,7 @@ void TestConfbBadInput::bodyLimit_oversizedRequestRefusedOthersUnaffected() {
     // Client A: its own connection with a downstream stream open throughout.
     auto stubA = limited.newStub();
     DownstreamSession streamA(limited.newChannel());
-    QVERIFY(!send(*stubA, makeMessage("limit", "before", "a-before")).iserror());
+    QVERIFY(!send(*stubA, makeMessage("limit", "before", "a-before")).reply.iserror());
     const auto before = streamA.get("a1", "limit", 1, 5000);
     QVERIFY(before);
     QCOMPARE(qstrs(idsOf(before->message.messages())), QStringList{QStringLiteral("a-before")});
@@ -624,7 +619,7 @@ void TestConfbBadInput::bodyLimit_oversizedRequestRefusedOthersUnaffected() {
     // Client B: just under the limit is fine, 2 MiB is refused before any handler.
     auto stubB = limited.newStub();
     const auto nearLimit =
-        send(*stubB, makeMessage("limit", std::string(900 * 1024, 'n'), "b-900k"));
+        send(*stubB, makeMessage("limit", std::string(900 * 1024, 'n'), "b-900k")).reply;
     QVERIFY2(!nearLimit.iserror(), nearLimit.error().c_str());
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
@@ -647,7 +642,7 @@ void TestConfbBadInput::bodyLimit_oversizedRequestRefusedOthersUnaffected() {
     }
 
     // A is unaffected: same stream, new message; only what was accepted is stored.
-    QVERIFY(!send(*stubA, makeMessage("limit", "after", "a-after")).iserror());
+    QVERIFY(!send(*stubA, makeMessage("limit", "after", "a-after")).reply.iserror());
     const auto after = streamA.get("a2", "limit", 2, 5000);
     QVERIFY(after);
     QCOMPARE(after->message.iserror(), false);

@@ -4,11 +4,11 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "confb_qt.h"
-#include "confb_queue_ops.h"
+#include "conformance_qt.h"
+#include "conformance_streams.h"
 #include "test_broker.h"
 
-using namespace qs::test::confb;
+using namespace qs::test::conf;
 using json = nlohmann::json;
 
 class TestConfbChannels : public QObject {
@@ -50,10 +50,10 @@ std::optional<json> TestConfbChannels::list(
     const std::vector<std::pair<std::string, std::string>>& extraTags) {
     std::vector<std::pair<std::string, std::string>> tags{{"channel_type", "queues"}};
     tags.insert(tags.end(), extraTags.begin(), extraTags.end());
-    grpc::Status status;
-    const auto response = sendRequest(*stub_, managementRequest("list-channels", tags), &status);
-    if (!status.ok() || !response.executed() || !response.error().empty()) {
-        qWarning("list-channels failed: %s / %s", describe(status).c_str(),
+    const auto rpc = sendRequest(*stub_, managementRequest("list-channels", tags));
+    const auto& response = rpc.reply;
+    if (!rpc.ok() || !response.executed() || !response.error().empty()) {
+        qWarning("list-channels failed: %s / %s", describe(rpc.status).c_str(),
                  response.error().c_str());
         return std::nullopt;
     }
@@ -83,13 +83,12 @@ QStringList TestConfbChannels::listedNames(
 }
 
 void TestConfbChannels::case76_createChannelThenListed() {
-    grpc::Status status;
-    const auto created = sendRequest(
+    const auto createdRpc = sendRequest(
         *stub_,
         managementRequest("create-channel",
-                          {{"channel_type", "queues"}, {"channel", "qm1"}, {"client_id", "c"}}),
-        &status);
-    QVERIFY2(status.ok(), describe(status).c_str());
+                          {{"channel_type", "queues"}, {"channel", "qm1"}, {"client_id", "c"}}));
+    QVERIFY2(createdRpc.ok(), describe(createdRpc.status).c_str());
+    const auto& created = createdRpc.reply;
     QCOMPARE(created.executed(), true);
     QCOMPARE(qstr(created.error()), QString());
 
@@ -107,20 +106,16 @@ void TestConfbChannels::case76_createChannelThenListed() {
 
 void TestConfbChannels::case77_listShape() {
     // No queues: the Body is exactly "[]".
-    grpc::Status status;
-    const auto empty = sendRequest(
-        *stub_, managementRequest("list-channels", {{"channel_type", "queues"}}), &status);
-    QVERIFY2(status.ok(), describe(status).c_str());
+    const auto emptyRpc =
+        sendRequest(*stub_, managementRequest("list-channels", {{"channel_type", "queues"}}));
+    QVERIFY2(emptyRpc.ok(), describe(emptyRpc.status).c_str());
+    const auto& empty = emptyRpc.reply;
     QCOMPARE(empty.executed(), true);
     QCOMPARE(qstr(empty.error()), QString());
     QCOMPARE(qstr(empty.body()), QStringLiteral("[]"));
 
-    for (const auto& result : sendMany(*stub_, "shape_a", 2, "a")) {
-        QVERIFY2(!result.iserror(), result.error().c_str());
-    }
-    for (const auto& result : sendMany(*stub_, "shape_b", 1, "b")) {
-        QVERIFY2(!result.iserror(), result.error().c_str());
-    }
+    QCOMPARE(qstr(sendMany(*stub_, "shape_a", 2, "a")), QString());
+    QCOMPARE(qstr(sendMany(*stub_, "shape_b", 1, "b")), QString());
 
     const auto body = list();
     QVERIFY(body);
@@ -158,7 +153,7 @@ void TestConfbChannels::case78_listSearch_data() {
 void TestConfbChannels::case78_listSearch() {
     QFETCH(QString, tag);
     for (const char* name : {"py_a1", "py_a2", "other"}) {
-        const auto result = send(*stub_, makeMessage(name, "x"));
+        const auto result = send(*stub_, makeMessage(name, "x")).reply;
         QVERIFY2(!result.iserror(), result.error().c_str());
     }
     std::vector<std::pair<std::string, std::string>> extra{{tag.toStdString(), "py_a"}};
@@ -173,30 +168,27 @@ void TestConfbChannels::case78_listSearch() {
 }
 
 void TestConfbChannels::case79_deleteChannel() {
-    grpc::Status status;
-    const auto created = sendRequest(
+    const auto createdRpc = sendRequest(
         *stub_,
         managementRequest("create-channel",
-                          {{"channel_type", "queues"}, {"channel", "qm1"}, {"client_id", "c"}}),
-        &status);
-    QVERIFY2(status.ok(), describe(status).c_str());
+                          {{"channel_type", "queues"}, {"channel", "qm1"}, {"client_id", "c"}}));
+    QVERIFY2(createdRpc.ok(), describe(createdRpc.status).c_str());
+    const auto& created = createdRpc.reply;
     QCOMPARE(created.executed(), true);
-    for (const auto& result : sendMany(*stub_, "qm1", 3, "qm1")) {
-        QVERIFY2(!result.iserror(), result.error().c_str());
-    }
+    QCOMPARE(qstr(sendMany(*stub_, "qm1", 3, "qm1")), QString());
     QVERIFY(listedNames().contains(QStringLiteral("qm1")));
 
-    const auto deleted = sendRequest(
+    const auto deletedRpc = sendRequest(
         *stub_,
         managementRequest("delete-channel",
-                          {{"channel_type", "queues"}, {"channel", "qm1"}, {"client_id", "c"}}),
-        &status);
-    QVERIFY2(status.ok(), describe(status).c_str());
+                          {{"channel_type", "queues"}, {"channel", "qm1"}, {"client_id", "c"}}));
+    QVERIFY2(deletedRpc.ok(), describe(deletedRpc.status).c_str());
+    const auto& deleted = deletedRpc.reply;
     QCOMPARE(deleted.executed(), true);
     QCOMPARE(qstr(deleted.error()), QString());
 
     QVERIFY(!listedNames().contains(QStringLiteral("qm1")));
-    const auto pulled = pull(*stub_, "qm1", 3, 1);
+    const auto pulled = pull(*stub_, "qm1", 3, 1).reply;
     QCOMPARE(pulled.iserror(), false);
     QCOMPARE(pulled.messagesreceived(), 0);
     QCOMPARE(pulled.messages_size(), 0);

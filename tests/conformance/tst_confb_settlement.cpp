@@ -4,11 +4,11 @@
 #include <memory>
 #include <thread>
 
-#include "confb_qt.h"
-#include "confb_queue_ops.h"
+#include "conformance_qt.h"
+#include "conformance_streams.h"
 #include "test_broker.h"
 
-using namespace qs::test::confb;
+using namespace qs::test::conf;
 using namespace std::chrono_literals;
 
 Q_DECLARE_METATYPE(kubemq::QueuesDownstreamRequestType)
@@ -61,11 +61,9 @@ void TestConfbSettlement::cleanup() {
 
 kubemq::QueuesDownstreamResponse TestConfbSettlement::fetch(DownstreamSession& stream,
                                                             const std::string& channel, int count) {
-    for (const auto& result : sendMany(*stub_, channel, count, channel)) {
-        if (result.iserror()) {
-            qWarning("send failed: %s", result.error().c_str());
-            return {};
-        }
+    if (const std::string failed = sendMany(*stub_, channel, count, channel); !failed.empty()) {
+        qWarning("send failed: %s", failed.c_str());
+        return {};
     }
     const auto frame = stream.get("fetch-" + channel, channel, count, 5000);
     if (!frame)
@@ -198,7 +196,7 @@ void TestConfbSettlement::case59_unknownTransaction() {
     const auto frame = stream.next(10s);
     QVERIFY(frame);
     QCOMPARE(frame->message.iserror(), true);
-    QCOMPARE(qstr(frame->message.error()), QString::fromLatin1(kNotFound));
+    QCOMPARE(qstr(frame->message.error()), qstr(err::kTransactionNotFound));
     QCOMPARE(qstr(frame->message.transactionid()), QStringLiteral("bogus"));
     QCOMPARE(frame->message.requesttypedata(), kubemq::AckAll);
     QCOMPARE(qstr(frame->message.refrequestid()), QStringLiteral("a59"));
@@ -240,7 +238,7 @@ void TestConfbSettlement::case62_deadLetterAfterMaxReceiveCount() {
     auto message = makeMessage("q62", "poison", "m62");
     message.mutable_policy()->set_maxreceivecount(2);
     message.mutable_policy()->set_maxreceivequeue("dlq");
-    const auto sent = send(*stub_, message);
+    const auto sent = send(*stub_, message).reply;
     QVERIFY2(!sent.iserror(), sent.error().c_str());
 
     DownstreamSession stream(broker_->newChannel());
@@ -273,7 +271,7 @@ void TestConfbSettlement::case62_deadLetterAfterMaxReceiveCount() {
 void TestConfbSettlement::case63_dropWithoutDeadLetterQueue() {
     auto message = makeMessage("q63", "once", "m63");
     message.mutable_policy()->set_maxreceivecount(1);
-    const auto sent = send(*stub_, message);
+    const auto sent = send(*stub_, message).reply;
     QVERIFY2(!sent.iserror(), sent.error().c_str());
 
     DownstreamSession stream(broker_->newChannel());
@@ -342,8 +340,7 @@ void TestConfbSettlement::case65_reQueueErrors() {
     QCOMPARE(qstr(bad->message.refrequestid()), QStringLiteral("r65b"));
     QCOMPARE(bad->message.iserror(), true);
     QCOMPARE(qstr(bad->message.error()),
-             QStringLiteral("re-queue message with seq %1 failed, ").arg(seq) +
-                 QString::fromLatin1(kError120));
+             QStringLiteral("re-queue message with seq %1 failed, ").arg(seq) + qstr(err::k120));
     QCOMPARE(bad->message.requesttypedata(), kubemq::ReQueueRange);
     QCOMPARE(qstr(bad->message.transactionid()), qstr(got.transactionid()));
 }
@@ -372,7 +369,7 @@ void TestConfbSettlement::case67_cancelledStreamMessagesComeFirst() {
         const auto got = fetch(first, "q67", 2);
         QCOMPARE(qstrs(idsOf(got.messages())),
                  (QStringList{QStringLiteral("q67-1"), QStringLiteral("q67-2")}));
-        const auto c = send(*stub_, makeMessage("q67", "C", "q67-C"));
+        const auto c = send(*stub_, makeMessage("q67", "C", "q67-C")).reply;
         QVERIFY2(!c.iserror(), c.error().c_str());
         first.cancel();
         QVERIFY(first.waitEnded(10s));
@@ -395,9 +392,7 @@ void TestConfbSettlement::case67_cancelledStreamMessagesComeFirst() {
 }
 
 void TestConfbSettlement::case68_autoAckClosesTransaction() {
-    for (const auto& result : sendMany(*stub_, "q68", 2, "q68")) {
-        QVERIFY2(!result.iserror(), result.error().c_str());
-    }
+    QCOMPARE(qstr(sendMany(*stub_, "q68", 2, "q68")), QString());
     DownstreamSession stream(broker_->newChannel());
     const auto got = stream.get("g68", "q68", 2, 5000, /*autoAck=*/true);
     QVERIFY(got);

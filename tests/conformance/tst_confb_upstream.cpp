@@ -4,11 +4,11 @@
 #include <map>
 #include <memory>
 
-#include "confb_qt.h"
-#include "confb_queue_ops.h"
+#include "conformance_qt.h"
+#include "conformance_streams.h"
 #include "test_broker.h"
 
-using namespace qs::test::confb;
+using namespace qs::test::conf;
 using namespace std::chrono_literals;
 
 class TestConfbUpstream : public QObject {
@@ -59,7 +59,7 @@ void TestConfbUpstream::case73_perMessageResultsInOrder() {
     QCOMPARE(response.results(0).iserror(), false);
     QVERIFY(response.results(0).sentat() > 0);
     QCOMPARE(response.results(1).iserror(), true);
-    QCOMPARE(qstr(response.results(1).error()), QString::fromLatin1(kError110));
+    QCOMPARE(qstr(response.results(1).error()), qstr(err::k110));
     QCOMPARE(response.results(1).sentat(), qint64(0));
     QCOMPARE(response.results(2).iserror(), false);
     QVERIFY(response.results(2).sentat() > 0);
@@ -67,7 +67,7 @@ void TestConfbUpstream::case73_perMessageResultsInOrder() {
     // Exactly one response for the request.
     QVERIFY(!stream.next(500ms));
 
-    const auto pulled = pull(*stub_, "q73", 3, 1);
+    const auto pulled = pull(*stub_, "q73", 3, 1).reply;
     QCOMPARE(pulled.iserror(), false);
     QCOMPARE(qstrs(idsOf(pulled.messages())),
              (QStringList{QStringLiteral("m73-1"), QStringLiteral("m73-3")}));

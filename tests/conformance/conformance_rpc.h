@@ -1,25 +1,22 @@
 #pragma once
 
-// Shared helpers for the broker conformance suites (spec §4): message and
-// request builders, unary wrappers that time the call, a blocking wrapper
-// around the v1 StreamQueueMessage bidi stream, and clock helpers.
-// Plain C++ (no Qt) so every conformance executable can use it.
+// Shared helpers for the broker conformance suites (spec §4): exact error
+// strings, names and clocks, message and request builders, and unary wrappers
+// that bound and time each call. Plain C++ (no Qt); the Qt Test conversions
+// live in conformance_qt.h, the bidi streams in conformance_streams.h.
 //
-// Threading: everything here is used from the test thread; V1Stream owns one
-// internal reader thread (joined in its destructor).
+// Threading: everything here is called from the test thread.
 
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <memory>
-#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
-#include <thread>
+#include <utility>
 #include <vector>
 
 #include "kubemq.grpc.pb.h"
@@ -27,6 +24,7 @@
 namespace qs::test::conf {
 
 using Stub = kubemq::kubemq::Stub;
+using Clock = std::chrono::steady_clock;
 
 inline constexpr std::string_view kClientId = "conf-client";
 
@@ -66,6 +64,8 @@ inline constexpr std::string_view k138 = "Error 138: no new message in queue, wa
 inline constexpr std::string_view kStanInvalidPublish = "stan: invalid publish request";
 inline constexpr std::string_view kEmptyBatch = "empty messages batch";
 inline constexpr std::string_view kNoMessagesToSend = "no messages to send";
+inline constexpr std::string_view kTransactionNotFound =
+    "transaction is completed or transaction id not found";
 }  // namespace err
 
 // ---- names and clocks ------------------------------------------------------
@@ -79,36 +79,41 @@ std::int64_t nowUnixSeconds();
 // Steady-clock stopwatch, started on construction.
 class Stopwatch {
 public:
-    Stopwatch() : start_(std::chrono::steady_clock::now()) {}
-    void restart() { start_ = std::chrono::steady_clock::now(); }
+    Stopwatch() : start_(Clock::now()) {}
+    void restart() { start_ = Clock::now(); }
     double seconds() const;
     // Sleeps until `offsetSeconds` after the start (returns at once if past).
     void sleepUntil(double offsetSeconds) const;
 
 private:
-    std::chrono::steady_clock::time_point start_;
+    Clock::time_point start_;
 };
 
 void sleepSeconds(double seconds);
+double secondsBetween(Clock::time_point from, Clock::time_point to);
 
 // ---- builders ----------------------------------------------------------------
 
-// A valid message: ClientID kClientId (unless given), Body `body`, no policy.
+// A valid message from kClientId: Body `body`, MessageID `messageId` (empty: the
+// broker assigns one), no policy.
 kubemq::QueueMessage makeMessage(const std::string& channel, const std::string& body,
-                                 std::string_view clientId = kClientId);
+                                 const std::string& messageId = {});
 
 kubemq::ReceiveQueueMessagesRequest receiveRequest(const std::string& channel, int maxMessages,
                                                    int waitSeconds, bool peek,
-                                                   const std::string& requestId = {},
-                                                   std::string_view clientId = kClientId);
+                                                   const std::string& requestId = {});
 
-kubemq::AckAllQueueMessagesRequest ackAllRequest(const std::string& channel, int waitSeconds,
-                                                 std::string_view clientId = kClientId);
+kubemq::AckAllQueueMessagesRequest ackAllRequest(const std::string& channel, int waitSeconds);
+
+// Channel management on kubemq.cluster.internal.requests (spec §2.12).
+kubemq::Request managementRequest(const std::string& operation,
+                                  const std::vector<std::pair<std::string, std::string>>& tags);
 
 // ---- unary wrappers ------------------------------------------------------------
 
-// A finished unary call: its status, its reply (default if the status is not
-// OK) and its wall time.
+// A finished unary call: its status, its reply and its wall time. When the
+// call itself fails, a reply with IsError/Error fields carries IsError and
+// "rpc <describe(status)>", so a case asserting only on the reply still fails.
 template <typename Reply>
 struct Rpc {
     grpc::Status status;
@@ -117,7 +122,7 @@ struct Rpc {
     bool ok() const { return status.ok(); }
 };
 
-// Every wrapper sets a deadline of `extraDeadline` beyond the call's own wait,
+// Every wrapper sets a deadline of kExtraDeadline beyond the call's own wait,
 // so a hanging broker fails the case instead of the whole executable.
 inline constexpr std::chrono::seconds kExtraDeadline{20};
 
@@ -133,14 +138,20 @@ Rpc<kubemq::ReceiveQueueMessagesResponse> peek(Stub& stub, const std::string& ch
                                                int maxMessages, int waitSeconds);
 Rpc<kubemq::AckAllQueueMessagesResponse> ackAll(Stub& stub,
                                                 const kubemq::AckAllQueueMessagesRequest& request);
+Rpc<kubemq::Response> sendRequest(Stub& stub, const kubemq::Request& request);
 
-// "gRPC <code>: <message>" for failure messages.
+// QueuesInfo for ';'-separated names ("" = all); nullopt when the RPC fails.
+std::optional<kubemq::QueuesInfo> queuesInfo(Stub& stub, const std::string& names = {});
+
+// "OK", "UNKNOWN", ... for a status code.
+std::string statusCodeName(grpc::StatusCode code);
+// "<CODE>: <message>", e.g. "UNKNOWN: empty messages batch".
 std::string describe(const grpc::Status& status);
 
-// Sends `count` valid messages with bodies "<bodyPrefix><i>" (i from 1) one by
-// one. Returns "" on success, otherwise what went wrong first.
+// Sends `count` valid messages one by one, each with Body and MessageID
+// "<prefix>-<i>" (i from 1). Returns "" on success, otherwise what went wrong first.
 std::string sendMany(Stub& stub, const std::string& channel, int count,
-                     const std::string& bodyPrefix = "m");
+                     const std::string& prefix = "m");
 
 // Calls an arbitrary unary method path (e.g. "/kubemq.Kubemq/Ping") with a
 // generic stub; the reply bytes go to *replyBytes when given.
@@ -148,11 +159,10 @@ grpc::Status callUnaryByPath(const std::shared_ptr<grpc::Channel>& channel, cons
                              const google::protobuf::Message& request,
                              std::string* replyBytes = nullptr);
 
-// ---- v1 StreamQueueMessage -------------------------------------------------------
+// ---- v1 StreamQueueMessage requests ----------------------------------------------
 
 kubemq::StreamQueueMessagesRequest v1Request(kubemq::StreamRequestType type,
-                                             const std::string& requestId = {},
-                                             std::string_view clientId = kClientId);
+                                             const std::string& requestId = {});
 kubemq::StreamQueueMessagesRequest v1Receive(const std::string& channel, int visibilitySeconds,
                                              int waitSeconds, const std::string& requestId = {});
 kubemq::StreamQueueMessagesRequest v1Ack(std::uint64_t refSequence);
@@ -161,47 +171,12 @@ kubemq::StreamQueueMessagesRequest v1ModifyVisibility(int visibilitySeconds);
 kubemq::StreamQueueMessagesRequest v1Resend(const std::string& channel);
 kubemq::StreamQueueMessagesRequest v1SendModified(const kubemq::QueueMessage& message);
 
-// Blocking view of one StreamQueueMessage call. A reader thread collects the
-// responses so read() can wait with a timeout. Use from one (test) thread.
-class V1Stream {
-public:
-    explicit V1Stream(Stub& stub, std::chrono::seconds deadline = std::chrono::seconds(120));
-    ~V1Stream();  // cancels the call if still open and joins the reader
-    V1Stream(const V1Stream&) = delete;
-    V1Stream& operator=(const V1Stream&) = delete;
+// ---- inspection --------------------------------------------------------------
 
-    // False when the stream is already broken or ended.
-    bool write(const kubemq::StreamQueueMessagesRequest& request);
-    void writesDone();
-
-    // Next response in arrival order; nullopt when none arrived within
-    // `timeout` or the stream ended with nothing left to read.
-    std::optional<kubemq::StreamQueueMessagesResponse> read(std::chrono::milliseconds timeout);
-
-    // Waits until the server ends the call; true if it did within `timeout`.
-    // Unread responses stay readable.
-    bool waitForEnd(std::chrono::milliseconds timeout);
-    bool ended() const;
-    // The final status; only after waitForEnd() returned true (or cancel()).
-    grpc::Status finish();
-
-    // Drops the call the way a disconnecting client does (TryCancel).
-    void cancel();
-
-private:
-    void readLoop();
-
-    grpc::ClientContext context_;
-    std::unique_ptr<grpc::ClientReaderWriter<kubemq::StreamQueueMessagesRequest,
-                                             kubemq::StreamQueueMessagesResponse>>
-        call_;
-    mutable std::mutex mutex_;
-    std::condition_variable changed_;
-    std::deque<kubemq::StreamQueueMessagesResponse> pending_;
-    bool ended_ = false;
-    bool writesDone_ = false;
-    std::optional<grpc::Status> status_;
-    std::thread reader_;
-};
+std::vector<std::uint64_t> sequencesOf(
+    const google::protobuf::RepeatedPtrField<kubemq::QueueMessage>& messages);
+std::vector<std::string> idsOf(
+    const google::protobuf::RepeatedPtrField<kubemq::QueueMessage>& messages);
+std::set<std::int64_t> offsetSet(const kubemq::QueuesDownstreamResponse& response);
 
 }  // namespace qs::test::conf

@@ -10,9 +10,11 @@
 #include <string_view>
 #include <vector>
 
+#include "conformance_rpc.h"
+
 // Conversions so QCOMPARE prints both sides on failure (Qt Test cannot print
 // std::string or std containers).
-namespace qs::test::confb {
+namespace qs::test::conf {
 
 inline QString qstr(std::string_view text) {
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
@@ -50,11 +52,20 @@ inline QString secondsText(double seconds) {
     return QString::number(seconds, 'f', 3) + QStringLiteral(" s");
 }
 
-}  // namespace qs::test::confb
+}  // namespace qs::test::conf
 
 // Asserts lo <= elapsed <= hi (seconds), printing the measured value.
-#define CONFB_VERIFY_SECONDS(elapsed, lo, hi)                                                  \
-    QVERIFY2((elapsed) >= (lo) && (elapsed) <= (hi),                                           \
-             qPrintable(QStringLiteral("elapsed ") + ::qs::test::confb::secondsText(elapsed) + \
-                        QStringLiteral(", expected ") + QString::number(lo) +                  \
+#define CONF_VERIFY_SECONDS(elapsed, lo, hi)                                                  \
+    QVERIFY2((elapsed) >= (lo) && (elapsed) <= (hi),                                          \
+             qPrintable(QStringLiteral("elapsed ") + ::qs::test::conf::secondsText(elapsed) + \
+                        QStringLiteral(", expected ") + QString::number(lo) +                 \
                         QStringLiteral("..") + QString::number(hi) + QStringLiteral(" s")))
+
+// The unary call itself succeeded (gRPC OK).
+#define REQUIRE_RPC_OK(rpc) QVERIFY2((rpc).ok(), ::qs::test::conf::describe((rpc).status).c_str())
+// gRPC OK and no in-band error in the reply.
+#define REQUIRE_NO_ERROR(rpc)                                          \
+    do {                                                               \
+        REQUIRE_RPC_OK(rpc);                                           \
+        QVERIFY2(!(rpc).reply.iserror(), (rpc).reply.error().c_str()); \
+    } while (false)

@@ -14,9 +14,10 @@
 #include <utility>
 #include <vector>
 
-namespace qs::test::confb {
+#include "conformance_rpc.h"
 
-using Clock = std::chrono::steady_clock;
+namespace qs::test::conf {
+
 using Metadata = std::vector<std::pair<std::string, std::string>>;
 
 // One response frame and the moment the reader thread received it, so tests
@@ -97,6 +98,12 @@ public:
         return status_;
     }
 
+    // True once the server side has ended (or the call was cancelled).
+    bool ended() const {
+        std::lock_guard lock(mutex_);
+        return ended_;
+    }
+
     Clock::time_point endedAt() const {
         std::lock_guard lock(mutex_);
         return endedAt_;
@@ -130,4 +137,4 @@ private:
     grpc::Status status_;
 };
 
-}  // namespace qs::test::confb
+}  // namespace qs::test::conf

@@ -1,4 +1,4 @@
-#include "conformance_util.h"
+#include "conformance_rpc.h"
 
 #include <grpcpp/generic/generic_stub.h>
 
@@ -6,14 +6,28 @@
 #include <cstdio>
 #include <future>
 #include <random>
+#include <thread>
 
 namespace qs::test::conf {
 
 namespace {
 
 std::chrono::system_clock::time_point deadlineAfter(int waitSeconds) {
-    return std::chrono::system_clock::now() +
-           std::chrono::seconds(waitSeconds > 0 ? waitSeconds : 0) + kExtraDeadline;
+    // Waits outside the spec's range are what some cases send on purpose; the
+    // broker rejects them at once, so they get no extra deadline.
+    const int wait = waitSeconds > 0 && waitSeconds < 600 ? waitSeconds : 0;
+    return std::chrono::system_clock::now() + std::chrono::seconds(wait) + kExtraDeadline;
+}
+
+// Replies with an in-band error field get the transport failure folded in.
+template <typename Reply>
+void foldFailure(const grpc::Status& status, Reply& reply) {
+    if (status.ok())
+        return;
+    reply.Clear();
+    if constexpr (requires { reply.set_iserror(true); })
+        reply.set_iserror(true);
+    reply.set_error("rpc " + describe(status));
 }
 
 template <typename Reply, typename Call>
@@ -24,6 +38,8 @@ Rpc<Reply> timedCall(int waitSeconds, Call&& call) {
     Stopwatch watch;
     result.status = call(&context, &result.reply);
     result.seconds = watch.seconds();
+    if constexpr (requires { result.reply.set_error(std::string()); })
+        foldFailure(result.status, result.reply);
     return result;
 }
 
@@ -55,23 +71,27 @@ std::int64_t nowUnixSeconds() {
 }
 
 double Stopwatch::seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    return secondsBetween(start_, Clock::now());
 }
 
 void Stopwatch::sleepUntil(double offsetSeconds) const {
-    std::this_thread::sleep_until(start_ +
-                                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                      std::chrono::duration<double>(offsetSeconds)));
+    std::this_thread::sleep_until(start_ + std::chrono::duration_cast<Clock::duration>(
+                                               std::chrono::duration<double>(offsetSeconds)));
 }
 
 void sleepSeconds(double seconds) {
     std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
 }
 
+double secondsBetween(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double>(to - from).count();
+}
+
 kubemq::QueueMessage makeMessage(const std::string& channel, const std::string& body,
-                                 std::string_view clientId) {
+                                 const std::string& messageId) {
     kubemq::QueueMessage message;
-    message.set_clientid(std::string(clientId));
+    message.set_messageid(messageId);
+    message.set_clientid(std::string(kClientId));
     message.set_channel(channel);
     message.set_body(body);
     return message;
@@ -79,11 +99,10 @@ kubemq::QueueMessage makeMessage(const std::string& channel, const std::string& 
 
 kubemq::ReceiveQueueMessagesRequest receiveRequest(const std::string& channel, int maxMessages,
                                                    int waitSeconds, bool peek,
-                                                   const std::string& requestId,
-                                                   std::string_view clientId) {
+                                                   const std::string& requestId) {
     kubemq::ReceiveQueueMessagesRequest request;
     request.set_requestid(requestId);
-    request.set_clientid(std::string(clientId));
+    request.set_clientid(std::string(kClientId));
     request.set_channel(channel);
     request.set_maxnumberofmessages(maxMessages);
     request.set_waittimeseconds(waitSeconds);
@@ -91,12 +110,25 @@ kubemq::ReceiveQueueMessagesRequest receiveRequest(const std::string& channel, i
     return request;
 }
 
-kubemq::AckAllQueueMessagesRequest ackAllRequest(const std::string& channel, int waitSeconds,
-                                                 std::string_view clientId) {
+kubemq::AckAllQueueMessagesRequest ackAllRequest(const std::string& channel, int waitSeconds) {
     kubemq::AckAllQueueMessagesRequest request;
-    request.set_clientid(std::string(clientId));
+    request.set_clientid(std::string(kClientId));
     request.set_channel(channel);
     request.set_waittimeseconds(waitSeconds);
+    return request;
+}
+
+kubemq::Request managementRequest(const std::string& operation,
+                                  const std::vector<std::pair<std::string, std::string>>& tags) {
+    kubemq::Request request;
+    request.set_requestid("conf-mgmt-" + operation);
+    request.set_requesttypedata(kubemq::Request::Query);
+    request.set_clientid(std::string(kClientId));
+    request.set_channel("kubemq.cluster.internal.requests");
+    request.set_metadata(operation);
+    request.set_timeout(10000);
+    for (const auto& [key, value] : tags)
+        (*request.mutable_tags())[key] = value;
     return request;
 }
 
@@ -133,12 +165,12 @@ Rpc<kubemq::ReceiveQueueMessagesResponse> receive(
 
 Rpc<kubemq::ReceiveQueueMessagesResponse> pull(Stub& stub, const std::string& channel,
                                                int maxMessages, int waitSeconds) {
-    return receive(stub, receiveRequest(channel, maxMessages, waitSeconds, false));
+    return receive(stub, receiveRequest(channel, maxMessages, waitSeconds, false, "conf-pull"));
 }
 
 Rpc<kubemq::ReceiveQueueMessagesResponse> peek(Stub& stub, const std::string& channel,
                                                int maxMessages, int waitSeconds) {
-    return receive(stub, receiveRequest(channel, maxMessages, waitSeconds, true));
+    return receive(stub, receiveRequest(channel, maxMessages, waitSeconds, true, "conf-peek"));
 }
 
 Rpc<kubemq::AckAllQueueMessagesResponse> ackAll(Stub& stub,
@@ -150,18 +182,79 @@ Rpc<kubemq::AckAllQueueMessagesResponse> ackAll(Stub& stub,
         });
 }
 
-std::string describe(const grpc::Status& status) {
-    return "gRPC " + std::to_string(int(status.error_code())) + ": " + status.error_message();
+Rpc<kubemq::Response> sendRequest(Stub& stub, const kubemq::Request& request) {
+    return timedCall<kubemq::Response>(0,
+                                       [&](grpc::ClientContext* context, kubemq::Response* reply) {
+                                           return stub.SendRequest(context, request, reply);
+                                       });
 }
 
-std::string sendMany(Stub& stub, const std::string& channel, int count,
-                     const std::string& bodyPrefix) {
+std::optional<kubemq::QueuesInfo> queuesInfo(Stub& stub, const std::string& names) {
+    kubemq::QueuesInfoRequest request;
+    request.set_requestid("conf-info");
+    request.set_queuename(names);
+    const auto rpc = timedCall<kubemq::QueuesInfoResponse>(
+        0, [&](grpc::ClientContext* context, kubemq::QueuesInfoResponse* reply) {
+            return stub.QueuesInfo(context, request, reply);
+        });
+    if (!rpc.ok())
+        return std::nullopt;
+    return rpc.reply.info();
+}
+
+std::string statusCodeName(grpc::StatusCode code) {
+    switch (code) {
+        case grpc::OK:
+            return "OK";
+        case grpc::CANCELLED:
+            return "CANCELLED";
+        case grpc::UNKNOWN:
+            return "UNKNOWN";
+        case grpc::INVALID_ARGUMENT:
+            return "INVALID_ARGUMENT";
+        case grpc::DEADLINE_EXCEEDED:
+            return "DEADLINE_EXCEEDED";
+        case grpc::NOT_FOUND:
+            return "NOT_FOUND";
+        case grpc::ALREADY_EXISTS:
+            return "ALREADY_EXISTS";
+        case grpc::PERMISSION_DENIED:
+            return "PERMISSION_DENIED";
+        case grpc::UNAUTHENTICATED:
+            return "UNAUTHENTICATED";
+        case grpc::RESOURCE_EXHAUSTED:
+            return "RESOURCE_EXHAUSTED";
+        case grpc::FAILED_PRECONDITION:
+            return "FAILED_PRECONDITION";
+        case grpc::ABORTED:
+            return "ABORTED";
+        case grpc::OUT_OF_RANGE:
+            return "OUT_OF_RANGE";
+        case grpc::UNIMPLEMENTED:
+            return "UNIMPLEMENTED";
+        case grpc::INTERNAL:
+            return "INTERNAL";
+        case grpc::UNAVAILABLE:
+            return "UNAVAILABLE";
+        case grpc::DATA_LOSS:
+            return "DATA_LOSS";
+        default:
+            return "CODE_" + std::to_string(static_cast<int>(code));
+    }
+}
+
+std::string describe(const grpc::Status& status) {
+    return statusCodeName(status.error_code()) + ": " + status.error_message();
+}
+
+std::string sendMany(Stub& stub, const std::string& channel, int count, const std::string& prefix) {
     for (int i = 1; i <= count; ++i) {
-        auto result = send(stub, makeMessage(channel, bodyPrefix + std::to_string(i)));
+        const std::string name = prefix + "-" + std::to_string(i);
+        const auto result = send(stub, makeMessage(channel, name, name));
         if (!result.ok())
-            return "send " + std::to_string(i) + ": " + describe(result.status);
+            return "send " + name + ": " + describe(result.status);
         if (result.reply.iserror())
-            return "send " + std::to_string(i) + ": " + result.reply.error();
+            return "send " + name + ": " + result.reply.error();
     }
     return {};
 }
@@ -190,11 +283,10 @@ grpc::Status callUnaryByPath(const std::shared_ptr<grpc::Channel>& channel, cons
 }
 
 kubemq::StreamQueueMessagesRequest v1Request(kubemq::StreamRequestType type,
-                                             const std::string& requestId,
-                                             std::string_view clientId) {
+                                             const std::string& requestId) {
     kubemq::StreamQueueMessagesRequest request;
     request.set_requestid(requestId);
-    request.set_clientid(std::string(clientId));
+    request.set_clientid(std::string(kClientId));
     request.set_streamrequesttypedata(type);
     return request;
 }
@@ -238,80 +330,24 @@ kubemq::StreamQueueMessagesRequest v1SendModified(const kubemq::QueueMessage& me
     return request;
 }
 
-V1Stream::V1Stream(Stub& stub, std::chrono::seconds deadline) {
-    context_.set_deadline(std::chrono::system_clock::now() + deadline);
-    call_ = stub.StreamQueueMessage(&context_);
-    reader_ = std::thread([this] { readLoop(); });
+std::vector<std::uint64_t> sequencesOf(
+    const google::protobuf::RepeatedPtrField<kubemq::QueueMessage>& messages) {
+    std::vector<std::uint64_t> out;
+    for (const auto& message : messages)
+        out.push_back(message.attributes().sequence());
+    return out;
 }
 
-V1Stream::~V1Stream() {
-    if (!ended())
-        context_.TryCancel();
-    if (reader_.joinable())
-        reader_.join();
-    finish();
+std::vector<std::string> idsOf(
+    const google::protobuf::RepeatedPtrField<kubemq::QueueMessage>& messages) {
+    std::vector<std::string> out;
+    for (const auto& message : messages)
+        out.push_back(message.messageid());
+    return out;
 }
 
-void V1Stream::readLoop() {
-    kubemq::StreamQueueMessagesResponse response;
-    while (call_->Read(&response)) {
-        std::lock_guard lock(mutex_);
-        pending_.push_back(response);
-        changed_.notify_all();
-    }
-    std::lock_guard lock(mutex_);
-    ended_ = true;
-    changed_.notify_all();
-}
-
-bool V1Stream::write(const kubemq::StreamQueueMessagesRequest& request) {
-    if (writesDone_)
-        return false;
-    return call_->Write(request);
-}
-
-void V1Stream::writesDone() {
-    if (writesDone_)
-        return;
-    writesDone_ = true;
-    call_->WritesDone();
-}
-
-std::optional<kubemq::StreamQueueMessagesResponse> V1Stream::read(
-    std::chrono::milliseconds timeout) {
-    std::unique_lock lock(mutex_);
-    changed_.wait_for(lock, timeout, [this] { return !pending_.empty() || ended_; });
-    if (pending_.empty())
-        return std::nullopt;
-    auto response = std::move(pending_.front());
-    pending_.pop_front();
-    return response;
-}
-
-bool V1Stream::waitForEnd(std::chrono::milliseconds timeout) {
-    std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, timeout, [this] { return ended_; });
-}
-
-bool V1Stream::ended() const {
-    std::lock_guard lock(mutex_);
-    return ended_;
-}
-
-grpc::Status V1Stream::finish() {
-    if (status_)
-        return *status_;
-    if (!ended())
-        return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "stream still open");
-    if (reader_.joinable())
-        reader_.join();
-    status_ = call_->Finish();
-    return *status_;
-}
-
-void V1Stream::cancel() {
-    context_.TryCancel();
-    waitForEnd(std::chrono::seconds(30));
+std::set<std::int64_t> offsetSet(const kubemq::QueuesDownstreamResponse& response) {
+    return {response.activeoffsets().begin(), response.activeoffsets().end()};
 }
 
 }  // namespace qs::test::conf
