@@ -8,11 +8,14 @@
 #include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QPainter>
 #include <QPieSeries>
 #include <QPieSlice>
+#include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
@@ -26,7 +29,7 @@ namespace {
 QChartView* makeView(QChart* chart, const QString& tip) {
     auto* view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing, true);
-    view->setMinimumSize(240, 170);
+    view->setMinimumSize(240, 120);  // 2 rows still fit a 1280×720 window
     view->setToolTip(tip);
     // The default layout padding and rounded frame cost ~20 px of a small plot.
     chart->layout()->setContentsMargins(0, 0, 0, 0);
@@ -147,18 +150,45 @@ ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
 
     // Share per worker.
     auto* share = new QChart;
-    share->setTitle(QStringLiteral("Acked tasks per worker"));
+    share->setTitle(QStringLiteral("Acked per worker"));
     share_ = new QPieSeries;
     share_->setHoleSize(0.35);
     share->addSeries(share_);
     share->legend()->setShowToolTips(true);
-    views_.push_back(makeView(
-        share,
-        QStringLiteral(
-            "How the work was shared. Competing consumers each take whole batches, so a large\n"
-            "batch size can give one worker most of the tasks while others wait.")));
-    // One entry per line: a row of "worker-N  NN%" entries is elided once there are 3+ workers.
-    share->legend()->setAlignment(Qt::AlignRight);
+    const QString shareTip = QStringLiteral(
+        "How the work was shared. Competing consumers each take whole batches, so a large\n"
+        "batch size can give one worker most of the tasks while others wait.");
+    views_.push_back(makeView(share, shareTip));
+    // QtCharts gives a side legend a fixed share of a small chart and elides the
+    // names ("worker..."); this one takes the width its lines need, the pie the rest.
+    share->legend()->hide();
+    share->setMargins(QMargins(2, 2, 2, 2));
+    shareLegend_ = new QLabel;
+    shareLegend_->setTextFormat(Qt::RichText);
+    shareLegend_->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    shareLegend_->setAutoFillBackground(true);
+    shareLegend_->setContentsMargins(4, 0, 8, 0);
+    shareLegend_->setToolTip(shareTip);
+    shareLegend_->setObjectName(QStringLiteral("shareLegend"));
+    // The title spans pie and legend (the pie alone is too narrow for it at 1280 px).
+    share->setTitle(QString());
+    shareTitle_ = new QLabel(QStringLiteral("Acked per worker"));
+    shareTitle_->setAlignment(Qt::AlignCenter);
+    shareTitle_->setAutoFillBackground(true);
+    shareTitle_->setContentsMargins(0, 4, 0, 0);
+    shareTitle_->setToolTip(shareTip);
+    shareBox_ = new QWidget;
+    auto* shareColumn = new QVBoxLayout(shareBox_);
+    shareColumn->setContentsMargins(0, 0, 0, 0);
+    shareColumn->setSpacing(0);
+    shareColumn->addWidget(shareTitle_);
+    auto* shareLayout = new QHBoxLayout;
+    shareLayout->setContentsMargins(0, 0, 0, 0);
+    shareLayout->setSpacing(0);
+    shareLayout->addWidget(views_.back(), 1);
+    shareLayout->addWidget(shareLegend_);
+    shareColumn->addLayout(shareLayout, 1);
+    views_.back()->setMinimumWidth(120);
 
     // Latency histogram.
     auto* lat = new QChart;
@@ -197,7 +227,7 @@ ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
 
     grid->addWidget(views_[0], 0, 0);
     grid->addWidget(views_[1], 0, 1);
-    grid->addWidget(views_[2], 1, 0);
+    grid->addWidget(shareBox_, 1, 0);
     grid->addWidget(views_[3], 1, 1);
     for (QChartView* v : views_) {
         connect(v->chart(), &QChart::plotAreaChanged, this, [this] { fitAxes(); });
@@ -208,7 +238,7 @@ ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
 
 void ChartsPanel::setWindowSeconds(int seconds) {
     windowSeconds_ = std::max(10, seconds);
-    shownVersion_ = ~0ULL;
+    shownVersion_.fill(~0ULL);
     refresh();
 }
 
@@ -241,6 +271,14 @@ void ChartsPanel::applyTheme() {
         p.setWidthF(w);
         return p;
     };
+    QPalette legendPalette = shareLegend_->palette();
+    legendPalette.setColor(QPalette::Window, t.panel);
+    legendPalette.setColor(QPalette::WindowText, t.text);
+    shareLegend_->setPalette(legendPalette);
+    shareTitle_->setPalette(legendPalette);
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    shareTitle_->setFont(titleFont);
     sent_->setPen(pen(t.sentColor(), 2));
     acked_->setPen(pen(t.outcome(Outcome::Acked), 2.5));
     redelivered_->setPen(pen(t.outcome(Outcome::Returned), 2));
@@ -248,7 +286,7 @@ void ChartsPanel::applyTheme() {
     inFlight_->setPen(pen(t.outcome(Outcome::InFlight), 2.5));
     latencySet_->setColor(t.outcome(Outcome::InFlight));
     latencySet_->setBorderColor(t.outcome(Outcome::InFlight));
-    shownVersion_ = ~0ULL;
+    shownVersion_.fill(~0ULL);
     refresh();
 }
 
@@ -289,10 +327,59 @@ void ChartsPanel::refreshMarkers(QChart* chart, std::vector<QLineSeries*>& pool,
 }
 
 void ChartsPanel::refresh() {
-    if (model_->version() == shownVersion_) {
-        return;
+    const bool times =
+        shownVersion_[Throughput] != model_->version() || shownVersion_[Depth] != model_->version();
+    if (times) {
+        refreshTimeSeries(true, true);
     }
-    shownVersion_ = model_->version();
+    if (shownVersion_[Share] != model_->version()) {
+        refreshShare();
+    }
+    if (shownVersion_[Latency] != model_->version()) {
+        refreshLatency();
+    }
+    fitAxes();
+}
+
+void ChartsPanel::refreshNext() {
+    // The first chart (in turn) the model changed for; at most one per call.
+    for (int i = 0; i < ChartCount; ++i) {
+        const int chart = nextChart_;
+        nextChart_ = (nextChart_ + 1) % ChartCount;
+        if (shownVersion_[static_cast<std::size_t>(chart)] != model_->version()) {
+            refreshChart(chart);
+            fitAxes();
+            return;
+        }
+    }
+}
+
+void ChartsPanel::refreshChart(int chart) {
+    switch (chart) {
+        case Throughput:
+            refreshTimeSeries(true, false);
+            break;
+        case Depth:
+            refreshTimeSeries(false, true);
+            break;
+        case Share:
+            refreshShare();
+            break;
+        case Latency:
+            refreshLatency();
+            break;
+        default:
+            break;
+    }
+}
+
+void ChartsPanel::refreshTimeSeries(bool throughput, bool depth) {
+    if (throughput) {
+        shownVersion_[Throughput] = model_->version();
+    }
+    if (depth) {
+        shownVersion_[Depth] = model_->version();
+    }
     const auto& buckets = model_->buckets();
     QList<QPointF> s, a, r, w, f;
     double maxRate = 1, maxDepth = 1;
@@ -326,16 +413,24 @@ void ChartsPanel::refresh() {
         f << QPointF(x, static_cast<double>(lastInFlight));
         maxDepth = std::max({maxDepth, double(lastWaiting), double(lastInFlight)});
     }
-    sent_->replace(s);
-    acked_->replace(a);
-    redelivered_->replace(r);
-    waiting_->replace(w);
-    inFlight_->replace(f);
     span_ = static_cast<double>(std::max<std::int64_t>(10, last - first));
-    maxRate_ = maxRate;
-    maxDepth_ = maxDepth;
+    if (throughput) {
+        sent_->replace(s);
+        acked_->replace(a);
+        redelivered_->replace(r);
+        maxRate_ = maxRate;
+    }
+    if (depth) {
+        waiting_->replace(w);
+        inFlight_->replace(f);
+        maxDepth_ = maxDepth;
+    }
+}
 
-    // Share per worker: one slice per worker, coloured like its lane.
+void ChartsPanel::refreshShare() {
+    shownVersion_[Share] = model_->version();
+    // Share per worker: one slice per worker, coloured like its lane. Unchanged
+    // slices are left alone (each change re-lays out the legend).
     const auto& perWorker = model_->ackedPerWorker();
     qint64 total = 0;
     for (auto v : perWorker) {
@@ -346,24 +441,62 @@ void ChartsPanel::refresh() {
     const Theme& theme = Theme::current();
     for (auto it = perWorker.constBegin(); it != perWorker.constEnd(); ++it, ++i) {
         QPieSlice* slice = i < slices.size() ? slices[i] : share_->append(it.key(), 0);
-        slice->setValue(static_cast<double>(it.value()));
+        if (slice->value() != static_cast<double>(it.value())) {
+            slice->setValue(static_cast<double>(it.value()));
+        }
         const int pct = total > 0 ? static_cast<int>(100.0 * it.value() / total + 0.5) : 0;
-        slice->setLabel(QStringLiteral("%1  %2%").arg(it.key()).arg(pct));
-        slice->setColor(theme.workerColor(i));
-        slice->setBorderColor(theme.panel);
+        const QString label = QStringLiteral("%1  %2%").arg(it.key()).arg(pct);
+        if (slice->label() != label) {
+            slice->setLabel(label);
+        }
+        if (slice->color() != theme.workerColor(i)) {
+            slice->setColor(theme.workerColor(i));
+        }
+        if (slice->borderColor() != theme.panel) {
+            slice->setBorderColor(theme.panel);
+        }
     }
     for (int k = static_cast<int>(slices.size()) - 1; k >= i; --k) {
         share_->remove(slices[k]);
     }
+    QString legend;
+    int row = 0;
+    for (auto it = perWorker.constBegin(); it != perWorker.constEnd(); ++it, ++row) {
+        const int pct = total > 0 ? static_cast<int>(100.0 * it.value() / total + 0.5) : 0;
+        legend += QStringLiteral(
+                      "<tr><td style='color:%1'>■</td><td>&nbsp;%2</td>"
+                      "<td align=right>&nbsp;&nbsp;%3%</td></tr>")
+                      .arg(theme.workerColor(row).name(), it.key().toHtmlEscaped())
+                      .arg(pct);
+    }
+    legend = legend.isEmpty()
+                 ? QString()
+                 : QStringLiteral("<table cellspacing=1>") + legend + QStringLiteral("</table>");
+    if (shareLegend_->text() != legend) {
+        shareLegend_->setText(legend);
+    }
+}
 
+QString ChartsPanel::shareLegendText() const {
+    QString text;
+    for (const QPieSlice* slice : share_->slices()) {
+        text += slice->label() + QLatin1Char('\n');
+    }
+    return text;
+}
+
+void ChartsPanel::refreshLatency() {
+    shownVersion_[Latency] = model_->version();
     const auto& bins = model_->latencyBins();
     double maxBin = 1;
     for (int b = 0; b < ChartsModel::kLatencyBins; ++b) {
-        latencySet_->replace(b, static_cast<double>(bins[static_cast<std::size_t>(b)]));
-        maxBin = std::max(maxBin, static_cast<double>(bins[static_cast<std::size_t>(b)]));
+        const auto v = static_cast<double>(bins[static_cast<std::size_t>(b)]);
+        if (latencySet_->at(b) != v) {
+            latencySet_->replace(b, v);
+        }
+        maxBin = std::max(maxBin, v);
     }
     maxBin_ = maxBin;
-    fitAxes();
 }
 
 void ChartsPanel::fitAxes() {
@@ -429,6 +562,9 @@ void ChartsPanel::fitLatencyAxis() {
 }
 
 bool ChartsPanel::savePng(const QString& path, int which) {
+    if (which == Share) {
+        return shareBox_->grab().save(path, "PNG");  // the pie with its legend
+    }
     if (which >= 0 && which < static_cast<int>(views_.size())) {
         return views_[static_cast<std::size_t>(which)]->grab().save(path, "PNG");
     }

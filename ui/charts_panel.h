@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QWidget>
+#include <array>
 #include <vector>
 
 #include "charts_model.h"
@@ -15,6 +16,7 @@ class QBarSet;
 class QBarSeries;
 class QValueAxis;
 class QCategoryAxis;
+class QLabel;
 QT_END_NAMESPACE
 
 // Four QtCharts views over a ChartsModel: throughput, queue depth, share of
@@ -32,11 +34,21 @@ public:
     // Saves one chart (0..3) or all four (-1) as PNG.
     bool savePng(const QString& path, int which = -1);
     QChartView* chartView(int which) const { return views_[static_cast<std::size_t>(which)]; }
+    // The share chart's legend as plain text ("worker-1 50%" per line).
+    QString shareLegendText() const;
 
 public Q_SLOTS:
-    void refresh();  // re-reads the model now
+    void refresh();  // re-reads the model now, all four charts
+    // Brings one chart (in turn) up to date with the model; a chart repaint is costly,
+    // so the live console spreads them over frames (4 calls = every chart once).
+    void refreshNext();
 
 private:
+    enum Chart { Throughput, Depth, Share, Latency, ChartCount };
+    void refreshChart(int chart);
+    void refreshTimeSeries(bool throughput, bool depth);
+    void refreshShare();
+    void refreshLatency();
     // `shift` converts marker times (seconds since origin) to the x axis (seconds before now).
     void refreshMarkers(QChart* chart, std::vector<QLineSeries*>& pool, QValueAxis* x,
                         QValueAxis* y, double from, double to, double shift);
@@ -45,7 +57,8 @@ private:
     void fitLatencyAxis();
 
     const ChartsModel* model_;
-    std::uint64_t shownVersion_ = ~0ULL;
+    std::array<std::uint64_t, 4> shownVersion_{~0ULL, ~0ULL, ~0ULL, ~0ULL};
+    int nextChart_ = 0;
     int windowSeconds_ = 60;
     std::vector<QChartView*> views_;
     QLineSeries* sent_ = nullptr;
@@ -58,6 +71,10 @@ private:
     QValueAxis* depthX_ = nullptr;
     QValueAxis* depthY_ = nullptr;
     QPieSeries* share_ = nullptr;
+    // Our own legend beside the pie: QtCharts elides worker names in a narrow chart.
+    QLabel* shareLegend_ = nullptr;
+    QLabel* shareTitle_ = nullptr;
+    QWidget* shareBox_ = nullptr;
     QBarSet* latencySet_ = nullptr;
     QBarSeries* latencySeries_ = nullptr;
     QValueAxis* latencyY_ = nullptr;

@@ -6,9 +6,9 @@
 
 #include "events/event.h"
 
-// Writes events as CSV (RFC 4180 quoting, header row) or JSON Lines (one
-// object per line). Times are given both as wall-clock ISO 8601 and as the
-// raw monotonic nanoseconds the events carry.
+// Exports what the event log shows as CSV or JSON Lines through core's
+// EventLogWriter: the columns of docs/events.md, time_ns counted from the first
+// exported event.
 namespace qs::ui {
 
 enum class ExportFormat { Csv, JsonLines };

@@ -134,11 +134,14 @@ void EventLogModel::append(const std::vector<Event>& batch) {
         return;
     }
     total_ += batch.size();
-    // Only the newest `capacity_` of this batch can survive.
-    const std::size_t take = std::min(batch.size(), static_cast<std::size_t>(capacity_));
-    const std::size_t overflow = events_.size() + take > static_cast<std::size_t>(capacity_)
-                                     ? events_.size() + take - static_cast<std::size_t>(capacity_)
-                                     : 0;
+    // Only the newest `capacity_` of this batch can survive. The oldest rows leave
+    // in chunks of a tenth of the capacity, not every frame: each removal costs the
+    // filter proxy and the view a pass over all rows, however few rows go.
+    const auto cap = static_cast<std::size_t>(capacity_);
+    const std::size_t slack = cap / 10;
+    const std::size_t take = std::min(batch.size(), cap);
+    const std::size_t overflow =
+        events_.size() + take > cap + slack ? events_.size() + take - cap : 0;
     if (overflow > 0) {
         beginRemoveRows({}, 0, static_cast<int>(overflow) - 1);
         events_.erase(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(overflow));

@@ -6,9 +6,9 @@
 
 #include "events/event.h"
 
-// The raw event log: the newest `capacity` events, oldest first. Older events
-// leave in chunks (one rowsRemoved per frame), new ones arrive in one
-// rowsInserted per frame. UI thread only.
+// The raw event log: the newest `capacity` events (up to a tenth more between
+// trims), oldest first. Older events leave in chunks of a tenth of the capacity
+// (one rowsRemoved), new ones arrive in one rowsInserted per frame. UI thread only.
 namespace qs::ui {
 
 class EventLogModel : public QAbstractTableModel {

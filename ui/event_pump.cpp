@@ -16,8 +16,10 @@ void EventPump::setStream(EventStream* stream) {
     stream_ = stream;
 }
 
-void EventPump::addSink(Sink sink) {
+void EventPump::addSink(Sink sink, const QString& name) {
     sinks_.push_back(std::move(sink));
+    sinkNames_ << name;
+    sinkNs_.push_back(0);
 }
 
 void EventPump::setFramesPerSecond(int fps) {
@@ -51,8 +53,12 @@ std::size_t EventPump::pumpOnce() {
 void EventPump::deliver(const std::vector<Event>& batch) {
     QElapsedTimer t;
     t.start();
-    for (const Sink& sink : sinks_) {
-        sink(batch);
+    qint64 last = 0;
+    for (std::size_t i = 0; i < sinks_.size(); ++i) {
+        sinks_[i](batch);
+        const qint64 now = t.nsecsElapsed();
+        sinkNs_[i] = now - last;
+        last = now;
     }
     delivered_ += batch.size();
     lastFrameNs_ = t.nsecsElapsed();

@@ -2,6 +2,7 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QStringList>
 #include <QTimer>
 #include <functional>
 #include <vector>
@@ -27,7 +28,8 @@ public:
 
     // Not owned; must outlive the pump or be reset with setStream(nullptr).
     void setStream(EventStream* stream);
-    void addSink(Sink sink);
+    // `name` labels the sink in lastSinkNs() (benchmarks, diagnostics).
+    void addSink(Sink sink, const QString& name = {});
     void setFramesPerSecond(int fps);  // clamped to 1..60
     int framesPerSecond() const;
     // Most events handed out per frame; the rest wait for the next frame.
@@ -43,6 +45,9 @@ public:
     void deliver(const std::vector<Event>& batch);
 
     qint64 lastFrameNs() const { return lastFrameNs_; }
+    // Time each sink took in the last frame, in registration order.
+    const std::vector<qint64>& lastSinkNs() const { return sinkNs_; }
+    const QStringList& sinkNames() const { return sinkNames_; }
     std::uint64_t eventsDelivered() const { return delivered_; }
 
 Q_SIGNALS:
@@ -52,6 +57,8 @@ Q_SIGNALS:
 private:
     EventStream* stream_ = nullptr;
     std::vector<Sink> sinks_;
+    QStringList sinkNames_;
+    std::vector<qint64> sinkNs_;
     std::vector<Event> batch_;
     QTimer timer_;
     std::size_t maxPerFrame_ = 50000;

@@ -1,5 +1,9 @@
 #include "event_time.h"
 
+#include <QDateTime>
+#include <cstdio>
+#include <limits>
+
 #include "common/clock.h"
 
 namespace qs::ui {
@@ -16,8 +20,27 @@ std::int64_t monoToUnixMs(std::int64_t monoNs) {
 }
 
 QString formatClock(std::int64_t monoNs, bool millis) {
-    const QDateTime t = QDateTime::fromMSecsSinceEpoch(monoToUnixMs(monoNs));
-    return t.toString(millis ? QStringLiteral("HH:mm:ss.zzz") : QStringLiteral("HH:mm:ss"));
+    // Tables format thousands of times a second; the time zone lookup behind
+    // QDateTime::toString is done once per minute instead of per call.
+    const std::int64_t ms = monoToUnixMs(monoNs);
+    const std::int64_t minute = ms >= 0 ? ms / 60'000 : (ms - 59'999) / 60'000;
+    thread_local std::int64_t cachedMinute = std::numeric_limits<std::int64_t>::min();
+    thread_local std::int64_t cachedOffsetMs = 0;
+    if (minute != cachedMinute) {
+        cachedMinute = minute;
+        cachedOffsetMs =
+            static_cast<std::int64_t>(QDateTime::fromMSecsSinceEpoch(ms).offsetFromUtc()) * 1000;
+    }
+    const std::int64_t dayMs = 86'400'000;
+    const std::int64_t local = ((ms + cachedOffsetMs) % dayMs + dayMs) % dayMs;
+    const auto h = static_cast<int>(local / 3'600'000);
+    const auto m = static_cast<int>(local / 60'000 % 60);
+    const auto sec = static_cast<int>(local / 1000 % 60);
+    const auto milli = static_cast<int>(local % 1000);
+    char text[16];
+    const int n = millis ? std::snprintf(text, sizeof text, "%02d:%02d:%02d.%03d", h, m, sec, milli)
+                         : std::snprintf(text, sizeof text, "%02d:%02d:%02d", h, m, sec);
+    return QString::fromLatin1(text, n);
 }
 
 QString formatDurationNs(std::int64_t ns) {

@@ -1,9 +1,13 @@
 #include "explain_panel.h"
 
+#include <QEvent>
+#include <QHash>
 #include <QListWidget>
 #include <QPainter>
 #include <QPixmap>
+#include <QScrollBar>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "event_time.h"
 #include "theme.h"
@@ -36,7 +40,12 @@ QColor kindColor(Explanation::Kind k) {
     return t.text;
 }
 
-QIcon dot(const QColor& c) {
+// One icon per colour (cached by the panel): an item per explanation must not
+// cost a QPainter.
+QIcon dot(const QColor& c, QHash<QRgb, QIcon>& cache) {
+    if (const auto it = cache.constFind(c.rgba()); it != cache.constEnd()) {
+        return it.value();
+    }
     QPixmap pm(12, 12);
     pm.fill(Qt::transparent);
     QPainter p(&pm);
@@ -44,11 +53,50 @@ QIcon dot(const QColor& c) {
     p.setPen(Qt::NoPen);
     p.setBrush(c);
     p.drawEllipse(1, 1, 10, 10);
-    return QIcon(pm);
+    p.end();
+    const QIcon icon(pm);
+    cache.insert(c.rgba(), icon);
+    return icon;
 }
 }  // namespace
 
-ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent), list_(new QListWidget(this)) {
+// Word-wrapped lines of different heights: without a stored size hint the view
+// re-measures (lays out the text of) every line whenever one is added, which
+// costs milliseconds per frame with a few hundred lines. Each line is measured
+// once, when added, and again only when the width changes.
+class ExplainList : public QListWidget {
+public:
+    explicit ExplainList(QWidget* parent) : QListWidget(parent) {}
+
+    void measure(QListWidgetItem* item) {
+        item->setData(Qt::SizeHintRole, QVariant());
+        QStyleOptionViewItem option;
+        initViewItemOption(&option);
+        option.rect = QRect(0, 0, textWidth(), 1 << 20);  // wrap at the viewport width
+        const QModelIndex index = indexFromItem(item);
+        QSize size = itemDelegate()->sizeHint(option, index);
+        size.setWidth(textWidth());
+        item->setData(Qt::SizeHintRole, size);
+    }
+
+protected:
+    // The viewport also narrows when the scroll bar appears, without a resize of the list.
+    bool viewportEvent(QEvent* event) override {
+        if (event->type() == QEvent::Resize && textWidth() != measuredWidth_) {
+            measuredWidth_ = textWidth();
+            for (int i = 0; i < count(); ++i) {
+                measure(item(i));
+            }
+        }
+        return QListWidget::viewportEvent(event);
+    }
+
+private:
+    int textWidth() const { return std::max(40, viewport()->width()); }
+    int measuredWidth_ = -1;
+};
+
+ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent), list_(new ExplainList(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(list_);
@@ -85,11 +133,12 @@ void ExplainPanel::apply(const std::vector<Event>& batch) {
 }
 
 void ExplainPanel::append(const Explanation& e) {
-    auto* item = new QListWidgetItem(dot(kindColor(e.kind)),
+    auto* item = new QListWidgetItem(dot(kindColor(e.kind), icons_),
                                      formatClock(e.timeNs) + QStringLiteral("  ") + e.text);
     item->setData(kKeyRole, e.key);
     item->setToolTip(e.text);
     list_->insertItem(0, item);
+    list_->measure(item);
 }
 
 void ExplainPanel::clear() {

@@ -1,16 +1,19 @@
 #pragma once
 
+#include <QHash>
+#include <QIcon>
 #include <QWidget>
 #include <vector>
 
 #include "explainer.h"
 
-class QListWidget;
 class QListWidgetItem;
 
 // The "what just happened" panel: newest plain-language explanation on top.
 // Clicking a sentence about a task selects that task everywhere.
 namespace qs::ui {
+
+class ExplainList;
 
 class ExplainPanel : public QWidget {
     Q_OBJECT
@@ -33,7 +36,8 @@ private:
     void append(const Explanation& e);
 
     Explainer explainer_;
-    QListWidget* list_;
+    ExplainList* list_;
+    QHash<QRgb, QIcon> icons_;  // dot per colour
     int maxLines_ = 500;
 };
 

@@ -117,6 +117,19 @@ std::vector<Explanation> Explainer::explain(const std::vector<Event>& batch) {
     std::int64_t lastT = 0;
     for (const Event& e : batch) {
         lastT = std::max(lastT, e.timeNs);
+        switch (e.kind) {
+            // Most of the stream says nothing new to a reader: skip it before any string work.
+            case EventKind::TaskSent:
+            case EventKind::PollStarted:
+            case EventKind::WorkStarted:
+            case EventKind::WorkFinished:
+            case EventKind::Redelivered:
+            case EventKind::WorkerReconnected:
+            case EventKind::WorkerStarted:
+                continue;
+            default:
+                break;
+        }
         const QString actor = q(e.actor);
         switch (e.kind) {
             case EventKind::MessageAssigned: {

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -140,8 +141,14 @@ void MainWindow::buildDocks() {
     eventLogPanel_ = new EventLogPanel(eventLog_, this);
     channels_ = new ChannelBrowser(connection_, this);
 
-    auto* producerDock = dock(QStringLiteral("Producer"), QStringLiteral("producerDock"), producer_,
-                              Qt::LeftDockWidgetArea);
+    // The producer form is taller than a 720-line screen leaves it: let it scroll
+    // rather than forcing the whole window past the screen.
+    auto* producerScroll = new QScrollArea(this);
+    producerScroll->setWidget(producer_);
+    producerScroll->setWidgetResizable(true);
+    producerScroll->setFrameShape(QFrame::NoFrame);
+    auto* producerDock = dock(QStringLiteral("Producer"), QStringLiteral("producerDock"),
+                              producerScroll, Qt::LeftDockWidgetArea);
     auto* poolDock = dock(QStringLiteral("Worker pool"), QStringLiteral("workerPoolDock"),
                           workerPanel_, Qt::RightDockWidgetArea);
     auto* explainDock = dock(QStringLiteral("What just happened"), QStringLiteral("explainDock"),
@@ -370,6 +377,11 @@ void MainWindow::wireEngine() {
                 useEmbeddedBroker();
             }
         });
+    // A lost or regained server shows at once, not at the next slow refresh.
+    connect(connection_, &ConnectionController::stateChanged, this,
+            [this] { updateConnectionLabel(); });
+    connect(connection_, &ConnectionController::serverInfoChanged, this,
+            [this] { updateConnectionLabel(); });
     connect(player_, &ScenarioPlayer::started, this, [this](const QString& n) {
         statusBar()->showMessage(QStringLiteral("Playing scenario ") + n, 5000);
     });
@@ -407,6 +419,10 @@ void MainWindow::slowRefresh() {
     frameLabel_->setText(
         QStringLiteral("frame %1 ms").arg(static_cast<double>(frameNsMax_) / 1e6, 0, 'f', 1));
     frameNsMax_ = 0;
+    updateConnectionLabel();
+}
+
+void MainWindow::updateConnectionLabel() {
     const Theme& t = Theme::current();
     QColor dot = t.mutedText;
     switch (connection_->state()) {
@@ -423,8 +439,9 @@ void MainWindow::slowRefresh() {
         default:
             break;
     }
+    connectionText_ = connection_->describeState();
     connectionLabel_->setText(QStringLiteral("<span style='color:%1'>●</span> %2")
-                                  .arg(dot.name(), connection_->describeState().toHtmlEscaped()));
+                                  .arg(dot.name(), connectionText_.toHtmlEscaped()));
 }
 
 void MainWindow::selectMessage(const QString& key) {
@@ -494,8 +511,14 @@ bool MainWindow::playScenario(const QString& nameOrPath, QString* error) {
         return false;
     }
     workerPanel_->setControls(run_->config());
-    producer_->setCount(scenario.tasks.count);
-    producer_->setBodyTemplate(QString::fromStdString(scenario.tasks.body));
+    // The form shows what the scenario really sends (queue, policy, dead-letter
+    // channel, poison tasks), not the producer's previous values.
+    const workers::TaskSpec spec = scenario.taskSpec();
+    producer_->showSpec(spec);
+    if (!spec.policy.deadLetterQueue.empty()) {
+        channels_->model()->noteDeadLetter(QString::fromStdString(spec.policy.deadLetterQueue),
+                                           QString::fromStdString(spec.channel));
+    }
     return true;
 }
 

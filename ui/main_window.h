@@ -60,6 +60,8 @@ public:
     ChannelBrowser* channelBrowser() const { return channels_; }
     MessagePanel* messagePanel() const { return messagePanel_; }
     ScenarioPlayer* scenarioPlayer() const { return player_; }
+    // The connection line of the status bar, as plain text.
+    QString connectionStatusText() const { return connectionText_; }
 
     // Loads and plays a scenario (bundled name or path).
     bool playScenario(const QString& nameOrPath, QString* error = nullptr);
@@ -83,6 +85,7 @@ private:
     void buildMenus();
     void wireEngine();
     void slowRefresh();
+    void updateConnectionLabel();
     void restoreSettings();
     void saveSettings();
     QDockWidget* dock(const QString& title, const QString& name, QWidget* widget,
@@ -111,6 +114,7 @@ private:
     QLabel* connectionLabel_ = nullptr;
     QLabel* rateLabel_ = nullptr;
     QLabel* frameLabel_ = nullptr;
+    QString connectionText_;
     QAction* darkAction_ = nullptr;
     QTimer slowTimer_;
     QByteArray defaultState_;

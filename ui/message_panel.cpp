@@ -18,6 +18,11 @@
 
 namespace qs::ui {
 
+const QString MessagePanel::kHistoryHint = QStringLiteral(
+    "Select a message in the table (or a bar on the timeline) to see every delivery: which "
+    "worker received it, when, and how each one ended — acked, rejected, or returned after a "
+    "crash.");
+
 MessagePanel::MessagePanel(MessageTableModel* model, QWidget* parent)
     : QWidget(parent),
       model_(model),
@@ -79,6 +84,7 @@ MessagePanel::MessagePanel(MessageTableModel* model, QWidget* parent)
     history_->setToolTip(
         QStringLiteral("Everything that happened to the selected task, in order."));
     history_->setOpenLinks(false);
+    history_->setPlaceholderText(kHistoryHint);
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(state_);
@@ -120,7 +126,7 @@ MessagePanel::MessagePanel(MessageTableModel* model, QWidget* parent)
     showHistory();
     connect(model_, &QAbstractItemModel::modelReset, this, [this] {
         selected_.clear();
-        history_->clear();
+        showHistory();  // back to the hint, never a blank pane
     });
 }
 
@@ -152,15 +158,19 @@ QString MessagePanel::historyText() const {
 
 void MessagePanel::showHistory() {
     const MessageRecord* r = model_->recordByKey(selected_);
+    const Theme& t = Theme::current();
     if (!r) {
+        const QString muted = t.mutedText.name();
         history_->setHtml(
             selected_.isEmpty()
-                ? QStringLiteral("<p style='color:gray'>Select a task to see its history.</p>")
-                : QStringLiteral("<p style='color:gray'>This task's details were summarised "
-                                 "to keep memory bounded.</p>"));
+                ? QStringLiteral("<p style='color:%1'><b>Message history</b></p>"
+                                 "<p style='color:%1'>%2</p>")
+                      .arg(muted, kHistoryHint.toHtmlEscaped())
+                : QStringLiteral("<p style='color:%1'>This task's details were summarised "
+                                 "to keep memory bounded.</p>")
+                      .arg(muted));
         return;
     }
-    const Theme& t = Theme::current();
     QString html =
         QStringLiteral(
             "<h3>Task #%1</h3><p>%2<br>id <tt>%3</tt><br>state <b>%4</b>, delivered %5×, "

@@ -24,6 +24,8 @@ public:
     QTableView* view() const { return view_; }
     QString selectedKey() const { return selected_; }
     QString historyText() const;
+    // Shown in the history pane while no message is selected.
+    static const QString kHistoryHint;
 
 public Q_SLOTS:
     void selectKey(const QString& key);  // from other views

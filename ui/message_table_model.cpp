@@ -39,7 +39,12 @@ int MessageTableModel::rowOfKey(const QString& key) const {
 }
 
 const MessageRecord* MessageTableModel::recordByKey(const QString& key) const {
-    return record(rowOfKey(key));
+    // Includes rows not yet shown to the views (see setCommitIntervalMs()).
+    const auto it = index_.constFind(key);
+    if (it == index_.constEnd()) {
+        return nullptr;
+    }
+    return &rows_[static_cast<std::size_t>(it.value() - base_)];
 }
 
 QVariant MessageTableModel::data(const QModelIndex& index, int role) const {
@@ -206,6 +211,7 @@ void MessageTableModel::clear() {
     trimmedCounts_.fill(0);
     base_ = 0;
     committed_ = 0;
+    lastCommit_.invalidate();
     trimmed_ = 0;
     taskCounter_ = 0;
     taskBase_ = 0;
@@ -243,6 +249,7 @@ MessageRecord* MessageTableModel::touch(const Event& e, bool create) {
         return nullptr;
     }
     MessageRecord r;
+    r.history.reserve(6);  // sent, assigned, started, finished, acked: one allocation
     r.key = key;
     r.messageId = qstr(e.messageId);
     r.channel = qstr(e.channel);
@@ -250,6 +257,19 @@ MessageRecord* MessageTableModel::touch(const Event& e, bool create) {
     rows_.push_back(std::move(r));
     ++counts_[static_cast<int>(MessageState::Waiting)];
     return &rows_.back();
+}
+
+const QString& MessageTableModel::actorName(const std::string& actor) {
+    // A handful of workers write every event: share their names instead of
+    // converting (and storing) one copy per history entry.
+    if (actors_.size() > 4096) {
+        actors_.clear();
+    }
+    const auto it = actors_.find(actor);
+    if (it != actors_.end()) {
+        return it->second;
+    }
+    return actors_.emplace(actor, qstr(actor)).first->second;
 }
 
 void MessageTableModel::addHistory(MessageRecord& r, const Event& e) {
@@ -261,7 +281,7 @@ void MessageTableModel::addHistory(MessageRecord& r, const Event& e) {
     HistoryEntry h;
     h.timeNs = e.timeNs;
     h.kind = e.kind;
-    h.actor = qstr(e.actor);
+    h.actor = actorName(e.actor);
     h.receiveCount = e.receiveCount;
     h.sequence = e.sequence;
     h.detail = qstr(e.detail);
@@ -343,7 +363,7 @@ void MessageTableModel::applyEvents(const std::vector<Event>& batch) {
                 if (!r) {
                     break;
                 }
-                const QString actor = qstr(e.actor);
+                const QString actor = actorName(e.actor);
                 if (r->state == MessageState::InFlight && !r->worker.isEmpty() &&
                     r->worker != actor) {
                     inFlightByWorker_[r->worker].remove(r->key);  // returned without a crash event
@@ -379,14 +399,18 @@ void MessageTableModel::applyEvents(const std::vector<Event>& batch) {
                     ++r->acks;
                     r->settledNs = e.timeNs;
                     setState(*r, MessageState::Acked);
-                    inFlightByWorker_[qstr(e.actor)].remove(r->key);
+                    inFlightByWorker_[actorName(e.actor)].remove(r->key);
                 }
                 break;
             case EventKind::Rejected:
                 r = touch(e, false);
                 if (r) {
-                    setState(*r, MessageState::Rejected);
-                    inFlightByWorker_[qstr(e.actor)].remove(r->key);
+                    // The broker reports the dead-lettering while it handles the
+                    // reject, so its event can arrive before the worker's own.
+                    if (r->state != MessageState::DeadLettered) {
+                        setState(*r, MessageState::Rejected);
+                    }
+                    inFlightByWorker_[actorName(e.actor)].remove(r->key);
                 }
                 break;
             case EventKind::Requeued:
@@ -394,7 +418,7 @@ void MessageTableModel::applyEvents(const std::vector<Event>& batch) {
                 if (r) {
                     r->settledNs = e.timeNs;
                     setState(*r, MessageState::Requeued);
-                    inFlightByWorker_[qstr(e.actor)].remove(r->key);
+                    inFlightByWorker_[actorName(e.actor)].remove(r->key);
                 }
                 break;
             case EventKind::BrokerReturned:
@@ -422,7 +446,7 @@ void MessageTableModel::applyEvents(const std::vector<Event>& batch) {
             case EventKind::WorkerCrashed:
             case EventKind::WorkerStopped: {
                 // Whatever the worker held unsettled goes back to the queue.
-                const QString actor = qstr(e.actor);
+                const QString actor = actorName(e.actor);
                 const QSet<QString> held = inFlightByWorker_.take(actor);
                 for (const QString& key : held) {
                     const auto it = index_.constFind(key);
@@ -458,31 +482,43 @@ void MessageTableModel::flushChanges() {
         changedRows_.erase(std::unique(changedRows_.begin(), changedRows_.end()),
                            changedRows_.end());
         const int lastCol = ColumnCount - 1;
-        if (static_cast<int>(changedRows_.size()) * 2 > committed_ || changedRows_.size() > 256) {
-            // Many rows ticked at once: one signal for the whole range.
-            Q_EMIT dataChanged(index(changedRows_.front(), 0), index(changedRows_.back(), lastCol));
-        } else {
-            std::size_t i = 0;
-            while (i < changedRows_.size()) {
-                std::size_t j = i;
-                while (j + 1 < changedRows_.size() && changedRows_[j + 1] == changedRows_[j] + 1) {
-                    ++j;
-                }
-                Q_EMIT dataChanged(index(changedRows_[i], 0), index(changedRows_[j], lastCol));
-                i = j + 1;
+        // One signal per run of nearby rows. Not one range from the first to the last
+        // changed row: a single old task touched again would make that range cover the
+        // rows on screen, and the table would repaint every frame for nothing.
+        constexpr int kGap = 8;
+        std::size_t i = 0;
+        while (i < changedRows_.size()) {
+            std::size_t j = i;
+            while (j + 1 < changedRows_.size() && changedRows_[j + 1] <= changedRows_[j] + kGap) {
+                ++j;
             }
+            Q_EMIT dataChanged(index(changedRows_[i], 0), index(changedRows_[j], lastCol));
+            i = j + 1;
         }
         changedRows_.clear();
     }
-    if (total > committed_) {
+    if (total > committed_ && (commitIntervalMs_ <= 0 || !lastCommit_.isValid() ||
+                               lastCommit_.elapsed() >= commitIntervalMs_)) {
         beginInsertRows({}, committed_, total - 1);
         committed_ = total;
         endInsertRows();
+        lastCommit_.start();
     }
     if (watchedTouched_) {
         watchedTouched_ = false;
         Q_EMIT watchedRecordChanged();
     }
+}
+
+void MessageTableModel::commitPendingRows() {
+    const int total = static_cast<int>(rows_.size());
+    if (total > committed_) {
+        beginInsertRows({}, committed_, total - 1);
+        committed_ = total;
+        endInsertRows();
+        lastCommit_.start();
+    }
+    trimIfNeeded();
 }
 
 void MessageTableModel::trimIfNeeded() {

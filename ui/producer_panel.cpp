@@ -176,6 +176,36 @@ void ProducerPanel::setBodyTemplate(const QString& text) {
     body_->setText(text);
 }
 
+void ProducerPanel::showSpec(const workers::TaskSpec& spec) {
+    if (!spec.channel.empty()) {
+        channel_->setText(QString::fromStdString(spec.channel));
+    }
+    count_->setValue(spec.count);
+    body_->setText(QString::fromStdString(spec.bodyTemplate));
+    metadata_->setText(QString::fromStdString(spec.metadataTemplate));
+    QStringList tags;
+    for (const auto& [key, value] : spec.tags) {
+        tags << QString::fromStdString(key) + QLatin1Char('=') + QString::fromStdString(value);
+    }
+    tags_->setText(tags.join(QStringLiteral(", ")));
+    delay_->setValue(spec.policy.delaySeconds);
+    expiration_->setValue(spec.policy.expirationSeconds);
+    maxReceive_->setValue(spec.policy.maxReceiveCount);
+    deadLetter_->setText(QString::fromStdString(spec.policy.deadLetterQueue));
+    if (spec.ratePerSecond > 0) {
+        steady_->setChecked(true);
+        const QSignalBlocker block(rate_);  // showing the rate must not change a running producer
+        rate_->setValue(spec.ratePerSecond);
+    } else {
+        burst_->setChecked(true);
+    }
+    QStringList poison;
+    for (int n : spec.poison) {
+        poison << QString::number(n);
+    }
+    poison_->setText(poison.join(QStringLiteral(", ")));
+}
+
 workers::TaskSpec ProducerPanel::specFromForm(QString* error) const {
     workers::TaskSpec spec;
     error->clear();

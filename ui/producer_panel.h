@@ -29,6 +29,9 @@ public:
     workers::TaskSpec specFromForm(QString* error) const;
     void setCount(int n);
     void setBodyTemplate(const QString& text);
+    // Fills every field from `spec` (queue, template, tags, policy, rate, poison), so the
+    // form shows what a playing scenario actually sends.
+    void showSpec(const workers::TaskSpec& spec);
 
 public Q_SLOTS:
     void send();

@@ -80,15 +80,7 @@ void ScenarioPlayer::tick() {
     }
     if (!tasksStarted_ && t >= scenario_.tasks.startAt) {
         tasksStarted_ = true;
-        workers::TaskSpec spec;
-        spec.channel = scenario_.channel;
-        spec.count = scenario_.tasks.count;
-        spec.bodyTemplate = scenario_.tasks.body;
-        spec.metadataTemplate = scenario_.tasks.metadata;
-        spec.tags = scenario_.tasks.tags;
-        spec.policy = scenario_.tasks.policy;
-        spec.ratePerSecond = scenario_.tasks.rate;
-        spec.poison = scenario_.tasks.poison;
+        const workers::TaskSpec spec = scenario_.taskSpec();
         QString error;
         if (spec.count > 0 && !run_->startProducer(spec, &error)) {
             Q_EMIT failed(QStringLiteral("Cannot send tasks: ") + error);

@@ -92,6 +92,7 @@ void TimelineModel::closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Ou
     for (auto it = l.polls.rbegin(); it != l.polls.rend(); ++it) {
         if (it->batch == bar.batch) {
             it->lastSettleNs = std::max(it->lastSettleNs, bar.endNs);
+            l.longestPollNs = std::max(l.longestPollNs, it->lastSettleNs - it->startNs);
             break;
         }
         if (it->batch < bar.batch) {
@@ -132,6 +133,7 @@ void TimelineModel::apply(const std::vector<Event>& batch) {
                 p->endNs = std::max(e.timeNs, p->startNs + 1);
                 p->received = static_cast<int>(e.value);
                 p->lastSettleNs = p->endNs;
+                l.longestPollNs = std::max(l.longestPollNs, p->endNs - p->startNs);
                 break;
             }
             case EventKind::MessageAssigned: {
@@ -243,15 +245,26 @@ void TimelineModel::apply(const std::vector<Event>& batch) {
                 l.paused = e.kind == EventKind::WorkerPaused;
                 l.crashed = e.kind == EventKind::WorkerCrashed;
                 if (e.kind == EventKind::WorkerCrashed || e.kind == EventKind::WorkerStopped) {
-                    // Unsettled hand-outs of this worker go back to the queue.
-                    for (auto it = l.bars.rbegin(); it != l.bars.rend(); ++it) {
-                        if (it->endNs == 0) {
-                            closeBar(li, *it, e.timeNs, Outcome::Returned);
+                    // Unsettled hand-outs of this worker go back to the queue. The open
+                    // bars are found through open_, not by walking the lane's history.
+                    std::vector<TimelineBar*> held;
+                    for (auto it = open_.cbegin(); it != open_.cend(); ++it) {
+                        if (it->first == li && it->second >= l.barBase &&
+                            it->second - l.barBase < l.bars.size()) {
+                            held.push_back(
+                                &l.bars[static_cast<std::size_t>(it->second - l.barBase)]);
+                        }
+                    }
+                    for (TimelineBar* b : held) {
+                        if (b->endNs == 0) {
+                            closeBar(li, *b, e.timeNs, Outcome::Returned);
                         }
                     }
                     if (!l.polls.empty() && l.polls.back().endNs == 0) {
-                        l.polls.back().endNs = e.timeNs;
-                        l.polls.back().received = 0;
+                        TimelinePoll& p = l.polls.back();
+                        p.endNs = std::max(e.timeNs, p.startNs + 1);
+                        p.received = 0;
+                        l.longestPollNs = std::max(l.longestPollNs, p.endNs - p.startNs);
                     }
                 }
                 break;

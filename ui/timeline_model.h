@@ -53,6 +53,7 @@ struct TimelineLane {
     std::uint64_t barBase = 0;  // absolute index of bars.front()
     std::uint64_t pollCounter = 0;
     std::int64_t longestClosedNs = 0;
+    std::int64_t longestPollNs = 0;  // start to end of its bracket (views search from t0 - this)
     int slotsUsed = 1;
     std::array<std::int64_t, 8> slotBusyUntil{};  // INT64_MAX = open bar in the slot
     std::array<std::int64_t, static_cast<int>(Outcome::Count)> pruned{};  // summarised bars

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "channel_browser.h"
+#include "charts_panel.h"
 #include "connection_controller.h"
 #include "main_window.h"
 #include "runner/headless_command.h"
@@ -175,6 +176,7 @@ int main(int argc, char** argv) {
             window.channelBrowser()->refresh();
             // Let the last frame and the channel list arrive, then grab.
             QTimer::singleShot(600, &window, [&window, file] {
+                window.charts()->refresh();  // every chart as of now, not one by one
                 const QPixmap pixmap = window.grab();
                 const bool saved = pixmap.save(file, "PNG");
                 if (!saved) {

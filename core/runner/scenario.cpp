@@ -134,6 +134,19 @@ std::string TimelineAction::describe() const {
     return out;
 }
 
+workers::TaskSpec Scenario::taskSpec() const {
+    workers::TaskSpec spec;
+    spec.channel = channel;
+    spec.count = tasks.count;
+    spec.bodyTemplate = tasks.body;
+    spec.metadataTemplate = tasks.metadata;
+    spec.tags = tasks.tags;
+    spec.policy = tasks.policy;
+    spec.ratePerSecond = tasks.rate;
+    spec.poison = tasks.poison;
+    return spec;
+}
+
 int Scenario::totalWorkers() const {
     int total = 0;
     for (const WorkerGroup& g : workers) {

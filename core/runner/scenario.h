@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "client/queue_message.h"
+#include "workers/task_producer.h"
 #include "workers/worker_config.h"
 
 // A scenario: what the headless runner (and the GUI's scenario loader) does
@@ -95,6 +96,9 @@ struct Scenario {
     double timeoutSeconds = 60.0;
 
     int totalWorkers() const;
+    // What the producer sends: the task plan on the scenario's channel. The headless
+    // runner and the console's scenario player both start their producer from this.
+    workers::TaskSpec taskSpec() const;
     // Empty when the scenario can run; otherwise every problem found, one per
     // line, each naming the field.
     std::string validate() const;

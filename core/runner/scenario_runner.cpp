@@ -158,15 +158,7 @@ RunResult ScenarioRunner::run() {
     result.started = true;
 
     // Producer and pool.
-    workers::TaskSpec spec;
-    spec.channel = sc.channel;
-    spec.count = sc.tasks.count;
-    spec.bodyTemplate = sc.tasks.body;
-    spec.metadataTemplate = sc.tasks.metadata;
-    spec.tags = sc.tasks.tags;
-    spec.policy = sc.tasks.policy;
-    spec.ratePerSecond = sc.tasks.rate;
-    spec.poison = sc.tasks.poison;
+    const workers::TaskSpec spec = sc.taskSpec();
     workers::ProducerOptions producerOptions;
     producerOptions.client = clientOptions;
     producerOptions.client.clientId = "producer";

@@ -1,12 +1,18 @@
+#include <QLabel>
 #include <QTest>
 
 #include "charts_model.h"
+#include "charts_panel.h"
 #include "connection_controller.h"
 #include "explain_panel.h"
 #include "main_window.h"
+#include "message_panel.h"
 #include "message_table_model.h"
 #include "producer_panel.h"
 #include "run_controller.h"
+#include "runner/scenario.h"
+#include "scenario_library.h"
+#include "scenario_player.h"
 #include "timeline_model.h"
 #include "workers/worker_pool.h"
 
@@ -22,6 +28,7 @@ private Q_SLOTS:
     void cleanup();
     void tenTasksThreeWorkersBatchFive();
     void crashMidBatchIsRedelivered();
+    void firstLookShowsWhatTheScenarioUses();
 
 private:
     bool allAcked(int n) const;
@@ -159,6 +166,48 @@ void TestEndToEnd::crashMidBatchIsRedelivered() {
         named = named || line.contains(needle);
     }
     QVERIFY2(named, qPrintable(window_->explainPanel()->lines().join(QLatin1Char('\n'))));
+}
+
+// What a first-time user sees: the producer form shows the playing scenario's
+// queue and policy (not the defaults), the history pane says what it is for
+// before anything is selected, and the share legend names every worker in full.
+void TestEndToEnd::firstLookShowsWhatTheScenarioUses() {
+    window_->resize(1280, 720);
+    QVERIFY(window_->messagePanel()->historyText().contains(
+        QStringLiteral("Select a message in the table")));
+
+    runner::Scenario scenario;
+    QString error;
+    QVERIFY2(loadScenario(QStringLiteral("05-poison-dead-letter"), &scenario, &error),
+             qPrintable(error));
+    QVERIFY(!scenario.tasks.policy.deadLetterQueue.empty());
+    QVERIFY2(window_->playScenario(QStringLiteral("05-poison-dead-letter"), &error),
+             qPrintable(error));
+    const workers::TaskSpec shown = window_->producerPanel()->specFromForm(&error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(shown.channel, scenario.channel);
+    QCOMPARE(shown.count, scenario.tasks.count);
+    QCOMPARE(shown.policy.deadLetterQueue, scenario.tasks.policy.deadLetterQueue);
+    QCOMPARE(shown.policy.maxReceiveCount, scenario.tasks.policy.maxReceiveCount);
+    QCOMPARE(shown.poison, scenario.tasks.poison);
+    // After the run reset the hint is back, not a blank pane.
+    QVERIFY(window_->messagePanel()->historyText().contains(
+        QStringLiteral("Select a message in the table")));
+
+    QTRY_VERIFY_WITH_TIMEOUT(window_->chartsModel().ackedPerWorker().size() >= 2, 30000);
+    window_->charts()->refresh();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window_->charts()->shareLegendText().contains(QStringLiteral("worker-1")), 5000);
+    const QLabel* legend = window_->charts()->findChild<QLabel*>(QStringLiteral("shareLegend"));
+    QVERIFY(legend);
+    QVERIFY(legend->text().contains(QStringLiteral("worker-1")));
+    QVERIFY(legend->text().contains(QStringLiteral("worker-2")));
+    // Wide enough for its text once laid out: the label gets at least its size hint.
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        legend->width() >= legend->sizeHint().width(),
+        qPrintable(QStringLiteral("%1 < %2").arg(legend->width()).arg(legend->sizeHint().width())),
+        5000);
+    window_->scenarioPlayer()->stop();
 }
 
 QTEST_MAIN(TestEndToEnd)

@@ -4,11 +4,13 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+#include <sstream>
 
 #include "event_export.h"
 #include "event_factory.h"
 #include "event_log_model.h"
 #include "event_log_panel.h"
+#include "events/event_log_reader.h"
 
 using namespace qs;
 using namespace qs::ui;
@@ -48,6 +50,14 @@ void TestEventLogModel::boundedRing() {
     model.append(big);
     QCOMPARE(model.rowCount(), 100);
     QCOMPARE(model.event(0).messageId, std::string("b150"));
+    // Old rows leave in chunks: up to a tenth over the capacity, then back to it.
+    for (int i = 0; i < 10; ++i) {
+        model.append({ev(EventKind::Acked, 2000 + i, "worker-1", "c" + std::to_string(i))});
+    }
+    QCOMPARE(model.rowCount(), 110);
+    model.append({ev(EventKind::Acked, 3000, "worker-1", "d")});
+    QCOMPARE(model.rowCount(), 100);
+    QCOMPARE(model.event(99).messageId, std::string("d"));
 }
 
 void TestEventLogModel::filterScopes() {
@@ -79,7 +89,9 @@ void TestEventLogModel::exportCsvQuotes() {
     buffer.open(QIODevice::WriteOnly);
     QVERIFY(exportEvents({&e}, ExportFormat::Csv, buffer));
     const QString text = QString::fromUtf8(buffer.data());
-    QVERIFY(text.startsWith(QStringLiteral("time,time_ns,source,kind,actor")));
+    // core's EventLogWriter columns (docs/events.md), so the file reads back with EventLogReader
+    QVERIFY2(text.startsWith(QStringLiteral("time_ns,kind,source,actor,channel,message_id")),
+             qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("\"id,1\"")), qPrintable(text));
     QVERIFY(text.contains(QStringLiteral("\"said \"\"no\"\"\nthen left\"")));
 }
@@ -97,8 +109,22 @@ void TestEventLogModel::exportJsonLinesRoundTrips() {
     QCOMPARE(o.value(QStringLiteral("kind")).toString(), QStringLiteral("assigned"));
     QCOMPARE(o.value(QStringLiteral("actor")).toString(), QStringLiteral("worker-3"));
     QCOMPARE(o.value(QStringLiteral("sequence")).toInteger(), 42);
-    QCOMPARE(o.value(QStringLiteral("receiveCount")).toInt(), 2);
-    QCOMPARE(o.value(QStringLiteral("timeNs")).toString(), QString::number(a.timeNs));
+    QCOMPARE(o.value(QStringLiteral("receive_count")).toInt(), 2);
+    QCOMPARE(o.value(QStringLiteral("transaction")).toString(), QStringLiteral("txn"));
+    // Times count from the first exported event.
+    QCOMPARE(o.value(QStringLiteral("time_ns")).toInteger(), 0);
+    const QJsonObject o2 = QJsonDocument::fromJson(lines[1]).object();
+    QCOMPARE(o2.value(QStringLiteral("time_ns")).toInteger(), b.timeNs - a.timeNs);
+
+    // And the core reader takes it back.
+    std::istringstream in(buffer.data().toStdString());
+    std::vector<Event> back;
+    const auto read = readEventsJsonLines(in, back, a.timeNs);
+    QVERIFY2(read.ok, read.error.c_str());
+    QCOMPARE(back.size(), 2u);
+    QVERIFY(back[0].kind == EventKind::MessageAssigned);
+    QCOMPARE(back[1].messageId, std::string("m-1"));
+    QCOMPARE(back[1].timeNs, b.timeNs);
 }
 
 void TestEventLogModel::panelExportsWhatTheFilterShows() {

@@ -16,9 +16,11 @@ class TestMessageTableModel : public QObject {
 private Q_SLOTS:
     void tracksLifecycle();
     void crashReturnsHeldMessages();
+    void deadLetteringWinsOverTheLateReject();
     void proxyFiltersByStateAndWorker();
     void trimsOldRowsAndSummarises();
     void manyChangesGiveOneSignal();
+    void distantChangesDoNotCoverTheRowsBetween();
 };
 
 void TestMessageTableModel::tracksLifecycle() {
@@ -73,6 +75,21 @@ void TestMessageTableModel::crashReturnsHeldMessages() {
     QVERIFY(model.recordByKey(messageKey("tasks", "m3"))->state == MessageState::Returned);
     const auto& history = model.recordByKey(messageKey("tasks", "m2"))->history;
     QVERIFY(history.back().kind == EventKind::WorkerCrashed);
+}
+
+// The broker's dead-letter event can precede the rejecting worker's event: the
+// task must still end dead-lettered, not "rejected, waiting".
+void TestMessageTableModel::deadLetteringWinsOverTheLateReject() {
+    MessageTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    Event deadLettered = ev(EventKind::BrokerDeadLettered, 20, "worker-1", "p", 1, 2);
+    deadLettered.source = EventSource::Broker;
+    deadLettered.detail = "tasks.dlq";
+    model.applyEvents({sent(0, "p", 1), ev(EventKind::MessageAssigned, 10, "worker-1", "p", 1, 2),
+                       deadLettered, ev(EventKind::Rejected, 21, "worker-1", "p", 1, 2)});
+    QVERIFY(model.recordByKey(messageKey("tasks", "p"))->state == MessageState::DeadLettered);
+    QCOMPARE(model.stateCounts()[static_cast<std::size_t>(MessageState::DeadLettered)], qint64{1});
+    QCOMPARE(model.stateCounts()[static_cast<std::size_t>(MessageState::Rejected)], qint64{0});
 }
 
 void TestMessageTableModel::proxyFiltersByStateAndWorker() {
@@ -136,6 +153,30 @@ void TestMessageTableModel::manyChangesGiveOneSignal() {
     QCOMPARE(spy.count(), 1);
     QCOMPARE(spy.first().at(0).toModelIndex().row(), 0);
     QCOMPARE(spy.first().at(1).toModelIndex().row(), 49);
+}
+
+// An old task touched again must not make one range over every row in between
+// (the rows on screen would repaint each frame for nothing).
+void TestMessageTableModel::distantChangesDoNotCoverTheRowsBetween() {
+    MessageTableModel model;
+    std::vector<Event> batch;
+    for (int i = 1; i <= 400; ++i) {
+        batch.push_back(sent(i, "m" + std::to_string(i), i));
+    }
+    model.applyEvents(batch);
+    batch.clear();
+    batch.push_back(ev(EventKind::MessageAssigned, 100, "worker-1", "m1", 1, 1));
+    for (int i = 301; i <= 400; ++i) {
+        batch.push_back(
+            ev(EventKind::MessageAssigned, 100, "worker-2", "m" + std::to_string(i), i, 1));
+    }
+    QSignalSpy spy(&model, &QAbstractItemModel::dataChanged);
+    model.applyEvents(batch);
+    QCOMPARE(spy.count(), 2);
+    QCOMPARE(spy.at(0).at(0).toModelIndex().row(), 0);
+    QCOMPARE(spy.at(0).at(1).toModelIndex().row(), 0);
+    QCOMPARE(spy.at(1).at(0).toModelIndex().row(), 300);
+    QCOMPARE(spy.at(1).at(1).toModelIndex().row(), 399);
 }
 
 QTEST_MAIN(TestMessageTableModel)
