@@ -29,7 +29,7 @@ namespace {
 QChartView* makeView(QChart* chart, const QString& tip) {
     auto* view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing, true);
-    view->setMinimumSize(240, 120);  // 2 rows still fit a 1280×720 window
+    view->setMinimumSize(240, 100);  // 2 rows still fit a 1280×720 window
     view->setToolTip(tip);
     // The default layout padding and rounded frame cost ~20 px of a small plot.
     chart->layout()->setContentsMargins(0, 0, 0, 0);
