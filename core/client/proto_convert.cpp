@@ -24,16 +24,11 @@ void toProto(const QueueMessage& message, kubemq::QueueMessage* out) {
     }
 }
 
-QueueMessage fromProto(const kubemq::QueueMessage& message) {
-    QueueMessage out;
-    out.id = message.messageid();
-    out.clientId = message.clientid();
-    out.channel = message.channel();
-    out.metadata = message.metadata();
-    out.body = message.body();
-    for (const auto& [key, value] : message.tags()) {
-        out.tags.emplace(key, value);
-    }
+namespace {
+
+// The scalar parts both conversions share (the strings are copied or moved by
+// the caller).
+void copyAttributesAndPolicy(const kubemq::QueueMessage& message, QueueMessage& out) {
     const kubemq::QueueMessageAttributes& a = message.attributes();
     out.attributes.timestamp = a.timestamp();
     out.attributes.sequence = a.sequence();
@@ -47,6 +42,21 @@ QueueMessage fromProto(const kubemq::QueueMessage& message) {
     out.policy.delaySeconds = p.delayseconds();
     out.policy.maxReceiveCount = p.maxreceivecount();
     out.policy.deadLetterQueue = p.maxreceivequeue();
+}
+
+}  // namespace
+
+QueueMessage fromProto(const kubemq::QueueMessage& message) {
+    QueueMessage out;
+    out.id = message.messageid();
+    out.clientId = message.clientid();
+    out.channel = message.channel();
+    out.metadata = message.metadata();
+    out.body = message.body();
+    for (const auto& [key, value] : message.tags()) {
+        out.tags.emplace(key, value);
+    }
+    copyAttributesAndPolicy(message, out);
     return out;
 }
 
@@ -60,19 +70,7 @@ QueueMessage fromProto(kubemq::QueueMessage&& message) {
     for (auto& [key, value] : *message.mutable_tags()) {
         out.tags.emplace(key, std::move(value));
     }
-    const kubemq::QueueMessageAttributes& a = message.attributes();
-    out.attributes.timestamp = a.timestamp();
-    out.attributes.sequence = a.sequence();
-    out.attributes.receiveCount = a.receivecount();
-    out.attributes.reRouted = a.rerouted();
-    out.attributes.reRoutedFrom = a.reroutedfromqueue();
-    out.attributes.expirationAt = a.expirationat();
-    out.attributes.delayedTo = a.delayedto();
-    const kubemq::QueueMessagePolicy& p = message.policy();
-    out.policy.expirationSeconds = p.expirationseconds();
-    out.policy.delaySeconds = p.delayseconds();
-    out.policy.maxReceiveCount = p.maxreceivecount();
-    out.policy.deadLetterQueue = p.maxreceivequeue();
+    copyAttributesAndPolicy(message, out);
     return out;
 }
 
