@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -39,6 +40,22 @@ std::string_view receiveChannelError(const std::string& channel) {
             return errors::kSubscribe;
     }
     return {};
+}
+
+// The request checks ReceiveQueueMessages and AckAllQueueMessages share, in the
+// order the server applies them: client id, channel name, max messages (pulls
+// only), wait time, then the channel's receive restrictions. Empty = passed.
+std::string_view pullRequestError(const std::string& clientId, const std::string& channel,
+                                  std::optional<int> maxMessages, int waitSeconds) {
+    if (clientId.empty())
+        return errors::kClientId;
+    if (checkChannelName(channel) == ChannelNameCheck::Invalid)
+        return errors::kQueueName;
+    if (maxMessages && (*maxMessages < 1 || *maxMessages > errors::kMaxNumberOfMessages))
+        return errors::kMaxMessages;
+    if (waitSeconds < 0 || waitSeconds > errors::kMaxWaitTimeoutSeconds)
+        return errors::kWaitTimeout;
+    return receiveChannelError(channel);
 }
 }  // namespace
 
@@ -108,26 +125,15 @@ grpc::Status KubemqService::ReceiveQueueMessages(grpc::ServerContext* server,
         return status;
     reply->set_requestid(request->requestid().empty() ? newNuid() : request->requestid());
     reply->set_ispeak(request->ispeak());
-    auto fail = [&](std::string_view error) {
+    if (auto error = pullRequestError(request->clientid(), request->channel(),
+                                      request->maxnumberofmessages(), request->waittimeseconds());
+        !error.empty()) {
         reply->set_iserror(true);
         reply->set_error(std::string(error));
         context_.logError("ReceiveQueueMessages", request->clientid(), error);
         return grpc::Status::OK;
-    };
-    if (request->clientid().empty())
-        return fail(errors::kClientId);
-    if (checkChannelName(request->channel()) == ChannelNameCheck::Invalid)
-        return fail(errors::kQueueName);
-    if (request->maxnumberofmessages() < 1 ||
-        request->maxnumberofmessages() > errors::kMaxNumberOfMessages)
-        return fail(errors::kMaxMessages);
-    int wait = request->waittimeseconds();
-    if (wait < 0 || wait > errors::kMaxWaitTimeoutSeconds)
-        return fail(errors::kWaitTimeout);
-    if (wait == 0)
-        wait = 1;
-    if (auto error = receiveChannelError(request->channel()); !error.empty())
-        return fail(error);
+    }
+    const int wait = std::max(request->waittimeseconds(), 1);  // 0 = the 1 s default
 
     auto channel = context_.engine.channel(request->channel());
     const Actor actor{request->clientid(), reply->requestid()};
@@ -162,23 +168,15 @@ grpc::Status KubemqService::AckAllQueueMessages(grpc::ServerContext* server,
     if (auto status = context_.authorize(*server); !status.ok())
         return status;
     reply->set_requestid(request->requestid().empty() ? newNuid() : request->requestid());
-    auto fail = [&](std::string_view error) {
+    if (auto error = pullRequestError(request->clientid(), request->channel(), std::nullopt,
+                                      request->waittimeseconds());
+        !error.empty()) {
         reply->set_iserror(true);
         reply->set_error(std::string(error));
         context_.logError("AckAllQueueMessages", request->clientid(), error);
         return grpc::Status::OK;
-    };
-    if (request->clientid().empty())
-        return fail(errors::kClientId);
-    if (checkChannelName(request->channel()) == ChannelNameCheck::Invalid)
-        return fail(errors::kQueueName);
-    int wait = request->waittimeseconds();
-    if (wait < 0 || wait > errors::kMaxWaitTimeoutSeconds)
-        return fail(errors::kWaitTimeout);
-    if (wait == 0)
-        wait = 1;
-    if (auto error = receiveChannelError(request->channel()); !error.empty())
-        return fail(error);
+    }
+    const int wait = std::max(request->waittimeseconds(), 1);  // 0 = the 1 s default
     auto channel = context_.engine.channel(request->channel());
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait);
     const std::size_t affected = purgeWaiting(
