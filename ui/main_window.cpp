@@ -59,6 +59,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     centre->addWidget(charts_);
     centre->setStretchFactor(0, 3);
     centre->setStretchFactor(1, 2);
+    // Start half and half: the charts' small minimum (so 1280x720 fits) must not
+    // make them the part that gives way on larger screens.
+    centre->setSizes({500, 500});
     centre->setChildrenCollapsible(false);
     setCentralWidget(centre);
 
