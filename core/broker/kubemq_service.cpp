@@ -6,6 +6,8 @@
 #include <cctype>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "broker/channel_management.h"
@@ -57,6 +59,35 @@ std::string_view pullRequestError(const std::string& clientId, const std::string
         return errors::kWaitTimeout;
     return receiveChannelError(channel);
 }
+
+// The start of every RPC but Ping (and StreamQueueMessage, whose reactor checks
+// for itself): the auth check of spec §2.16, metadata `authorization`. A refused
+// caller gets the gate's status and `body` never runs.
+template <typename Body>
+grpc::Status authorized(const ServiceContext& context, const grpc::ServerContextBase& server,
+                        Body&& body) {
+    if (auto status = context.authorize(server); !status.ok())
+        return status;
+    return std::forward<Body>(body)();
+}
+
+// The start the two pull RPCs share once authorized: the reply echoes the
+// RequestID (a fresh NUID when empty, spec §2.10), then pullRequestError()'s
+// checks run; a failed check is answered in-band (IsError, Error) and logged.
+// True when the request may go on.
+template <typename Request, typename Reply>
+bool acceptPull(const ServiceContext& context, std::string_view rpc, const Request& request,
+                std::optional<int> maxMessages, Reply& reply) {
+    reply.set_requestid(request.requestid().empty() ? newNuid() : request.requestid());
+    const std::string_view error = pullRequestError(request.clientid(), request.channel(),
+                                                    maxMessages, request.waittimeseconds());
+    if (error.empty())
+        return true;
+    reply.set_iserror(true);
+    reply.set_error(std::string(error));
+    context.logError(rpc, request.clientid(), error);
+    return false;
+}
 }  // namespace
 
 std::string pingHostName(std::string hostName) {
@@ -89,170 +120,155 @@ grpc::Status KubemqService::Ping(grpc::ServerContext*, const kubemq::Empty*,
 grpc::Status KubemqService::SendQueueMessage(grpc::ServerContext* server,
                                              const kubemq::QueueMessage* request,
                                              kubemq::SendQueueMessageResult* reply) {
-    if (auto status = context_.authorize(*server); !status.ok())
-        return status;
-    *reply = context_.sender.send(*request);
-    if (reply->iserror())
-        context_.logError("SendQueueMessage", request->clientid(), reply->error());
-    return grpc::Status::OK;
+    return authorized(context_, *server, [&] {
+        *reply = context_.sender.send(*request);
+        if (reply->iserror())
+            context_.logError("SendQueueMessage", request->clientid(), reply->error());
+        return grpc::Status::OK;
+    });
 }
 
 grpc::Status KubemqService::SendQueueMessagesBatch(grpc::ServerContext* server,
                                                    const kubemq::QueueMessagesBatchRequest* request,
                                                    kubemq::QueueMessagesBatchResponse* reply) {
-    if (auto status = context_.authorize(*server); !status.ok())
-        return status;
-    if (request->messages().empty())
-        return grpc::Status(grpc::StatusCode::UNKNOWN, "empty messages batch");
-    reply->set_batchid(request->batchid());
-    reply->mutable_results()->Reserve(request->messages_size());
-    bool brokerFailure = false;
-    for (const auto& message : request->messages()) {
-        auto* result = reply->add_results();
-        *result = context_.sender.send(message, &brokerFailure);
-        if (result->iserror())
-            context_.logError("SendQueueMessagesBatch", message.clientid(), result->error());
-    }
-    // Validation failures leave HaveErrors false (spec §2.10).
-    reply->set_haveerrors(brokerFailure);
-    return grpc::Status::OK;
+    return authorized(context_, *server, [&] {
+        if (request->messages().empty())
+            return grpc::Status(grpc::StatusCode::UNKNOWN, "empty messages batch");
+        reply->set_batchid(request->batchid());
+        reply->mutable_results()->Reserve(request->messages_size());
+        bool brokerFailure = false;
+        for (const auto& message : request->messages()) {
+            auto* result = reply->add_results();
+            *result = context_.sender.send(message, &brokerFailure);
+            if (result->iserror())
+                context_.logError("SendQueueMessagesBatch", message.clientid(), result->error());
+        }
+        // Validation failures leave HaveErrors false (spec §2.10).
+        reply->set_haveerrors(brokerFailure);
+        return grpc::Status::OK;
+    });
 }
 
 grpc::Status KubemqService::ReceiveQueueMessages(grpc::ServerContext* server,
                                                  const kubemq::ReceiveQueueMessagesRequest* request,
                                                  kubemq::ReceiveQueueMessagesResponse* reply) {
-    if (auto status = context_.authorize(*server); !status.ok())
-        return status;
-    reply->set_requestid(request->requestid().empty() ? newNuid() : request->requestid());
-    reply->set_ispeak(request->ispeak());
-    if (auto error = pullRequestError(request->clientid(), request->channel(),
-                                      request->maxnumberofmessages(), request->waittimeseconds());
-        !error.empty()) {
-        reply->set_iserror(true);
-        reply->set_error(std::string(error));
-        context_.logError("ReceiveQueueMessages", request->clientid(), error);
-        return grpc::Status::OK;
-    }
-    const int wait = std::max(request->waittimeseconds(), 1);  // 0 = the 1 s default
+    return authorized(context_, *server, [&] {
+        reply->set_ispeak(request->ispeak());
+        if (!acceptPull(context_, "ReceiveQueueMessages", *request, request->maxnumberofmessages(),
+                        *reply))
+            return grpc::Status::OK;
+        const int wait = std::max(request->waittimeseconds(), 1);  // 0 = the 1 s default
 
-    auto channel = context_.engine.channel(request->channel());
-    const Actor actor{request->clientid(), reply->requestid()};
-    std::vector<StoredMessage> messages;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait);
-    const CollectResult result = collectWaiting(
-        context_.engine, *channel, request->maxnumberofmessages(),
-        CollectOptions{CheckOrder::PolicyFirst, false}, deadline,
-        [server] { return server->IsCancelled(); }, messages, actor);
-    const bool gone = server->IsCancelled();
-    for (const auto& message : messages) {
-        // Peeked messages, and pulled ones nobody will receive, go back to
-        // their place (v2.4.0 loses the latter; spec §5.9).
-        if (request->ispeak() || gone)
-            context_.engine.giveBack(*channel, message.sequence, actor);
-        else
-            context_.engine.ack(*channel, message.sequence, actor);
-    }
-    if (gone)
-        return grpc::Status(grpc::StatusCode::CANCELLED, "client cancelled");
-    reply->mutable_messages()->Reserve(static_cast<int>(messages.size()));
-    for (const auto& message : messages)
-        decodeMessage(message, channel->name(), reply->add_messages());
-    reply->set_messagesreceived(static_cast<int>(messages.size()));
-    reply->set_messagesexpired(result.expired);
-    return grpc::Status::OK;
+        auto channel = context_.engine.channel(request->channel());
+        const Actor actor{request->clientid(), reply->requestid()};
+        std::vector<StoredMessage> messages;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait);
+        const CollectResult result = collectWaiting(
+            context_.engine, *channel, request->maxnumberofmessages(),
+            CollectOptions{CheckOrder::PolicyFirst, false}, deadline,
+            [server] { return server->IsCancelled(); }, messages, actor);
+        const bool gone = server->IsCancelled();
+        for (const auto& message : messages) {
+            // Peeked messages, and pulled ones nobody will receive, go back to
+            // their place (v2.4.0 loses the latter; spec §5.9).
+            if (request->ispeak() || gone)
+                context_.engine.giveBack(*channel, message.sequence, actor);
+            else
+                context_.engine.ack(*channel, message.sequence, actor);
+        }
+        if (gone)
+            return grpc::Status(grpc::StatusCode::CANCELLED, "client cancelled");
+        reply->mutable_messages()->Reserve(static_cast<int>(messages.size()));
+        for (const auto& message : messages)
+            decodeMessage(message, channel->name(), reply->add_messages());
+        reply->set_messagesreceived(static_cast<int>(messages.size()));
+        reply->set_messagesexpired(result.expired);
+        return grpc::Status::OK;
+    });
 }
 
 grpc::Status KubemqService::AckAllQueueMessages(grpc::ServerContext* server,
                                                 const kubemq::AckAllQueueMessagesRequest* request,
                                                 kubemq::AckAllQueueMessagesResponse* reply) {
-    if (auto status = context_.authorize(*server); !status.ok())
-        return status;
-    reply->set_requestid(request->requestid().empty() ? newNuid() : request->requestid());
-    if (auto error = pullRequestError(request->clientid(), request->channel(), std::nullopt,
-                                      request->waittimeseconds());
-        !error.empty()) {
-        reply->set_iserror(true);
-        reply->set_error(std::string(error));
-        context_.logError("AckAllQueueMessages", request->clientid(), error);
+    return authorized(context_, *server, [&] {
+        if (!acceptPull(context_, "AckAllQueueMessages", *request, std::nullopt, *reply))
+            return grpc::Status::OK;
+        const int wait = std::max(request->waittimeseconds(), 1);  // 0 = the 1 s default
+        auto channel = context_.engine.channel(request->channel());
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait);
+        const std::size_t affected = purgeWaiting(
+            context_.engine, *channel, deadline, [server] { return server->IsCancelled(); },
+            Actor{request->clientid(), reply->requestid()});
+        reply->set_affectedmessages(affected);
         return grpc::Status::OK;
-    }
-    const int wait = std::max(request->waittimeseconds(), 1);  // 0 = the 1 s default
-    auto channel = context_.engine.channel(request->channel());
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait);
-    const std::size_t affected = purgeWaiting(
-        context_.engine, *channel, deadline, [server] { return server->IsCancelled(); },
-        Actor{request->clientid(), reply->requestid()});
-    reply->set_affectedmessages(affected);
-    return grpc::Status::OK;
+    });
 }
 
 grpc::Status KubemqService::QueuesInfo(grpc::ServerContext* server,
                                        const kubemq::QueuesInfoRequest* request,
                                        kubemq::QueuesInfoResponse* reply) {
-    if (auto status = context_.authorize(*server); !status.ok())
-        return status;
-    reply->set_refrequestid(request->requestid());
-    std::set<std::string, std::less<>> wanted;
-    const std::string& names = request->queuename();
-    for (std::size_t start = 0; start <= names.size();) {
-        const std::size_t end = std::min(names.find(';', start), names.size());
-        if (end > start)
-            wanted.emplace(names.substr(start, end - start));
-        start = end + 1;
-    }
-    auto* info = reply->mutable_info();
-    for (const auto& channel : context_.engine.channels()) {
-        if (!wanted.empty() && !wanted.contains(channel->name()))
-            continue;
-        const ChannelStats stats = channel->stats();
-        auto* queue = info->add_queues();
-        queue->set_name(channel->name());
-        queue->set_messages(static_cast<std::int64_t>(stats.storedMessages));
-        queue->set_bytes(static_cast<std::int64_t>(stats.storedBytes));
-        queue->set_firstsequence(static_cast<std::int64_t>(stats.firstSequence));
-        queue->set_lastsequence(static_cast<std::int64_t>(stats.lastSequence));
-        queue->set_sent(static_cast<std::int64_t>(stats.sentMessages));
-        queue->set_delivered(static_cast<std::int64_t>(stats.deliveredMessages));
-        queue->set_waiting(static_cast<std::int64_t>(stats.readyMessages));
-        queue->set_subscribers(stats.consumers);
-        info->set_sent(info->sent() + queue->sent());
-        info->set_delivered(info->delivered() + queue->delivered());
-        info->set_waiting(info->waiting() + queue->waiting());
-    }
-    info->set_totalqueue(info->queues_size());
-    return grpc::Status::OK;
+    return authorized(context_, *server, [&] {
+        reply->set_refrequestid(request->requestid());
+        std::set<std::string, std::less<>> wanted;
+        const std::string& names = request->queuename();
+        for (std::size_t start = 0; start <= names.size();) {
+            const std::size_t end = std::min(names.find(';', start), names.size());
+            if (end > start)
+                wanted.emplace(names.substr(start, end - start));
+            start = end + 1;
+        }
+        auto* info = reply->mutable_info();
+        for (const auto& channel : context_.engine.channels()) {
+            if (!wanted.empty() && !wanted.contains(channel->name()))
+                continue;
+            const ChannelStats stats = channel->stats();
+            auto* queue = info->add_queues();
+            queue->set_name(channel->name());
+            queue->set_messages(static_cast<std::int64_t>(stats.storedMessages));
+            queue->set_bytes(static_cast<std::int64_t>(stats.storedBytes));
+            queue->set_firstsequence(static_cast<std::int64_t>(stats.firstSequence));
+            queue->set_lastsequence(static_cast<std::int64_t>(stats.lastSequence));
+            queue->set_sent(static_cast<std::int64_t>(stats.sentMessages));
+            queue->set_delivered(static_cast<std::int64_t>(stats.deliveredMessages));
+            queue->set_waiting(static_cast<std::int64_t>(stats.readyMessages));
+            queue->set_subscribers(stats.consumers);
+            info->set_sent(info->sent() + queue->sent());
+            info->set_delivered(info->delivered() + queue->delivered());
+            info->set_waiting(info->waiting() + queue->waiting());
+        }
+        info->set_totalqueue(info->queues_size());
+        return grpc::Status::OK;
+    });
 }
 
 grpc::Status KubemqService::SendRequest(grpc::ServerContext* server, const kubemq::Request* request,
                                         kubemq::Response* reply) {
-    if (auto status = context_.authorize(*server); !status.ok())
-        return status;
-    if (request->channel() != kChannelManagementChannel)
-        return unsupported("SendRequest to channel '" + request->channel() +
-                           "' (commands and queries)");
-    *reply = handleChannelManagement(context_.engine, *request);
-    if (!reply->error().empty())
-        context_.log("channel management error: " + reply->error());
-    return grpc::Status::OK;
+    return authorized(context_, *server, [&] {
+        if (request->channel() != kChannelManagementChannel)
+            return unsupported("SendRequest to channel '" + request->channel() +
+                               "' (commands and queries)");
+        *reply = handleChannelManagement(context_.engine, *request);
+        if (!reply->error().empty())
+            context_.log("channel management error: " + reply->error());
+        return grpc::Status::OK;
+    });
 }
 
 grpc::Status KubemqService::QueuesDownstream(
     grpc::ServerContext* server,
     grpc::ServerReaderWriter<kubemq::QueuesDownstreamResponse, kubemq::QueuesDownstreamRequest>*
         stream) {
-    if (auto status = context_.authorize(*server); !status.ok())
-        return status;
-    DownstreamSession session(context_, *server, *stream);
-    return session.run();
+    return authorized(context_, *server, [&] {
+        DownstreamSession session(context_, *server, *stream);
+        return session.run();
+    });
 }
 
 grpc::Status KubemqService::QueuesUpstream(
     grpc::ServerContext* server,
     grpc::ServerReaderWriter<kubemq::QueuesUpstreamResponse, kubemq::QueuesUpstreamRequest>*
         stream) {
-    if (auto status = context_.authorize(*server); !status.ok())
-        return status;
-    return runUpstream(context_, *server, *stream);
+    return authorized(context_, *server, [&] { return runUpstream(context_, *server, *stream); });
 }
 
 grpc::ServerBidiReactor<kubemq::StreamQueueMessagesRequest, kubemq::StreamQueueMessagesResponse>*
@@ -262,38 +278,30 @@ KubemqService::StreamQueueMessage(grpc::CallbackServerContext* server) {
 
 grpc::Status KubemqService::SendEvent(grpc::ServerContext* server, const kubemq::Event*,
                                       kubemq::Result*) {
-    if (auto status = context_.authorize(*server); !status.ok())
-        return status;
-    return unsupported("SendEvent (events)");
+    return authorized(context_, *server, [] { return unsupported("SendEvent (events)"); });
 }
 
 grpc::Status KubemqService::SendEventsStream(
     grpc::ServerContext* server, grpc::ServerReaderWriter<kubemq::Result, kubemq::Event>*) {
-    if (auto status = context_.authorize(*server); !status.ok())
-        return status;
-    return unsupported("SendEventsStream (events)");
+    return authorized(context_, *server, [] { return unsupported("SendEventsStream (events)"); });
 }
 
 grpc::Status KubemqService::SubscribeToEvents(grpc::ServerContext* server, const kubemq::Subscribe*,
                                               grpc::ServerWriter<kubemq::EventReceive>*) {
-    if (auto status = context_.authorize(*server); !status.ok())
-        return status;
-    return unsupported("SubscribeToEvents (events)");
+    return authorized(context_, *server, [] { return unsupported("SubscribeToEvents (events)"); });
 }
 
 grpc::Status KubemqService::SubscribeToRequests(grpc::ServerContext* server,
                                                 const kubemq::Subscribe*,
                                                 grpc::ServerWriter<kubemq::Request>*) {
-    if (auto status = context_.authorize(*server); !status.ok())
-        return status;
-    return unsupported("SubscribeToRequests (commands and queries)");
+    return authorized(context_, *server,
+                      [] { return unsupported("SubscribeToRequests (commands and queries)"); });
 }
 
 grpc::Status KubemqService::SendResponse(grpc::ServerContext* server, const kubemq::Response*,
                                          kubemq::Empty*) {
-    if (auto status = context_.authorize(*server); !status.ok())
-        return status;
-    return unsupported("SendResponse (commands and queries)");
+    return authorized(context_, *server,
+                      [] { return unsupported("SendResponse (commands and queries)"); });
 }
 
 }  // namespace qs::broker

@@ -3,8 +3,31 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/enum_names.h"
+
 namespace qs {
 namespace {
+
+constexpr auto kMessageStateNames = enumNames<MessageState>({
+    {MessageState::Waiting, "waiting"},
+    {MessageState::Delayed, "delayed"},
+    {MessageState::InFlight, "in-flight"},
+    {MessageState::Acked, "acked"},
+    {MessageState::DeadLettered, "dead-lettered"},
+    {MessageState::Dropped, "dropped"},
+    {MessageState::Expired, "expired"},
+    {MessageState::SendFailed, "send-failed"},
+});
+static_assert(kMessageStateNames.size() == kMessageStateCount);
+
+constexpr auto kDeliveryOutcomeNames = enumNames<DeliveryOutcome>({
+    {DeliveryOutcome::Open, "open"},
+    {DeliveryOutcome::Acked, "acked"},
+    {DeliveryOutcome::Rejected, "rejected"},
+    {DeliveryOutcome::Requeued, "requeued"},
+    {DeliveryOutcome::Returned, "returned"},
+    {DeliveryOutcome::Superseded, "superseded"},
+});
 
 bool compatible(std::string_view a, std::string_view b) {
     return a.empty() || b.empty() || a == b;
@@ -46,25 +69,7 @@ bool isMessageKind(EventKind kind) {
 }  // namespace
 
 std::string_view messageStateName(MessageState state) {
-    switch (state) {
-        case MessageState::Waiting:
-            return "waiting";
-        case MessageState::Delayed:
-            return "delayed";
-        case MessageState::InFlight:
-            return "in-flight";
-        case MessageState::Acked:
-            return "acked";
-        case MessageState::DeadLettered:
-            return "dead-lettered";
-        case MessageState::Dropped:
-            return "dropped";
-        case MessageState::Expired:
-            return "expired";
-        case MessageState::SendFailed:
-            return "send-failed";
-    }
-    return "unknown";
+    return kMessageStateNames.name(state);
 }
 
 bool isTerminal(MessageState state) {
@@ -84,21 +89,7 @@ bool isTerminal(MessageState state) {
 }
 
 std::string_view deliveryOutcomeName(DeliveryOutcome outcome) {
-    switch (outcome) {
-        case DeliveryOutcome::Open:
-            return "open";
-        case DeliveryOutcome::Acked:
-            return "acked";
-        case DeliveryOutcome::Rejected:
-            return "rejected";
-        case DeliveryOutcome::Requeued:
-            return "requeued";
-        case DeliveryOutcome::Returned:
-            return "returned";
-        case DeliveryOutcome::Superseded:
-            return "superseded";
-    }
-    return "unknown";
+    return kDeliveryOutcomeNames.name(outcome);
 }
 
 Ledger::Ledger(LedgerOptions options)

@@ -3,13 +3,19 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
+#include <exception>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <optional>
+#include <string_view>
 
+#include "common/prefix_lines.h"
 #include "runner/scenario_json.h"
 #include "runner/summary_table.h"
 #include "workers/work_profile.h"
@@ -30,16 +36,40 @@ struct Flag {
     std::optional<std::string> value;
 };
 
-bool needsValue(const std::string& name) {
-    static const char* const kNoValue[] = {"help",           "quiet",         "auto-ack",
-                                           "no-auto-ack",    "no-events",     "until-drained",
-                                           "create-channel", "delete-channel"};
-    for (const char* n : kNoValue) {
-        if (name == n) {
-            return false;
-        }
+// The options headlessUsage() documents: switches, and options taking a value.
+constexpr std::string_view kSwitches[] = {"help",           "quiet",         "auto-ack",
+                                          "no-auto-ack",    "no-events",     "until-drained",
+                                          "create-channel", "delete-channel"};
+constexpr std::string_view kValued[] = {
+    // General, run length, channel
+    "scenario", "address", "auth-token", "events-csv", "events-jsonl", "seed", "timeout", "run-for",
+    "channel",
+    // Tasks
+    "tasks", "body", "metadata", "tag", "rate", "tasks-at", "delay", "expiration", "max-receive",
+    "dead-letter", "poison",
+    // Workers, timeline
+    "workers", "batch", "wait", "work", "work-ms", "failure-rate", "on-failure", "requeue-channel",
+    "crash-rate", "restart-after", "settle", "max-polls", "at"};
+
+enum class OptionKind { Unknown, Switch, Valued };
+
+OptionKind optionKind(std::string_view name) {
+    if (std::find(std::begin(kSwitches), std::end(kSwitches), name) != std::end(kSwitches)) {
+        return OptionKind::Switch;
     }
-    return true;
+    if (std::find(std::begin(kValued), std::end(kValued), name) != std::end(kValued)) {
+        return OptionKind::Valued;
+    }
+    return OptionKind::Unknown;
+}
+
+// Both event logs in one file would interleave CSV rows and JSON lines.
+bool sameFile(const std::string& a, const std::string& b) {
+    std::error_code ea;
+    std::error_code eb;
+    const auto ca = std::filesystem::weakly_canonical(a, ea);
+    const auto cb = std::filesystem::weakly_canonical(b, eb);
+    return a == b || (!ea && !eb && ca == cb);
 }
 
 bool parseDouble(const std::string& text, double* out) {
@@ -274,13 +304,18 @@ bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
         Flag f;
         std::size_t eq = a.find('=');
         f.name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+        const OptionKind kind = optionKind(f.name);
+        if (kind == OptionKind::Unknown) {
+            *error = "unknown option '" + a + "'";
+            return false;
+        }
         if (eq != std::string::npos) {
             f.value = a.substr(eq + 1);
-            if (!needsValue(f.name)) {
+            if (kind == OptionKind::Switch) {
                 *error = "--" + f.name + " takes no value";
                 return false;
             }
-        } else if (needsValue(f.name)) {
+        } else if (kind == OptionKind::Valued) {
             if (i + 1 >= args.size()) {
                 *error = "--" + f.name + " needs a value";
                 return false;
@@ -299,6 +334,10 @@ bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
             return true;
         }
         if (f.name == "scenario") {
+            if (f.value->empty()) {
+                *error = "--scenario needs a FILE";
+                return false;
+            }
             h.scenarioPath = *f.value;
         }
     }
@@ -324,8 +363,12 @@ bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
         if (n == "scenario") {
             continue;
         } else if (n == "address") {
-            if (v.empty())
-                return bad("needs HOST:PORT");
+            // gRPC would wrap a port over 65535 round to another port.
+            const std::size_t colon = v.rfind(':');
+            int port = 0;
+            if (colon == std::string::npos || colon == 0 ||
+                !parseInt(v.substr(colon + 1), 1, 65535, &port))
+                return bad("expected HOST:PORT with a port 1..65535");
             h.options.address = v;
         } else if (n == "auth-token") {
             h.options.authToken = v;
@@ -336,10 +379,12 @@ bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
         } else if (n == "no-events") {
             h.options.recordEvents = false;
         } else if (n == "seed") {
-            char* end = nullptr;
-            unsigned long long seed = std::strtoull(v.c_str(), &end, 10);
-            if (v.empty() || end != v.c_str() + v.size())
-                return bad("not a whole number");
+            // from_chars, not strtoull: "-1" must not wrap to 2^64 - 1.
+            std::uint64_t seed = 0;
+            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), seed);
+            if (v.empty() || ec != std::errc() || end != v.data() + v.size())
+                return bad("must be a whole number 0.." +
+                           std::to_string(std::numeric_limits<std::uint64_t>::max()));
             h.options.seed = seed;
         } else if (n == "quiet") {
             h.quiet = true;
@@ -440,7 +485,7 @@ bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
             allGroups([&v](workers::WorkerConfig& c) { c.requeueChannel = v; });
         } else if (n == "restart-after") {
             if (!parseDouble(v, &d) || d < 0.0 || d > 86400.0)
-                return bad("must be seconds >= 0");
+                return bad("must be 0..86400 seconds");
             const int ms = static_cast<int>(std::llround(d * 1000.0));
             allGroups([ms](workers::WorkerConfig& c) { c.restartDelayMs = ms; });
         } else if (n == "settle") {
@@ -458,9 +503,14 @@ bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
                 return false;
             s.timeline.push_back(std::move(a));
         } else {
-            *error = "unknown option --" + n + " (see --help)";
+            *error = "unknown option '--" + n + "'";
             return false;
         }
+    }
+    if (!h.options.eventsCsvPath.empty() && !h.options.eventsJsonlPath.empty() &&
+        sameFile(h.options.eventsCsvPath, h.options.eventsJsonlPath)) {
+        *error = "--events-csv and --events-jsonl name the same file";
+        return false;
     }
     std::stable_sort(s.timeline.begin(), s.timeline.end(),
                      [](const TimelineAction& a, const TimelineAction& b) { return a.at < b.at; });
@@ -476,7 +526,9 @@ int runHeadless(const std::vector<std::string>& args, std::ostream& out, std::os
     HeadlessArgs h;
     std::string error;
     if (!parseHeadlessArgs(args, &h, &error)) {
-        err << "queuescope run: " << error << "\n(see queuescope run --help)\n";
+        // One line a problem (a scenario can have several), each readable alone.
+        err << prefixLines("queuescope run: ", error) << '\n';
+        err << "(see queuescope run --help)\n";
         return 2;
     }
     if (h.help) {
@@ -487,8 +539,16 @@ int runHeadless(const std::vector<std::string>& args, std::ostream& out, std::os
     if (!h.quiet) {
         h.options.log = [&err](const std::string& line) { err << line << '\n' << std::flush; };
     }
-    ScenarioRunner runner(h.scenario, h.options);
-    RunResult result = runner.run();
+    RunResult result;
+    try {
+        ScenarioRunner runner(h.scenario, h.options);
+        result = runner.run();
+    } catch (const std::exception& e) {
+        // Last resort for what escapes the run (std::system_error when a thread
+        // cannot start, bad_alloc): one line and exit 3, not std::terminate.
+        err << "queuescope run: the run failed: " << e.what() << '\n';
+        return 3;
+    }
     out << formatSummary(h.scenario, result);
     out.flush();
     if (!result.error.empty()) {

@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <set>
 
+#include "client/argument_checks.h"
+#include "common/enum_names.h"
+
 namespace qs::runner {
 
 namespace {
@@ -17,6 +20,17 @@ std::string num(double v) {
 bool finiteNonNegative(double v) {
     return std::isfinite(v) && v >= 0.0;
 }
+
+constexpr auto kActionNames = enumNames<ActionKind>({
+    {ActionKind::Crash, "crash"},
+    {ActionKind::Restart, "restart"},
+    {ActionKind::Pause, "pause"},
+    {ActionKind::Resume, "resume"},
+    {ActionKind::Slowdown, "slowdown"},
+    {ActionKind::Set, "set"},
+    {ActionKind::Scale, "scale"},
+    {ActionKind::Stop, "stop"},
+});
 
 }  // namespace
 
@@ -86,37 +100,11 @@ std::string ConfigPatch::describe() const {
 }
 
 std::string_view toString(ActionKind kind) {
-    switch (kind) {
-        case ActionKind::Crash:
-            return "crash";
-        case ActionKind::Restart:
-            return "restart";
-        case ActionKind::Pause:
-            return "pause";
-        case ActionKind::Resume:
-            return "resume";
-        case ActionKind::Slowdown:
-            return "slowdown";
-        case ActionKind::Set:
-            return "set";
-        case ActionKind::Scale:
-            return "scale";
-        case ActionKind::Stop:
-            return "stop";
-    }
-    return "unknown";
+    return kActionNames.name(kind);
 }
 
 bool parseActionKind(std::string_view text, ActionKind* out) {
-    for (ActionKind k :
-         {ActionKind::Crash, ActionKind::Restart, ActionKind::Pause, ActionKind::Resume,
-          ActionKind::Slowdown, ActionKind::Set, ActionKind::Scale, ActionKind::Stop}) {
-        if (text == toString(k)) {
-            *out = k;
-            return true;
-        }
-    }
-    return false;
+    return kActionNames.parse(text, out);
 }
 
 std::string TimelineAction::describe() const {
@@ -161,8 +149,16 @@ std::string Scenario::validate() const {
         problems += text;
         problems += '\n';
     };
+    // The names the broker would refuse mid-run are refused here, before anything starts.
     if (channel.empty()) {
         problem("channel: must not be empty");
+    } else if (auto bad = client::checkChannelName(channel, "name")) {
+        problem("channel: " + bad->message);
+    }
+    if (const std::string& dlq = tasks.policy.deadLetterQueue; !dlq.empty()) {
+        if (auto bad = client::checkChannelName(dlq, "name")) {
+            problem("tasks.policy.deadLetterQueue: " + bad->message);
+        }
     }
     if (tasks.count < 0) {
         problem("tasks.count: must be >= 0");

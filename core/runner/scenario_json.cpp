@@ -3,11 +3,16 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <initializer_list>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
 #include <sstream>
+
+#include "common/prefix_lines.h"
 
 namespace qs::runner {
 
@@ -28,23 +33,31 @@ std::string join(const std::string& where, std::string_view key) {
     return where.empty() ? std::string(key) : where + "." + std::string(key);
 }
 
+// The first key of `object` that is not in `allowed`; nullopt when all are.
+std::optional<std::string> unknownKey(const json& object,
+                                      std::span<const std::string_view> allowed) {
+    for (const auto& item : object.items()) {
+        if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end()) {
+            return item.key();
+        }
+    }
+    return std::nullopt;
+}
+
 void checkKeys(const json& object, const std::string& where,
-               std::initializer_list<std::string_view> allowed) {
+               std::span<const std::string_view> allowed,
+               std::string_view problem = "unknown key") {
     if (!object.is_object()) {
         fail(where.empty() ? "scenario" : where, "must be a JSON object");
     }
-    for (const auto& item : object.items()) {
-        bool known = false;
-        for (std::string_view key : allowed) {
-            if (item.key() == key) {
-                known = true;
-                break;
-            }
-        }
-        if (!known) {
-            fail(join(where, item.key()), "unknown key");
-        }
+    if (const auto key = unknownKey(object, allowed)) {
+        fail(join(where, *key), std::string(problem));
     }
+}
+
+void checkKeys(const json& object, const std::string& where,
+               std::initializer_list<std::string_view> allowed) {
+    checkKeys(object, where, std::span(allowed.begin(), allowed.size()));
 }
 
 std::string getString(const json& v, const std::string& where) {
@@ -52,6 +65,19 @@ std::string getString(const json& v, const std::string& where) {
         fail(where, "must be a string");
     }
     return v.get<std::string>();
+}
+
+// A string naming one value of an enum, read with that enum's parse function;
+// `choices` lists the names for the error.
+template <typename Enum>
+Enum getEnum(const json& v, const std::string& where, bool (*parse)(std::string_view, Enum*),
+             std::string_view choices) {
+    const std::string text = getString(v, where);
+    Enum value{};
+    if (!parse(text, &value)) {
+        fail(where, "'" + text + "' is not one of " + std::string(choices));
+    }
+    return value;
 }
 
 bool getBool(const json& v, const std::string& where) {
@@ -120,10 +146,9 @@ workers::WorkProfile parseWork(const json& v, const std::string& where) {
     if (!v.contains("kind")) {
         fail(join(where, "kind"), "missing (none, fixed, uniform or exponential)");
     }
-    std::string kind = getString(v["kind"], join(where, "kind"));
-    if (!workers::parseWorkKind(kind, &work.kind)) {
-        fail(join(where, "kind"), "'" + kind + "' is not one of none, fixed, uniform, exponential");
-    }
+    work.kind = getEnum(v["kind"], join(where, "kind"), &workers::parseWorkKind,
+                        "none, fixed, uniform, exponential");
+    const std::string kind(toString(work.kind));
     auto need = [&](std::string_view key) -> double {
         if (!v.contains(key)) {
             fail(join(where, key), "missing (needed for kind " + kind + ")");
@@ -189,13 +214,8 @@ ConfigPatch parseConfigPatch(const json& v, const std::string& where) {
         patch.failureRate = getRate01(v["failureRate"], join(where, "failureRate"));
     }
     if (v.contains("onFailure")) {
-        std::string w = join(where, "onFailure");
-        std::string text = getString(v["onFailure"], w);
-        workers::FailureAction action{};
-        if (!workers::parseFailureAction(text, &action)) {
-            fail(w, "'" + text + "' is not one of reject, requeue");
-        }
-        patch.onFailure = action;
+        patch.onFailure = getEnum(v["onFailure"], join(where, "onFailure"),
+                                  &workers::parseFailureAction, "reject, requeue");
     }
     if (v.contains("requeueChannel")) {
         patch.requeueChannel = getString(v["requeueChannel"], join(where, "requeueChannel"));
@@ -204,13 +224,8 @@ ConfigPatch parseConfigPatch(const json& v, const std::string& where) {
         patch.crashRate = getRate01(v["crashRate"], join(where, "crashRate"));
     }
     if (v.contains("settle")) {
-        std::string w = join(where, "settle");
-        std::string text = getString(v["settle"], w);
-        workers::SettleMode mode{};
-        if (!workers::parseSettleMode(text, &mode)) {
-            fail(w, "'" + text + "' is not one of each, batch, never");
-        }
-        patch.settle = mode;
+        patch.settle = getEnum(v["settle"], join(where, "settle"), &workers::parseSettleMode,
+                               "each, batch, never");
     }
     if (v.contains("maxPolls")) {
         patch.maxPolls = getInt(v["maxPolls"], join(where, "maxPolls"), 0, 1000000000);
@@ -290,18 +305,7 @@ WorkerGroup parseGroup(const json& v, const std::string& where) {
     std::vector<std::string_view> allowed(kConfigKeys.begin(), kConfigKeys.end());
     allowed.push_back("count");
     allowed.push_back("startAt");
-    if (!v.is_object()) {
-        fail(where, "must be a JSON object");
-    }
-    for (const auto& item : v.items()) {
-        bool known = false;
-        for (std::string_view key : allowed) {
-            known = known || item.key() == key;
-        }
-        if (!known) {
-            fail(join(where, item.key()), "unknown key");
-        }
-    }
+    checkKeys(v, where, allowed);
     WorkerGroup group;
     if (v.contains("count")) {
         group.count = getInt(v["count"], join(where, "count"), 0, 1000);
@@ -326,12 +330,9 @@ TimelineAction parseAction(const json& v, const std::string& where) {
     }
     TimelineAction action;
     action.at = getNonNegative(v["at"], join(where, "at"));
-    std::string kind = getString(v["action"], join(where, "action"));
-    if (!parseActionKind(kind, &action.kind)) {
-        fail(join(where, "action"), "'" + kind +
-                                        "' is not one of crash, restart, pause, resume, "
-                                        "slowdown, set, scale, stop");
-    }
+    action.kind = getEnum(v["action"], join(where, "action"), &parseActionKind,
+                          "crash, restart, pause, resume, slowdown, set, scale, stop");
+    const std::string kind(toString(action.kind));
     std::vector<std::string_view> allowed = {"at", "action"};
     switch (action.kind) {
         case ActionKind::Crash:
@@ -353,15 +354,7 @@ TimelineAction parseAction(const json& v, const std::string& where) {
             allowed.insert(allowed.end(), kConfigKeys.begin(), kConfigKeys.end());
             break;
     }
-    for (const auto& item : v.items()) {
-        bool known = false;
-        for (std::string_view key : allowed) {
-            known = known || item.key() == key;
-        }
-        if (!known) {
-            fail(join(where, item.key()), "not valid for action '" + kind + "'");
-        }
-    }
+    checkKeys(v, where, allowed, "not valid for action '" + kind + "'");
     if (v.contains("worker")) {
         action.worker = getString(v["worker"], join(where, "worker"));
     }
@@ -454,6 +447,17 @@ Scenario parseScenario(const json& root) {
     return s;
 }
 
+// nlohmann's what() starts with "[json.exception.parse_error.101] ": an id
+// for programmers, not for the user reading the error.
+std::string withoutExceptionTag(std::string_view what) {
+    if (what.starts_with("[json.exception.")) {
+        if (const std::size_t end = what.find("] "); end != std::string_view::npos) {
+            what.remove_prefix(end + 2);
+        }
+    }
+    return std::string(what);
+}
+
 double msToSeconds(int ms) {
     return static_cast<double>(ms) / 1000.0;
 }
@@ -522,17 +526,12 @@ void patchToJson(const ConfigPatch& p, json& j) {
 }  // namespace
 
 bool parseScenarioJson(std::string_view text, Scenario* out, std::string* error) {
-    json root = json::parse(text, nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
-    if (root.is_discarded()) {
-        // Parse again with exceptions only to obtain the position of the fault.
-        try {
-            json again = json::parse(text, nullptr, true, true);
-            (void)again;
-        } catch (const json::parse_error& e) {
-            *error = std::string("invalid JSON: ") + e.what();
-            return false;
-        }
-        *error = "invalid JSON";
+    json root;
+    try {
+        root = json::parse(text, nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
+    } catch (const json::exception& e) {
+        // Syntax errors, and numbers out of range ("1e999"): both are the file's fault.
+        *error = "invalid JSON: " + withoutExceptionTag(e.what());
         return false;
     }
     try {
@@ -547,7 +546,7 @@ bool parseScenarioJson(std::string_view text, Scenario* out, std::string* error)
         *error = e.message;
         return false;
     } catch (const json::exception& e) {
-        *error = e.what();
+        *error = withoutExceptionTag(e.what());
         return false;
     }
 }
@@ -582,15 +581,9 @@ bool parseConfigAssignments(std::string_view text, ConfigPatch* out, std::string
             object[key] = number.is_number() ? number : json(value);
         }
     }
-    for (const auto& item : object.items()) {
-        bool known = false;
-        for (std::string_view k : kConfigKeys) {
-            known = known || item.key() == k;
-        }
-        if (!known) {
-            *error = "unknown setting '" + item.key() + "'";
-            return false;
-        }
+    if (const auto key = unknownKey(object, kConfigKeys)) {
+        *error = "unknown setting '" + *key + "'";
+        return false;
     }
     try {
         ConfigPatch patch = parseConfigPatch(object, "set");
@@ -607,6 +600,11 @@ bool parseConfigAssignments(std::string_view text, ConfigPatch* out, std::string
 }
 
 bool loadScenarioFile(const std::string& path, Scenario* out, std::string* error) {
+    // A directory opens as a stream that reads nothing: say so, not "empty input".
+    if (std::error_code ec; std::filesystem::is_directory(path, ec)) {
+        *error = path + ": is a directory";
+        return false;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         *error = path + ": cannot open file";
@@ -618,9 +616,10 @@ bool loadScenarioFile(const std::string& path, Scenario* out, std::string* error
         *error = path + ": read error";
         return false;
     }
-    std::string problem;
-    if (!parseScenarioJson(text.str(), out, &problem)) {
-        *error = path + ": " + problem;
+    std::string problems;
+    if (!parseScenarioJson(text.str(), out, &problems)) {
+        // Every problem line names the file, not just the first.
+        *error = prefixLines(path + ": ", problems);
         return false;
     }
     return true;
