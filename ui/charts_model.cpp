@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "message_record.h"
+
 namespace qs::ui {
 
 namespace {
@@ -111,8 +113,7 @@ void ChartsModel::apply(const std::vector<Event>& batch) {
             }
             case EventKind::MessageAssigned: {
                 // Workers report hand-outs; a message handed out before is a redelivery.
-                const QString key = QString::fromStdString(e.channel) + QLatin1Char('\n') +
-                                    QString::fromStdString(e.messageId);
+                const QString key = messageKey(e.channel, e.messageId);
                 if (handedOut_.size() > 300000) {
                     handedOut_.clear();
                 }

@@ -15,6 +15,7 @@
 #include <QPainter>
 #include <QPieSeries>
 #include <QPieSlice>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
@@ -145,8 +146,10 @@ ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
     views_.push_back(makeView(
         depth,
         QStringLiteral(
-            "Tasks waiting in the queue vs. in flight (handed to a worker, not yet settled).\n"
-            "In-flight tasks are invisible to other workers until acked, rejected or returned.")));
+            "Tasks waiting in the work queue vs. in flight (handed to a worker, not yet "
+            "settled).\n"
+            "In-flight tasks are invisible to other workers until acked, rejected or returned.\n"
+            "Dead-lettered tasks have left the work queue and are not counted.")));
 
     // Share per worker.
     auto* share = new QChart;
@@ -225,15 +228,70 @@ ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
         "more workers or bigger batches move this left; redeliveries add a long tail.");
     views_.push_back(makeView(lat, latencyTip_));
 
-    grid->addWidget(views_[0], 0, 0);
-    grid->addWidget(views_[1], 0, 1);
+    // Beside each line chart, a legend shown instead of QtCharts' own when the
+    // chart is short (see fitLegends()).
+    for (int i : {Throughput, Depth}) {
+        auto* legend = new QLabel;
+        legend->setTextFormat(Qt::RichText);
+        legend->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        legend->setAutoFillBackground(true);
+        legend->setContentsMargins(0, 0, 6, 0);
+        legend->setToolTip(views_[static_cast<std::size_t>(i)]->toolTip());
+        legend->setObjectName(i == Throughput ? QStringLiteral("throughputSideLegend")
+                                              : QStringLiteral("depthSideLegend"));
+        legend->hide();
+        auto* box = new QWidget;
+        auto* row = new QHBoxLayout(box);
+        row->setContentsMargins(0, 0, 0, 0);
+        row->setSpacing(0);
+        row->addWidget(views_[static_cast<std::size_t>(i)], 1);
+        row->addWidget(legend);
+        // The box keeps the chart's old minimum; with the side legend shown the
+        // plot gives it the room, so the window needs no more width than before.
+        box->setMinimumWidth(views_[static_cast<std::size_t>(i)]->minimumWidth());
+        views_[static_cast<std::size_t>(i)]->setMinimumWidth(120);
+        sideLegends_[static_cast<std::size_t>(i)] = legend;
+        lineBoxes_[static_cast<std::size_t>(i)] = box;
+    }
+    grid->addWidget(lineBoxes_[Throughput], 0, 0);
+    grid->addWidget(lineBoxes_[Depth], 0, 1);
     grid->addWidget(shareBox_, 1, 0);
     grid->addWidget(views_[3], 1, 1);
     for (QChartView* v : views_) {
         connect(v->chart(), &QChart::plotAreaChanged, this, [this] { fitAxes(); });
     }
     applyTheme();
+    fitLegends();
     refresh();
+}
+
+void ChartsPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitLegends();
+}
+
+void ChartsPanel::fitLegends() {
+    // Title, legend and axis labels take a line each; the plot needs a few lines
+    // more to be worth reading. A short chart shows its legend beside the plot
+    // instead: QtCharts would take the line from the time axis (its labels turn
+    // into "...") and, at the side, elide the series names ("redeliv...").
+    const QFontMetrics fm(font());
+    const int needed = fm.height() * 7 + 16;
+    for (int i : {Throughput, Depth}) {
+        QChartView* v = views_[static_cast<std::size_t>(i)];
+        QLabel* side = sideLegends_[static_cast<std::size_t>(i)];
+        const bool compact = lineBoxes_[static_cast<std::size_t>(i)]->height() < needed;
+        if (side->isHidden() != compact) {
+            continue;  // already in that mode (isHidden(): also right before the first show)
+        }
+        v->chart()->legend()->setVisible(!compact);
+        // The plot gives the legend its width: a shorter title, or Qt elides it.
+        if (i == Throughput) {
+            v->chart()->setTitle(compact ? QStringLiteral("Throughput / s")
+                                         : QStringLiteral("Throughput (tasks / s)"));
+        }
+        side->setVisible(compact);
+    }
 }
 
 void ChartsPanel::setWindowSeconds(int seconds) {
@@ -284,6 +342,20 @@ void ChartsPanel::applyTheme() {
     redelivered_->setPen(pen(t.outcome(Outcome::Returned), 2));
     waiting_->setPen(pen(t.waitingColor(), 2.5));
     inFlight_->setPen(pen(t.outcome(Outcome::InFlight), 2.5));
+    auto legendHtml = [](std::initializer_list<const QLineSeries*> series) -> QString {
+        QString html = QStringLiteral("<table cellspacing=1>");
+        for (const QLineSeries* s : series) {
+            html += QStringLiteral("<tr><td style='color:%1'>■</td><td>&nbsp;%2</td></tr>")
+                        .arg(s->pen().color().name(), s->name().toHtmlEscaped());
+        }
+        return html + QStringLiteral("</table>");
+    };
+    for (QLabel* side : sideLegends_) {
+        side->setPalette(legendPalette);
+    }
+
+    sideLegends_[Throughput]->setText(legendHtml({sent_, acked_, redelivered_}));
+    sideLegends_[Depth]->setText(legendHtml({waiting_, inFlight_}));
     latencySet_->setColor(t.outcome(Outcome::InFlight));
     latencySet_->setBorderColor(t.outcome(Outcome::InFlight));
     shownVersion_.fill(~0ULL);
@@ -564,6 +636,9 @@ void ChartsPanel::fitLatencyAxis() {
 bool ChartsPanel::savePng(const QString& path, int which) {
     if (which == Share) {
         return shareBox_->grab().save(path, "PNG");  // the pie with its legend
+    }
+    if (which == Throughput || which == Depth) {
+        return lineBoxes_[static_cast<std::size_t>(which)]->grab().save(path, "PNG");
     }
     if (which >= 0 && which < static_cast<int>(views_.size())) {
         return views_[static_cast<std::size_t>(which)]->grab().save(path, "PNG");

@@ -55,7 +55,14 @@ private:
     // Fits ranges and tick spacing to the current plot areas so no label is elided.
     void fitAxes();
     void fitLatencyAxis();
+    // Short line charts show their legend beside the plot: under it, the legend
+    // takes the height the time axis needs and Qt elides its labels to "...".
+    void fitLegends();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
     const ChartsModel* model_;
     std::array<std::uint64_t, 4> shownVersion_{~0ULL, ~0ULL, ~0ULL, ~0ULL};
     int nextChart_ = 0;
@@ -75,6 +82,9 @@ private:
     QLabel* shareLegend_ = nullptr;
     QLabel* shareTitle_ = nullptr;
     QWidget* shareBox_ = nullptr;
+    // The line charts with their side legends (indexed by Chart; only the first two used).
+    std::array<QWidget*, 2> lineBoxes_{};
+    std::array<QLabel*, 2> sideLegends_{};
     QBarSet* latencySet_ = nullptr;
     QBarSeries* latencySeries_ = nullptr;
     QValueAxis* latencyY_ = nullptr;

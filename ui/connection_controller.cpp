@@ -107,8 +107,7 @@ bool ConnectionController::makeClient(QString* error) {
 void ConnectionController::autoStart(const QString& probeAddress) {
     ++generation_;
     settings_.address = probeAddress;
-    setState(State::Probing);
-    Q_EMIT statusMessage(QStringLiteral("Looking for a KubeMQ server at %1…").arg(probeAddress));
+    setState(State::Probing);  // the status bar's connection label says "Looking for…"
     client::ClientOptions options;
     options.address = probeAddress.toStdString();
     options.clientId = "queuescope-probe";
@@ -128,6 +127,9 @@ void ConnectionController::autoStart(const QString& probeAddress) {
                 Q_EMIT existingServerFound(probeAddress, version);
                 return;
             }
+            Q_EMIT statusMessage(
+                QStringLiteral("No KubeMQ server answered at %1: using the embedded broker")
+                    .arg(probeAddress));
             QString error;
             if (!startEmbedded(50000, &error)) {
                 Q_EMIT statusMessage(QStringLiteral("Could not start the embedded broker: ") +
@@ -150,8 +152,7 @@ void ConnectionController::connectTo(const ConnectionSettings& settings) {
             QStringLiteral("Cannot connect to %1: %2").arg(settings.label(), error));
         return;
     }
-    setState(State::Connecting);
-    Q_EMIT statusMessage(QStringLiteral("Connecting to %1…").arg(settings.label()));
+    setState(State::Connecting);  // shown by the connection label
     Q_EMIT connectionChanged();
     failures_ = 0;
     pingInFlight_ = false;
@@ -195,12 +196,13 @@ bool ConnectionController::startEmbedded(int preferredPort, QString* error) {
         return false;
     }
     setState(State::Connecting);
-    Q_EMIT statusMessage(
-        broker_->port() == preferredPort || preferredPort == 0
-            ? QStringLiteral("No server found: started the embedded broker on %1").arg(s.address)
-            : QStringLiteral("Port %1 is taken: started the embedded broker on %2")
-                  .arg(preferredPort)
-                  .arg(s.address));
+    // The connection label shows where the broker listens; say only why it is
+    // not where the user asked (the address once in the status bar, not twice).
+    if (preferredPort != 0 && broker_->port() != preferredPort) {
+        Q_EMIT statusMessage(
+            QStringLiteral("Port %1 is taken: the embedded broker listens on a free port")
+                .arg(preferredPort));
+    }
     Q_EMIT connectionChanged();
     failures_ = 0;
     pingInFlight_ = false;
@@ -241,28 +243,19 @@ void ConnectionController::ping() {
         [this](client::Result<client::ServerInfo> result) {
             pingInFlight_ = false;
             if (result.ok()) {
-                const bool was = state_ == State::Connected;
                 info_ = result.value();
                 infoAtMs_ = QDateTime::currentMSecsSinceEpoch();
                 failures_ = 0;
                 lastError_.clear();
+                // The connection label shows it; no second copy as a status message.
                 setState(State::Connected);
-                if (!was) {
-                    Q_EMIT statusMessage(describeState());
-                }
                 Q_EMIT serverInfoChanged();
                 return;
             }
             ++failures_;
             lastError_ = q(result.error().describe());
-            setState(State::Lost);
+            setState(State::Lost);  // the label: "Lost … — retrying (error)"
             Q_EMIT serverInfoChanged();
-            if (failures_ == 1) {
-                Q_EMIT statusMessage(
-                    QStringLiteral("Server %1 not answering: %2 — retrying every %3 s")
-                        .arg(settings_.address, lastError_)
-                        .arg(pingTimer_.interval() / 1000));
-            }
         });
 }
 

@@ -74,7 +74,8 @@ Q_SIGNALS:
     void serverInfoChanged();
     // A server already answers at `address`: ask the user whether to use it.
     void existingServerFound(const QString& address, const QString& version);
-    // One line for the status bar.
+    // One line for the status bar, only for what the connection label (describeState())
+    // does not show: why the embedded broker is used, a taken port, an error.
     void statusMessage(const QString& text);
     // A new connection is ready (client() is valid); the run must be rebuilt.
     void connectionChanged();

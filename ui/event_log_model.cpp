@@ -89,7 +89,7 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
                 case SequenceColumn:
                     return e.sequence ? QVariant::fromValue<qulonglong>(e.sequence) : QVariant();
                 case MessageIdColumn:
-                    return QString::fromStdString(e.messageId);
+                    return sv(e.messageId);
                 case DetailColumn:
                     return detailText(e);
                 default:

@@ -349,7 +349,7 @@ void MainWindow::wireEngine() {
             if (name != run_->channel() || messages_->rowCount() == 0) {
                 return std::nullopt;
             }
-            const auto c = messages_->stateCounts();
+            const auto c = messages_->channelStateCounts(name);
             return ConsoleChannelCounts{c[static_cast<int>(MessageState::InFlight)],
                                         c[static_cast<int>(MessageState::Acked)],
                                         c[static_cast<int>(MessageState::DeadLettered)]};
@@ -390,6 +390,18 @@ void MainWindow::wireEngine() {
     });
     connect(player_, &ScenarioPlayer::failed, this,
             [this](const QString& e) { statusBar()->showMessage(e, 10000); });
+    connect(player_, &ScenarioPlayer::channelStepDone, this, [this](bool ok, const QString& text) {
+        // A failed step does not stop the run (sending creates the channel), but
+        // it must not pass unseen: it stays up longer and says what goes on.
+        const QString message =
+            ok ? QString(QStringLiteral("Scenario: ") + text)
+               : QString(QStringLiteral("⚠ Scenario: ") + text +
+                         QStringLiteral(" — the run goes on without this step"));
+        statusBar()->showMessage(message, ok ? 6000 : 20000);
+        if (ok) {
+            channels_->refresh();  // show (or drop) the channel in the Channels view
+        }
+    });
     player_->setDrainedCheck([this] {
         const auto c = messages_->stateCounts();
         auto n = [&](MessageState s) { return c[static_cast<std::size_t>(s)]; };
@@ -404,7 +416,9 @@ void MainWindow::slowRefresh() {
     workerPanel_->refresh();
     producer_->refresh();
     messagePanel_->refresh();
-    const auto c = messages_->stateCounts();
+    // The work queue's depth: tasks of other channels (a dead-lettered copy
+    // among them) are not waiting in it.
+    const auto c = messages_->channelStateCounts(run_->channel());
     auto n = [&](MessageState s) { return c[static_cast<std::size_t>(s)]; };
     chartsModel_.sampleDepth(
         qs::monotonicNanos(),

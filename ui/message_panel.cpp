@@ -178,7 +178,7 @@ void MessagePanel::showHistory() {
             .arg(r->task)
             .arg(r->body.toHtmlEscaped())
             .arg(r->messageId.toHtmlEscaped())
-            .arg(messageStateName(r->state))
+            .arg(describeState(*r).toHtmlEscaped())
             .arg(r->deliveries)
             .arg(r->acks);
     for (const HistoryEntry& h : r->history) {
@@ -237,6 +237,18 @@ void MessagePanel::refresh() {
                          .arg(n(MessageState::InFlight))
                          .arg(n(MessageState::Acked))
                          .arg(n(MessageState::DeadLettered)));
+    // A dead-lettered task names its dead-letter channel in the State column:
+    // make room for it rather than eliding the part that says where it went.
+    const QString& dlq = model_->longestDeadLetterChannel();
+    if (!dlq.isEmpty()) {
+        MessageRecord probe;
+        probe.state = MessageState::DeadLettered;
+        probe.deadLetterChannel = dlq;
+        const int want = view_->fontMetrics().horizontalAdvance(describeState(probe)) + 16;
+        if (view_->columnWidth(MessageTableModel::StateColumn) < want) {
+            view_->setColumnWidth(MessageTableModel::StateColumn, want);
+        }
+    }
 }
 
 }  // namespace qs::ui

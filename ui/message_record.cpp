@@ -33,8 +33,17 @@ bool isSettled(MessageState state) {
            state == MessageState::DeadLettered || state == MessageState::Expired;
 }
 
-QString messageKey(const std::string& channel, const std::string& messageId) {
-    return QString::fromStdString(channel) + QLatin1Char('\n') + QString::fromStdString(messageId);
+QString messageKey(std::string_view channel, std::string_view messageId) {
+    return fromView(channel) + QLatin1Char('\n') + fromView(messageId);
+}
+
+QString describeState(const MessageRecord& r) {
+    if (r.state == MessageState::DeadLettered) {
+        return r.deadLetterChannel.isEmpty()
+                   ? QStringLiteral("dropped (max receives)")
+                   : QStringLiteral("dead-lettered → ") + r.deadLetterChannel;
+    }
+    return messageStateName(r.state);
 }
 
 QString describeHistoryEntry(const HistoryEntry& e) {
@@ -43,7 +52,12 @@ QString describeHistoryEntry(const HistoryEntry& e) {
         case EventKind::TaskSent:
             return QStringLiteral("sent by the producer");
         case EventKind::BrokerStored:
-            return QStringLiteral("stored by the broker as sequence %1").arg(e.sequence);
+            // detail = the dead-letter channel when this is the dead-lettered copy.
+            return e.detail.isEmpty()
+                       ? QStringLiteral("stored by the broker as sequence %1").arg(e.sequence)
+                       : QStringLiteral("copy stored in dead-letter channel %1 as sequence %2")
+                             .arg(e.detail)
+                             .arg(e.sequence);
         case EventKind::BrokerDelayed:
             return QStringLiteral("held back (delay)");
         case EventKind::BrokerReleased:

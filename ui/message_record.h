@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "events/event.h"
@@ -52,6 +53,11 @@ struct MessageRecord {
     std::int64_t firstAssignedNs = 0;
     std::int64_t lastAssignedNs = 0;
     std::int64_t settledNs = 0;
+    // Where the broker moved it when dead-lettered ("" = dropped, or not
+    // dead-lettered), and the sequence of that copy. The copy is this task,
+    // so it stays on this row rather than showing as a second, waiting one.
+    QString deadLetterChannel;
+    std::uint64_t deadLetterSequence = 0;
     std::vector<HistoryEntry> history;  // bounded; oldest entries dropped first
     int droppedHistory = 0;
 
@@ -61,7 +67,14 @@ struct MessageRecord {
     }
 };
 
-QString messageKey(const std::string& channel, const std::string& messageId);
+// Event string fields are read through std::string_view so the views do not
+// depend on how core stores them.
+inline QString fromView(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+QString messageKey(std::string_view channel, std::string_view messageId);
 QString describeHistoryEntry(const HistoryEntry& entry);
+// The State column's text: the state, and for a dead-lettered task where it went.
+QString describeState(const MessageRecord& record);
 
 }  // namespace qs::ui

@@ -7,9 +7,11 @@
 namespace qs::ui {
 
 namespace {
-QString qstr(const std::string& s) {
-    return QString::fromStdString(s);
+// Event string fields are read as std::string_view (core may change how it stores them).
+QString qstr(std::string_view s) {
+    return fromView(s);
 }
+constexpr std::size_t kMaxDeadLetterCopies = 4096;
 }  // namespace
 
 MessageTableModel::MessageTableModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -74,6 +76,20 @@ QVariant MessageTableModel::data(const QModelIndex& index, int role) const {
             if (index.column() == StateColumn || index.column() == TaskColumn) {
                 QString tip =
                     QStringLiteral("Task #%1 — %2").arg(r->task).arg(messageStateName(r->state));
+                if (r->state == MessageState::DeadLettered) {
+                    tip += r->deadLetterChannel.isEmpty()
+                               ? QStringLiteral(
+                                     "\nMaxReceiveCount reached and no dead-letter channel: "
+                                     "the broker dropped it")
+                               : QStringLiteral(
+                                     "\nMaxReceiveCount reached: the broker moved it "
+                                     "to channel %1")
+                                         .arg(r->deadLetterChannel) +
+                                     (r->deadLetterSequence > 0
+                                          ? QStringLiteral(" (sequence %1 there)")
+                                                .arg(r->deadLetterSequence)
+                                          : QString());
+                }
                 if (r->deliveries > 1) {
                     tip += QStringLiteral("\nDelivered %1 times (at-least-once delivery)")
                                .arg(r->deliveries);
@@ -120,7 +136,7 @@ QVariant MessageTableModel::data(const QModelIndex& index, int role) const {
         case BodyColumn:
             return r->body;
         case StateColumn:
-            return messageStateName(r->state);
+            return describeState(*r);
         case WorkerColumn:
             return r->worker;
         case ReceiveCountColumn:
@@ -209,6 +225,9 @@ void MessageTableModel::clear() {
     changedRows_.clear();
     counts_.fill(0);
     trimmedCounts_.fill(0);
+    channelCounts_.clear();
+    deadLetterCopies_.clear();
+    longestDeadLetter_.clear();
     base_ = 0;
     committed_ = 0;
     lastCommit_.invalidate();
@@ -228,6 +247,11 @@ std::array<qint64, static_cast<int>(MessageState::Count)> MessageTableModel::sta
     return total;
 }
 
+std::array<qint64, static_cast<int>(MessageState::Count)> MessageTableModel::channelStateCounts(
+    const QString& channel) const {
+    return channelCounts_.value(channel);
+}
+
 QStringList MessageTableModel::workers() const {
     QStringList list(workers_.begin(), workers_.end());
     std::sort(list.begin(), list.end(), [](const QString& a, const QString& b) {
@@ -237,7 +261,7 @@ QStringList MessageTableModel::workers() const {
 }
 
 MessageRecord* MessageTableModel::touch(const Event& e, bool create) {
-    if (e.messageId.empty()) {
+    if (std::string_view(e.messageId).empty()) {
         return nullptr;
     }
     const QString key = messageKey(e.channel, e.messageId);
@@ -254,6 +278,7 @@ MessageRecord* MessageTableModel::touch(const Event& e, bool create) {
     r.messageId = qstr(e.messageId);
     r.channel = qstr(e.channel);
     index_.insert(key, base_ + static_cast<qint64>(rows_.size()));
+    ++channelCounts_[r.channel][static_cast<int>(MessageState::Waiting)];
     rows_.push_back(std::move(r));
     ++counts_[static_cast<int>(MessageState::Waiting)];
     return &rows_.back();
@@ -294,7 +319,25 @@ void MessageTableModel::setState(MessageRecord& r, MessageState s) {
     }
     --counts_[static_cast<int>(r.state)];
     ++counts_[static_cast<int>(s)];
+    auto& perChannel = channelCounts_[r.channel];
+    --perChannel[static_cast<int>(r.state)];
+    ++perChannel[static_cast<int>(s)];
     r.state = s;
+}
+
+MessageRecord* MessageTableModel::deadLetterSource(const Event& e) {
+    if (deadLetterCopies_.isEmpty()) {
+        return nullptr;
+    }
+    const auto it = deadLetterCopies_.constFind(messageKey(e.channel, e.messageId));
+    if (it == deadLetterCopies_.constEnd()) {
+        return nullptr;
+    }
+    const QString source = it.value();
+    deadLetterCopies_.erase(it);
+    const auto row = index_.constFind(source);
+    return row == index_.constEnd() ? nullptr
+                                    : &rows_[static_cast<std::size_t>(row.value() - base_)];
 }
 
 void MessageTableModel::markChanged(const MessageRecord& r) {
@@ -341,6 +384,16 @@ void MessageTableModel::applyEvents(const std::vector<Event>& batch) {
                 }
                 break;
             case EventKind::BrokerStored:
+                // The dead-lettered copy is the same task in another channel: it
+                // belongs on the task's row, not on a new "waiting" one.
+                if ((r = deadLetterSource(e)) != nullptr) {
+                    r->deadLetterSequence = e.sequence;
+                    addHistory(*r, e);
+                    r->history.back().detail = r->deadLetterChannel;
+                    markChanged(*r);
+                    r = nullptr;
+                    break;
+                }
                 r = touch(e, true);
                 if (r) {
                     r->sequence = e.sequence;
@@ -441,6 +494,19 @@ void MessageTableModel::applyEvents(const std::vector<Event>& batch) {
                     r->settledNs = e.timeNs;
                     setState(*r, MessageState::DeadLettered);
                     inFlightByWorker_[r->worker].remove(r->key);
+                    r->deadLetterChannel = qstr(e.detail);
+                    if (r->deadLetterChannel.size() > longestDeadLetter_.size()) {
+                        longestDeadLetter_ = r->deadLetterChannel;
+                    }
+                    if (!r->deadLetterChannel.isEmpty()) {
+                        // The broker stores the copy right after this event (same thread).
+                        if (static_cast<std::size_t>(deadLetterCopies_.size()) >=
+                            kMaxDeadLetterCopies) {
+                            deadLetterCopies_.clear();
+                            longestDeadLetter_.clear();  // copies whose store was never seen
+                        }
+                        deadLetterCopies_.insert(messageKey(e.detail, e.messageId), r->key);
+                    }
                 }
                 break;
             case EventKind::WorkerCrashed:

@@ -76,6 +76,11 @@ public:
 
     // Tasks per state: current rows plus trimmed rows (in the state they had when trimmed).
     std::array<qint64, static_cast<int>(MessageState::Count)> stateCounts() const;
+    // Tasks per state on one channel (current and trimmed rows). A dead-lettered
+    // task counts on its own channel as dead-lettered, never as waiting in its
+    // dead-letter channel.
+    std::array<qint64, static_cast<int>(MessageState::Count)> channelStateCounts(
+        const QString& channel) const;
     // Tasks per state among current rows only.
     std::array<qint64, static_cast<int>(MessageState::Count)> rowStateCounts() const {
         return counts_;
@@ -84,6 +89,8 @@ public:
     // The one record a details pane shows; watchedRecordChanged() fires when it changes.
     void setWatchedKey(const QString& key) { watchedKey_ = key; }
     QStringList workers() const;
+    // The longest dead-letter channel name any task went to (sizes the State column).
+    const QString& longestDeadLetterChannel() const { return longestDeadLetter_; }
 
     static constexpr int kMaxHistory = 48;
 
@@ -95,6 +102,8 @@ private:
     void addHistory(MessageRecord& r, const Event& e);
     const QString& actorName(const std::string& actor);
     void setState(MessageRecord& r, MessageState s);
+    // The task whose dead-lettered copy `e` (a BrokerStored) is, or null.
+    MessageRecord* deadLetterSource(const Event& e);
     void markChanged(const MessageRecord& r);
     void flushChanges();
     void trimIfNeeded();
@@ -114,6 +123,11 @@ private:
     std::unordered_map<std::string, QString> actors_;
     int committed_ = 0;  // rows the views know about (a prefix of rows_)
     std::array<qint64, static_cast<int>(MessageState::Count)> trimmedCounts_{};
+    // Per channel, current and trimmed rows together (trimming does not change them).
+    QHash<QString, std::array<qint64, static_cast<int>(MessageState::Count)>> channelCounts_;
+    // Dead-letter channel + id → the task's key, until the copy's BrokerStored arrives.
+    QHash<QString, QString> deadLetterCopies_;
+    QString longestDeadLetter_;
     QString watchedKey_;
     std::function<QString(const Event&)> bodyFn_;
     bool watchedTouched_ = false;

@@ -36,6 +36,7 @@ public:
     ~RunController() override;
 
     EventStream& stream() { return stream_; }
+    ConnectionController* connection() const { return connection_; }
 
     QString channel() const { return channel_; }
     // Changing the channel stops the current pool (its workers consume the old one).

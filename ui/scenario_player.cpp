@@ -1,5 +1,6 @@
 #include "scenario_player.h"
 
+#include "connection_controller.h"
 #include "run_controller.h"
 #include "workers/worker_pool.h"
 
@@ -14,6 +15,17 @@ QString q(const std::string& s) {
 ScenarioPlayer::ScenarioPlayer(RunController* run, QObject* parent) : QObject(parent), run_(run) {
     timer_.setInterval(50);
     connect(&timer_, &QTimer::timeout, this, &ScenarioPlayer::tick);
+    // A channel step's answer for an older connection never comes back (the
+    // controller drops it): do not wait for it forever.
+    connect(run_->connection(), &ConnectionController::connectionChanged, this, [this] {
+        if (phase_ == Phase::Creating || phase_ == Phase::Deleting) {
+            const QString name = q(scenario_.name);
+            stop();
+            Q_EMIT failed(QStringLiteral("Scenario \"%1\": the connection changed during a "
+                                         "channel step; scenario stopped")
+                              .arg(name));
+        }
+    });
 }
 
 double ScenarioPlayer::elapsedSeconds() const {
@@ -38,18 +50,73 @@ bool ScenarioPlayer::start(const runner::Scenario& scenario, QString* error) {
     groupStarted_.assign(scenario.workers.size(), false);
     tasksStarted_ = false;
     nextWorkerNumber_ = 1;
-    clock_.start();
-    timer_.start();
+    clock_.invalidate();
     Q_EMIT started(q(scenario.name));
-    tick();
+    if (runner::wantsChannelStep(scenario_, runner::ChannelStep::Create)) {
+        phase_ = Phase::Creating;
+        runStep(runner::ChannelStep::Create, [this] { begin(); });
+    } else {
+        begin();
+    }
     return true;
 }
 
+void ScenarioPlayer::begin() {
+    phase_ = Phase::Playing;
+    clock_.start();
+    timer_.start();
+    tick();
+}
+
 void ScenarioPlayer::stop() {
-    if (timer_.isActive()) {
-        timer_.stop();
+    ++generation_;
+    const bool wasRunning = isRunning();
+    timer_.stop();
+    phase_ = Phase::Idle;
+    if (wasRunning) {
         Q_EMIT finished(q(scenario_.name));
     }
+}
+
+void ScenarioPlayer::finish() {
+    timer_.stop();
+    if (!runner::wantsChannelStep(scenario_, runner::ChannelStep::Delete)) {
+        stop();
+        return;
+    }
+    // As the headless runner: nothing may still send to or poll the channel
+    // when it is deleted. Shrinking the pool cancels the polls, then joins.
+    phase_ = Phase::Deleting;
+    run_->stopProducer();
+    run_->setWorkerCount(0);
+    runStep(runner::ChannelStep::Delete, [this] { stop(); });
+}
+
+void ScenarioPlayer::runStep(runner::ChannelStep step, std::function<void()> then) {
+    ConnectionController* connection = run_->connection();
+    std::shared_ptr<client::QueuesClient> client = connection->client();
+    if (!client) {
+        const std::string verb = step == runner::ChannelStep::Create ? "create" : "delete";
+        Q_EMIT channelStepDone(false, q(verb + " channel " + scenario_.channel) +
+                                          QStringLiteral(": not connected to a server"));
+        then();
+        return;
+    }
+    const quint64 generation = generation_;
+    connection->run<std::optional<runner::ChannelStepResult>>(
+        this,
+        [client, scenario = scenario_, step] {
+            return runner::runChannelStep(*client, scenario, step);
+        },
+        [this, generation, then = std::move(then)](std::optional<runner::ChannelStepResult> r) {
+            if (generation != generation_) {
+                return;  // stopped (or restarted) meanwhile
+            }
+            if (r) {
+                Q_EMIT channelStepDone(r->ok, q(r->text));
+            }
+            then();
+        });
 }
 
 void ScenarioPlayer::tick() {
@@ -93,19 +160,19 @@ void ScenarioPlayer::tick() {
     const bool actionsDone = nextAction_ >= scenario_.timeline.size();
     if (!scenario_.untilDrained) {
         if (t >= scenario_.runForSeconds && actionsDone) {
-            stop();
+            finish();
         }
         return;
     }
     if (t >= scenario_.timeoutSeconds) {
-        stop();
+        finish();
         return;
     }
     // Drained: every task sent and every one of them settled for good.
     const auto progress = run_->producerProgress();
     if (actionsDone && tasksStarted_ && (!progress || progress->finished) && drained_ &&
         drained_()) {
-        stop();
+        finish();
     }
 }
 

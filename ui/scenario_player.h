@@ -6,12 +6,17 @@
 #include <functional>
 #include <vector>
 
+#include "runner/channel_steps.h"
 #include "runner/scenario.h"
 
-// Plays a scenario inside the console: starts its worker groups and its
-// producer, then applies each timeline action (crash, pause, set, scale...)
-// at its time, all on the UI thread through the RunController, so what a
-// scenario does is exactly what the buttons do.
+// Plays a scenario inside the console: creates its channel when it asks for
+// that, starts its worker groups and its producer, then applies each timeline
+// action (crash, pause, set, scale...) at its time, all on the UI thread
+// through the RunController, so what a scenario does is exactly what the
+// buttons do. At its natural end it stops its workers and deletes the channel
+// when the scenario asks for that. Channel management runs on the connection
+// controller's thread pool (runner::runChannelStep(), the headless runner's
+// own step); the UI thread never waits for it.
 namespace qs::ui {
 
 class RunController;
@@ -22,12 +27,16 @@ public:
     explicit ScenarioPlayer(RunController* run, QObject* parent = nullptr);
 
     // False (with *error) when the scenario is invalid or the run cannot start.
+    // With `createChannel` the scenario's clock starts once the channel step
+    // has answered (as in the headless runner).
     bool start(const runner::Scenario& scenario, QString* error = nullptr);
+    // Ends the scenario now, without its end steps (no channel deletion).
     void stop();
     // True when every task is settled for good (the console's own view);
     // used to end "untilDrained" scenarios.
     void setDrainedCheck(std::function<bool()> check) { drained_ = std::move(check); }
-    bool isRunning() const { return timer_.isActive(); }
+    // From start() until finished(): creating the channel, playing, or deleting it.
+    bool isRunning() const { return timer_.isActive() || phase_ != Phase::Idle; }
     const runner::Scenario& scenario() const { return scenario_; }
     double elapsedSeconds() const;
 
@@ -36,15 +45,26 @@ Q_SIGNALS:
     void actionApplied(const QString& description);
     void finished(const QString& name);
     void failed(const QString& error);
+    // A channel step answered: `text` is "created channel X", "deleted channel
+    // X" or, when !ok, "create channel X: <error>" (the run goes on).
+    void channelStepDone(bool ok, const QString& text);
 
 private:
+    enum class Phase { Idle, Creating, Playing, Deleting };
+
+    void begin();
     void tick();
+    void finish();  // the natural end: end steps, then finished()
     void apply(const runner::TimelineAction& action);
+    // Runs `step` off the UI thread, reports it, then calls `then` (also when it failed).
+    void runStep(runner::ChannelStep step, std::function<void()> then);
 
     RunController* run_;
     runner::Scenario scenario_;
     QTimer timer_;
     QElapsedTimer clock_;
+    Phase phase_ = Phase::Idle;
+    quint64 generation_ = 0;  // bumped by stop(): late channel-step answers are dropped
     std::size_t nextAction_ = 0;
     std::vector<bool> groupStarted_;
     bool tasksStarted_ = false;

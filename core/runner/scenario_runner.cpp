@@ -11,6 +11,7 @@
 #include "common/clock.h"
 #include "events/broker_event_sink.h"
 #include "events/event_stream.h"
+#include "runner/channel_steps.h"
 #include "runner/event_recorder.h"
 #include "workers/worker_pool.h"
 
@@ -147,12 +148,11 @@ RunResult ScenarioRunner::run() {
         shutdownBroker();
         return result;
     }
-    if (sc.createChannel) {
-        if (auto created = admin->createQueue(sc.channel); !created.ok()) {
-            result.warnings.push_back("create channel " + sc.channel + ": " +
-                                      created.error().describe());
+    if (auto created = runChannelStep(*admin, sc, ChannelStep::Create)) {
+        if (created->ok) {
+            log(created->text);
         } else {
-            log("created channel " + sc.channel);
+            result.warnings.push_back(created->text);
         }
     }
     result.started = true;
@@ -360,12 +360,11 @@ RunResult ScenarioRunner::run() {
             lastSeen = pushed;
         }
     }
-    if (sc.deleteChannel) {
-        if (auto deleted = admin->deleteQueue(sc.channel); !deleted.ok()) {
-            result.warnings.push_back("delete channel " + sc.channel + ": " +
-                                      deleted.error().describe());
+    if (auto deleted = runChannelStep(*admin, sc, ChannelStep::Delete)) {
+        if (deleted->ok) {
+            log(deleted->text);
         } else {
-            log("deleted channel " + sc.channel);
+            result.warnings.push_back(deleted->text);
         }
     }
     admin.reset();

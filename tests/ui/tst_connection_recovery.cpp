@@ -1,5 +1,6 @@
 #include <QElapsedTimer>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTest>
 #include <QTimer>
 #include <algorithm>
@@ -25,6 +26,7 @@ class TestConnectionRecovery : public QObject {
 private Q_SLOTS:
     void lostServerIsShownRetriedAndReconnected();
     void mainWindowShowsLostState();
+    void connectionIsShownOnce();
 
 private:
     static std::unique_ptr<broker::Broker> startBroker(int port, std::string* error);
@@ -141,6 +143,8 @@ void TestConnectionRecovery::mainWindowShowsLostState() {
     window.connection()->connectTo(s);
     QTRY_VERIFY_WITH_TIMEOUT(window.connectionStatusText().contains(QStringLiteral("Connected")),
                              15000);
+    QVERIFY2(!window.statusBar()->currentMessage().contains(s.address),
+             qPrintable(window.statusBar()->currentMessage()));
     // Workers are polling when the server goes away.
     RunController* run = window.run();
     workers::WorkerConfig c = run->config();
@@ -158,6 +162,9 @@ void TestConnectionRecovery::mainWindowShowsLostState() {
     QVERIFY2(window.connectionStatusText().contains(QStringLiteral("Lost")),
              qPrintable(window.connectionStatusText()));
     QVERIFY(window.connectionStatusText().contains(s.address));
+    // Said once, by the connection label; not repeated as a status message.
+    QVERIFY2(!window.statusBar()->currentMessage().contains(s.address),
+             qPrintable(window.statusBar()->currentMessage()));
     QVERIFY2(stall < 1000, qPrintable(QStringLiteral("UI stalled %1 ms").arg(stall)));
 
     server = startBroker(port, &why);
@@ -171,6 +178,31 @@ void TestConnectionRecovery::mainWindowShowsLostState() {
     QTRY_VERIFY_WITH_TIMEOUT(
         window.messages()->stateCounts()[static_cast<std::size_t>(MessageState::Acked)] == 5,
         60000);
+}
+
+// Right after start the status bar names the connection once (the permanent
+// label), not a second time as a 10-second message beside it.
+void TestConnectionRecovery::connectionIsShownOnce() {
+    MainWindowOptions options;
+    options.autoConnect = false;
+    options.embeddedOnly = true;
+    options.embeddedPort = 0;
+    options.useSettings = false;
+    MainWindow window(options);
+    window.show();
+    QTRY_VERIFY_WITH_TIMEOUT(window.connectionStatusText().contains(QStringLiteral("Connected")),
+                             15000);
+    const QString address = window.connection()->settings().address;
+    QVERIFY(!address.isEmpty());
+    QVERIFY(window.connectionStatusText().contains(address));
+    QElapsedTimer watch;
+    watch.start();
+    while (watch.elapsed() < 2500) {
+        const QString message = window.statusBar()->currentMessage();
+        QVERIFY2(!message.contains(address) && !message.contains(QStringLiteral("Connected")),
+                 qPrintable(message));
+        QTest::qWait(50);
+    }
 }
 
 QTEST_MAIN(TestConnectionRecovery)

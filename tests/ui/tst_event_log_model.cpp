@@ -40,8 +40,8 @@ void TestEventLogModel::boundedRing() {
     }
     QCOMPARE(model.rowCount(), 100);
     QCOMPARE(model.totalSeen(), 350u);
-    QCOMPARE(model.event(99).messageId, std::string("349"));
-    QCOMPARE(model.event(0).messageId, std::string("250"));
+    QCOMPARE(std::string_view(model.event(99).messageId), std::string_view("349"));
+    QCOMPARE(std::string_view(model.event(0).messageId), std::string_view("250"));
     // A batch bigger than the capacity keeps only its newest events.
     std::vector<Event> big;
     for (int i = 0; i < 250; ++i) {
@@ -49,7 +49,7 @@ void TestEventLogModel::boundedRing() {
     }
     model.append(big);
     QCOMPARE(model.rowCount(), 100);
-    QCOMPARE(model.event(0).messageId, std::string("b150"));
+    QCOMPARE(std::string_view(model.event(0).messageId), std::string_view("b150"));
     // Old rows leave in chunks: up to a tenth over the capacity, then back to it.
     for (int i = 0; i < 10; ++i) {
         model.append({ev(EventKind::Acked, 2000 + i, "worker-1", "c" + std::to_string(i))});
@@ -57,7 +57,7 @@ void TestEventLogModel::boundedRing() {
     QCOMPARE(model.rowCount(), 110);
     model.append({ev(EventKind::Acked, 3000, "worker-1", "d")});
     QCOMPARE(model.rowCount(), 100);
-    QCOMPARE(model.event(99).messageId, std::string("d"));
+    QCOMPARE(std::string_view(model.event(99).messageId), std::string_view("d"));
 }
 
 void TestEventLogModel::filterScopes() {
@@ -123,7 +123,7 @@ void TestEventLogModel::exportJsonLinesRoundTrips() {
     QVERIFY2(read.ok, read.error.c_str());
     QCOMPARE(back.size(), 2u);
     QVERIFY(back[0].kind == EventKind::MessageAssigned);
-    QCOMPARE(back[1].messageId, std::string("m-1"));
+    QCOMPARE(std::string_view(back[1].messageId), std::string_view("m-1"));
     QCOMPARE(back[1].timeNs, b.timeNs);
 }
 

@@ -17,6 +17,7 @@ private Q_SLOTS:
     void tracksLifecycle();
     void crashReturnsHeldMessages();
     void deadLetteringWinsOverTheLateReject();
+    void deadLetteredCopyStaysOnTheTasksRow();
     void proxyFiltersByStateAndWorker();
     void trimsOldRowsAndSummarises();
     void manyChangesGiveOneSignal();
@@ -90,6 +91,73 @@ void TestMessageTableModel::deadLetteringWinsOverTheLateReject() {
     QVERIFY(model.recordByKey(messageKey("tasks", "p"))->state == MessageState::DeadLettered);
     QCOMPARE(model.stateCounts()[static_cast<std::size_t>(MessageState::DeadLettered)], qint64{1});
     QCOMPARE(model.stateCounts()[static_cast<std::size_t>(MessageState::Rejected)], qint64{0});
+}
+
+// The broker stores the dead-lettered copy in the dead-letter channel right
+// after reporting the dead-lettering. That copy is the same task: one row,
+// dead-lettered, naming its channel; nothing waits in the work queue.
+void TestMessageTableModel::deadLetteredCopyStaysOnTheTasksRow() {
+    MessageTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    auto broker = [](EventKind kind, std::int64_t tMs, const std::string& channel,
+                     std::uint64_t seq) {
+        Event e = ev(kind, tMs, "worker-1", "p", seq, 3);
+        e.source = EventSource::Broker;
+        e.channel = channel;
+        return e;
+    };
+    Event deadLettered = broker(EventKind::BrokerDeadLettered, 30, "tasks", 3);
+    deadLettered.detail = "tasks.dlq";
+    model.applyEvents({sent(0, "p", 1), broker(EventKind::BrokerStored, 1, "tasks", 1),
+                       sent(2, "ok", 2), broker(EventKind::BrokerStored, 3, "tasks", 2),
+                       ev(EventKind::MessageAssigned, 20, "worker-1", "p", 3, 3), deadLettered,
+                       broker(EventKind::BrokerStored, 30, "tasks.dlq", 1),
+                       ev(EventKind::Rejected, 31, "worker-1", "p", 3, 3)});
+    QCOMPARE(model.rowCount(), 2);
+    QVERIFY(!model.recordByKey(messageKey("tasks.dlq", "p")));
+    const MessageRecord* r = model.recordByKey(messageKey("tasks", "p"));
+    QVERIFY(r);
+    QVERIFY(r->state == MessageState::DeadLettered);
+    QCOMPARE(r->deadLetterChannel, QStringLiteral("tasks.dlq"));
+    QCOMPARE(r->deadLetterSequence, 1u);
+    QCOMPARE(r->sequence, 3u);  // the work queue's copy, not the dead-letter one
+    QCOMPARE(model.index(model.rowOfKey(r->key), MessageTableModel::StateColumn).data().toString(),
+             QStringLiteral("dead-lettered → tasks.dlq"));
+    const auto stored = std::find_if(r->history.begin(), r->history.end(), [](const auto& h) {
+        return h.kind == EventKind::BrokerStored && h.detail == QStringLiteral("tasks.dlq");
+    });
+    QVERIFY(stored != r->history.end());
+    QVERIFY(describeHistoryEntry(*stored).contains(QStringLiteral("tasks.dlq")));
+
+    const auto all = model.stateCounts();
+    QCOMPARE(all[static_cast<std::size_t>(MessageState::Waiting)], qint64{1});  // "ok"
+    QCOMPARE(all[static_cast<std::size_t>(MessageState::DeadLettered)], qint64{1});
+    const auto work = model.channelStateCounts(QStringLiteral("tasks"));
+    QCOMPARE(work[static_cast<std::size_t>(MessageState::Waiting)], qint64{1});
+    QCOMPARE(work[static_cast<std::size_t>(MessageState::DeadLettered)], qint64{1});
+    const auto dlq = model.channelStateCounts(QStringLiteral("tasks.dlq"));
+    QCOMPARE(dlq[static_cast<std::size_t>(MessageState::Waiting)], qint64{0});
+
+    // Dropped (no dead-letter channel): says so, and no copy is expected.
+    Event dropped = broker(EventKind::BrokerDeadLettered, 40, "tasks", 2);
+    dropped.messageId = "ok";
+    model.applyEvents({ev(EventKind::MessageAssigned, 35, "worker-1", "ok", 2, 3), dropped});
+    QCOMPARE(model.index(model.rowOfKey(messageKey("tasks", "ok")), MessageTableModel::StateColumn)
+                 .data()
+                 .toString(),
+             QStringLiteral("dropped (max receives)"));
+    QCOMPARE(model.channelStateCounts(
+                 QStringLiteral("tasks"))[static_cast<std::size_t>(MessageState::Waiting)],
+             qint64{0});
+
+    // A store on the dead-letter channel of an unrelated message is a row of its own.
+    Event other = broker(EventKind::BrokerStored, 50, "tasks.dlq", 2);
+    other.messageId = "q";
+    model.applyEvents({other});
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.channelStateCounts(
+                 QStringLiteral("tasks.dlq"))[static_cast<std::size_t>(MessageState::Waiting)],
+             qint64{1});
 }
 
 void TestMessageTableModel::proxyFiltersByStateAndWorker() {

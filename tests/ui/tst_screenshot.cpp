@@ -1,8 +1,12 @@
+#include <QChartView>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QImage>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "charts_panel.h"
 #include "connection_controller.h"
 #include "main_window.h"
 #include "message_table_model.h"
@@ -16,6 +20,8 @@ class TestScreenshot : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void rendersANonBlankWindow();
+    void chartLabelsAreNotElided_data();
+    void chartLabelsAreNotElided();
 };
 
 void TestScreenshot::rendersANonBlankWindow() {
@@ -59,6 +65,60 @@ void TestScreenshot::rendersANonBlankWindow() {
         greenSeen = greenSeen || rgb == acked.rgb();
     }
     QVERIFY(greenSeen);
+}
+
+void TestScreenshot::chartLabelsAreNotElided_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1280x720 (projector)") << QSize(1280, 720);
+    QTest::newRow("1600x1000 (default)") << QSize(1600, 1000);
+}
+
+// Qt elides an axis label that lacks the room to "..." (and hides it when it
+// would overlap): no chart may show one, on a projector-sized window too.
+void TestScreenshot::chartLabelsAreNotElided() {
+    QFETCH(QSize, size);
+    MainWindowOptions options;
+    options.autoConnect = false;
+    options.useSettings = false;
+    MainWindow window(options);
+    window.resize(size);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QString error;
+    QVERIFY2(window.connection()->startEmbedded(0, &error), qPrintable(error));
+    workers::WorkerConfig c = window.run()->config();
+    c.work = workers::WorkProfile::fixed(20.0);
+    c.waitMs = 1000;
+    QVERIFY(window.run()->setConfig(c));
+    QVERIFY(window.run()->setWorkerCount(2));
+    window.producerPanel()->setCount(8);
+    window.producerPanel()->send();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.messages()->stateCounts()[static_cast<int>(MessageState::Acked)] == 8, 20000);
+    QTest::qWait(1500);  // the charts refresh in turn, each once a second
+
+    int labels = 0;
+    for (int which = 0; which < 4; ++which) {
+        const QChartView* view = window.charts()->chartView(which);
+        if (!view) {
+            continue;
+        }
+        for (QGraphicsItem* item : view->scene()->items()) {
+            const auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+            if (!text || !text->isVisible()) {
+                continue;
+            }
+            const QString plain = text->toPlainText();
+            ++labels;
+            QVERIFY2(!plain.endsWith(QStringLiteral("...")) && plain != QStringLiteral("…"),
+                     qPrintable(QStringLiteral("chart %1: elided label \"%2\" at %3x%4")
+                                    .arg(which)
+                                    .arg(plain)
+                                    .arg(size.width())
+                                    .arg(size.height())));
+        }
+    }
+    QVERIFY2(labels >= 10, qPrintable(QString::number(labels)));
 }
 
 QTEST_MAIN(TestScreenshot)
