@@ -1,6 +1,7 @@
 #pragma once
 
 #include <utility>
+#include <vector>
 
 #include "events/event.h"
 
@@ -23,6 +24,14 @@ public:
     // that stores events can override this to move it instead of copying it;
     // the default passes it to onBrokerEvent().
     virtual void takeBrokerEvent(Event&& event) noexcept { onBrokerEvent(std::as_const(event)); }
+    // Several events of one broker operation, in order; `events` is the
+    // observer's to empty (an observer that stores events can take them all
+    // at once). The default hands them over one by one.
+    virtual void takeBrokerEvents(std::vector<Event>& events) noexcept {
+        for (Event& event : events)
+            takeBrokerEvent(std::move(event));
+        events.clear();
+    }
 };
 
 }  // namespace qs::broker

@@ -3,6 +3,7 @@
 #include <google/protobuf/arena.h>
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "broker/channel_name.h"
@@ -94,6 +95,9 @@ void DownstreamSession::get(const kubemq::QueuesDownstreamRequest& request) {
     response.set_refrequestid(request.requestid());
     response.set_requesttypedata(kubemq::Get);
     response.mutable_messages()->Reserve(static_cast<int>(messages.size()));
+    std::optional<EventSink::Group> autoAcks;  // the auto-acks' events in one hand-over
+    if (request.autoack())
+        autoAcks.emplace(context_.events);
     for (const auto& message : messages) {
         decodeMessage(message, channel->name(), response.add_messages());
         if (request.autoack())
@@ -101,6 +105,7 @@ void DownstreamSession::get(const kubemq::QueuesDownstreamRequest& request) {
         else
             transaction.unsettled.insert(transaction.unsettled.end(), message.sequence);
     }
+    autoAcks.reset();
     transaction.closed = transaction.unsettled.empty();
     if (transaction.closed)
         transaction.channel.reset();
@@ -117,6 +122,8 @@ void DownstreamSession::settle(const kubemq::QueuesDownstreamRequest& request) {
     Transaction& transaction = it->second;
     const Actor actor{transaction.clientId, id};
     QueueEngine& engine = context_.engine;
+    // A range settles many messages: their events reach the observer at once.
+    const EventSink::Group group(context_.events);
     const auto& range = request.sequencerange();
 
     auto invalid = [&](const char* what, std::int64_t sequence) {

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <utility>
+#include <vector>
 
 #include "broker/broker_observer.h"
 #include "common/clock.h"
@@ -13,6 +14,8 @@ namespace qs::broker {
 // Thread-safe.
 class EventSink {
 public:
+    class Group;
+
     void setObserver(BrokerObserver* observer) {
         observer_.store(observer, std::memory_order_release);
     }
@@ -21,20 +24,75 @@ public:
     bool listening() const { return observer_.load(std::memory_order_acquire) != nullptr; }
 
     template <class Fill>
-    void emit(EventKind kind, Fill&& fill) const {
-        BrokerObserver* observer = observer_.load(std::memory_order_acquire);
-        if (observer == nullptr)
-            return;
-        Event event;
-        event.timeNs = monotonicNanos();
-        event.kind = kind;
-        event.source = EventSource::Broker;
-        fill(event);
-        observer->takeBrokerEvent(std::move(event));
-    }
+    void emit(EventKind kind, Fill&& fill) const;
 
 private:
     std::atomic<BrokerObserver*> observer_{nullptr};
 };
+
+// Holds back the events the current thread emits into one sink while the
+// group lives, and hands them to the observer in one takeBrokerEvents() call
+// when it ends: an operation on many messages (a receive, an AckRange, a
+// batch send) then costs the observer one hand-over instead of one per
+// message. Groups nest (only the outermost hands over). Close a group before
+// answering the client, so the broker's view of a step reaches readers no
+// later than the client's reaction to it. Threading: one thread, stack only.
+class EventSink::Group {
+public:
+    explicit Group(const EventSink& sink) : sink_(sink), outer_(current_) {
+        if (outer_ == nullptr || &outer_->sink_ != &sink_)
+            current_ = this;
+    }
+    ~Group() {
+        if (current_ != this)
+            return;  // nested in a group of the same sink: the outer one hands over
+        current_ = outer_;
+        if (events_.empty())
+            return;
+        if (BrokerObserver* observer = sink_.observer_.load(std::memory_order_acquire))
+            observer->takeBrokerEvents(events_);
+    }
+    Group(const Group&) = delete;
+    Group& operator=(const Group&) = delete;
+
+private:
+    friend class EventSink;
+    // The innermost open group of this thread for `sink`, if any.
+    static Group* openFor(const EventSink& sink) {
+        return current_ != nullptr && &current_->sink_ == &sink ? current_ : nullptr;
+    }
+
+    const EventSink& sink_;
+    Group* outer_;
+    std::vector<Event> events_;
+    static inline thread_local Group* current_ = nullptr;
+};
+
+template <class Fill>
+void EventSink::emit(EventKind kind, Fill&& fill) const {
+    BrokerObserver* observer = observer_.load(std::memory_order_acquire);
+    if (observer == nullptr)
+        return;
+    auto describe = [&](Event& event) {
+        event.timeNs = monotonicNanos();
+        event.kind = kind;
+        event.source = EventSource::Broker;
+        fill(event);
+    };
+    if (Group* group = Group::openFor(*this)) {
+        // Built in place in the group (no move of a finished event).
+        std::vector<Event>& held = group->events_;
+        const std::size_t before = held.size();
+        try {
+            describe(held.emplace_back());
+            return;
+        } catch (...) {  // no memory to hold it back: hand it over on its own
+            held.resize(before);
+        }
+    }
+    Event event;
+    describe(event);
+    observer->takeBrokerEvent(std::move(event));
+}
 
 }  // namespace qs::broker

@@ -179,6 +179,7 @@ std::uint64_t QueueEngine::storeNow(QueueChannel& target, StoredMessage message,
 
 CollectResult QueueEngine::collect(QueueChannel& channel, int max, const CollectOptions& options,
                                    std::vector<StoredMessage>& out, const Actor& actor) {
+    const EventSink::Group group(events_);  // a batch's hand-outs reach the observer at once
     CollectResult result;
     std::vector<StoredMessage> batch;
     std::size_t deliveredBytes = 0;

@@ -30,4 +30,17 @@ void BrokerEventSink::takeBrokerEvent(Event&& event) noexcept {
     stream_.push(std::move(event));
 }
 
+void BrokerEventSink::takeBrokerEvents(std::vector<Event>& events) noexcept {
+    if (!stream_.isEnabled()) {
+        events.clear();
+        return;
+    }
+    std::int64_t now = 0;
+    for (Event& event : events) {
+        if (event.timeNs == 0)
+            event.timeNs = now != 0 ? now : (now = monotonicNanos());
+    }
+    stream_.push(events);
+}
+
 }  // namespace qs

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <vector>
+
 #include "broker/broker_observer.h"
 #include "events/event_stream.h"
 
@@ -24,6 +26,8 @@ public:
     void onBrokerEvent(const Event& event) noexcept override;
     // Same, moving the event into the stream (no copy): what the broker calls.
     void takeBrokerEvent(Event&& event) noexcept override;
+    // A broker operation's events in one stream push (one lock).
+    void takeBrokerEvents(std::vector<Event>& events) noexcept override;
 
 private:
     EventStream& stream_;

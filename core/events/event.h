@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/short_text.h"
+
 // One observable step of a Queuescope run, from the client side (workers, the
 // producer) or from the embedded broker's own view. Plain value type: copied
 // freely between threads; no pointers into shared state.
@@ -65,10 +67,10 @@ struct Event {
     EventSource source = EventSource::Pool;
     std::string actor;  // worker / client id
     std::string channel;
-    std::string messageId;
+    ShortText messageId;  // inline up to 40 bytes: most events allocate nothing
     std::uint64_t sequence = 0;
     std::int32_t receiveCount = 0;
-    std::string transaction;  // downstream TransactionId when known
+    ShortText transaction;    // downstream TransactionId when known
     std::int64_t value = 0;   // meaning per kind (see above)
     std::int64_t count2 = 0;  // second number per kind (see above)
     std::string detail;

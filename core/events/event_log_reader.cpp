@@ -21,6 +21,14 @@ bool readString(const json& j, const char* key, std::string& out, std::string& e
     return true;
 }
 
+bool readString(const json& j, const char* key, ShortText& out, std::string& error) {
+    std::string text;
+    if (!readString(j, key, text, error))
+        return false;
+    out = text;
+    return true;
+}
+
 template <typename T>
 bool readInteger(const json& j, const char* key, T& out, std::string& error) {
     const auto it = j.find(key);

@@ -693,7 +693,7 @@ void Ledger::applyReportedRedelivery(const Event& e) {
     constexpr std::size_t kMaxReported = 4096;  // a bound against assignments never seen
     if (reportedRedeliveries_.size() >= kMaxReported)
         reportedRedeliveries_.clear();
-    std::string key = e.messageId;
+    std::string key(e.messageId.view());
     key.push_back('\0');
     key += e.actor;
     reportedRedeliveries_.insert(std::move(key));

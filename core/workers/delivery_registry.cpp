@@ -26,6 +26,15 @@ std::optional<DeliveryRegistry::Previous> DeliveryRegistry::record(const std::st
     return previous;
 }
 
+void DeliveryRegistry::forget(const std::string& messageId) {
+    if (messageId.empty()) {
+        return;
+    }
+    Shard& shard = shardFor(messageId);
+    std::lock_guard lock(shard.mutex);
+    shard.entries.erase(messageId);
+}
+
 int DeliveryRegistry::deliveries(const std::string& messageId) const {
     Shard& shard = shardFor(messageId);
     std::lock_guard lock(shard.mutex);

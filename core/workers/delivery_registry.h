@@ -12,8 +12,14 @@
 // count did not change (a broken stream returns messages unchanged, spec
 // §2.8.5 / §6 item 1).
 //
-// Threading: record() and the getters are safe from any thread; the map is
-// sharded so workers rarely contend.
+// Only messages that can still come back are kept: a message the pool has
+// settled for good (acked, or auto-acked on hand-out) is forgotten, so the
+// registry holds about what is in flight, however long the run. A producer
+// that later re-sends the same MessageID starts a new message, not a
+// redelivery.
+//
+// Threading: record(), forget() and the getters are safe from any thread; the
+// map is sharded so workers rarely contend.
 namespace qs::workers {
 
 class DeliveryRegistry {
@@ -28,8 +34,12 @@ public:
     // remembered.
     std::optional<Previous> record(const std::string& messageId, const std::string& worker);
 
-    // Hand-outs of `messageId` so far (0 = never seen).
+    // `messageId` was settled for good: it cannot be handed out again.
+    void forget(const std::string& messageId);
+
+    // Hand-outs of `messageId` so far (0 = never seen, or forgotten).
     int deliveries(const std::string& messageId) const;
+    // Messages remembered now (handed out, not yet settled for good).
     std::uint64_t distinctMessages() const;
     void clear();
 

@@ -202,13 +202,23 @@ WorkerCounters Worker::counters() const {
     return snap_.counters;
 }
 
-Event Worker::makeEvent(EventKind kind) const {
-    Event e;
+void Worker::describeSelf(Event& e, EventKind kind) const {
     e.timeNs = monotonicNanos();
     e.kind = kind;
     e.source = EventSource::Worker;
     e.actor = id_;
     e.channel = env_.channel;
+}
+
+Event Worker::makeEvent(EventKind kind) const {
+    Event e;
+    describeSelf(e, kind);
+    return e;
+}
+
+Event& Worker::stageNew(EventKind kind) {
+    Event& e = staged_.emplace_back();
+    describeSelf(e, kind);
     return e;
 }
 
@@ -510,13 +520,16 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
         std::optional<DeliveryRegistry::Previous> previous;
         if (env_.deliveries != nullptr) {
             previous = env_.deliveries->record(m.id, id_);
+            if (config.autoAck) {
+                env_.deliveries->forget(m.id);  // settled on hand-out: it cannot come back
+            }
         }
         item.redelivered = previous.has_value();
         if (previous) {
             ++redelivered;
         }
         if (eventsOn) {
-            Event e = makeEvent(EventKind::MessageAssigned);
+            Event& e = stageNew(EventKind::MessageAssigned);
             e.messageId = m.id;
             e.sequence = item.sequence;
             e.receiveCount = item.receiveCount;
@@ -528,10 +541,7 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
                 r.kind = EventKind::Redelivered;
                 r.value = previous->deliveries + 1;  // this is the nth hand-out
                 r.detail = previous->worker;
-                stage(std::move(e));
                 stage(std::move(r));
-            } else {
-                stage(std::move(e));
             }
         }
         items.push_back(std::move(item));
@@ -547,8 +557,9 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
         snap_.state = WorkerState::Processing;
         snap_.stateSinceNs = monotonicNanos();
     }
-    auto messageEvent = [&](EventKind kind, std::size_t i) {
-        Event e = makeEvent(kind);
+    // Stages message i's event, built in place (events on only).
+    auto stageMessage = [&](EventKind kind, std::size_t i) -> Event& {
+        Event& e = stageNew(kind);
         e.messageId = items[i].messageId;
         e.sequence = items[i].sequence;
         e.receiveCount = items[i].receiveCount;
@@ -575,6 +586,14 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
                     break;
                 default:
                     break;
+            }
+        }
+    };
+    // Acked messages are gone from the broker: the registry need not remember them.
+    auto forgetSettled = [&](std::span<const std::size_t> which) {
+        if (env_.deliveries != nullptr) {
+            for (std::size_t i : which) {
+                env_.deliveries->forget(items[i].messageId);
             }
         }
     };
@@ -605,9 +624,10 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
             return afterFailedSettle(settled.error(), "settle failed");
         }
         setStatuses(pendingAcks, ItemStatus::Acked);
+        forgetSettled(pendingAcks);
         if (eventsOn) {
             for (std::size_t i : pendingAcks) {
-                stage(messageEvent(EventKind::Acked, i));
+                stageMessage(EventKind::Acked, i);
             }
         }
         pendingAcks.clear();
@@ -650,9 +670,7 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
             }
         }
         if (eventsOn) {
-            Event e = messageEvent(EventKind::WorkStarted, i);
-            e.value = duration.count();
-            stage(std::move(e));
+            stageMessage(EventKind::WorkStarted, i).value = duration.count();
         }
         if (crashNow) {
             // Die halfway through this message's work.
@@ -670,9 +688,7 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
             }
         }
         if (eventsOn) {
-            Event e = messageEvent(EventKind::WorkFinished, i);
-            e.value = duration.count();
-            stage(std::move(e));
+            stageMessage(EventKind::WorkFinished, i).value = duration.count();
         }
         failed[i] = items[i].poison || roll(rng_, config.failureRate);
         const bool deferAck = !config.autoAck && config.settle == SettleMode::Each && !failed[i];
@@ -721,18 +737,15 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
         if (requeue) {
             setStatus(i, ItemStatus::Requeued);
             if (eventsOn) {
-                Event e = messageEvent(EventKind::Requeued, i);
-                e.detail = config.requeueChannel;
-                stage(std::move(e));
+                stageMessage(EventKind::Requeued, i).detail = config.requeueChannel;
             }
         } else {
             setStatus(i, ItemStatus::Rejected);
             if (eventsOn) {
-                Event e = messageEvent(EventKind::Rejected, i);
+                Event& e = stageMessage(EventKind::Rejected, i);
                 if (items[i].poison) {
                     e.detail = "poison";
                 }
-                stage(std::move(e));
             }
         }
     }
@@ -741,9 +754,7 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
     }
     if (config.autoAck && eventsOn) {
         for (std::size_t i = 0; i < count; ++i) {
-            Event e = messageEvent(EventKind::Acked, i);
-            e.detail = "auto-ack";
-            stage(std::move(e));
+            stageMessage(EventKind::Acked, i).detail = "auto-ack";
         }
     }
     if (!config.autoAck && config.settle == SettleMode::Batch) {
@@ -767,10 +778,8 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
             }
             setStatus(i, requeue ? ItemStatus::Requeued : ItemStatus::Rejected);
             if (eventsOn) {
-                Event e = messageEvent(requeue ? EventKind::Requeued : EventKind::Rejected, i);
-                e.detail =
+                stageMessage(requeue ? EventKind::Requeued : EventKind::Rejected, i).detail =
                     requeue ? config.requeueChannel : std::string(items[i].poison ? "poison" : "");
-                stage(std::move(e));
             }
         }
         if (anyAck) {
@@ -787,11 +796,12 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
                     if (!failed[i]) {
                         acked.push_back(i);
                         if (eventsOn) {
-                            stage(messageEvent(EventKind::Acked, i));
+                            stageMessage(EventKind::Acked, i);
                         }
                     }
                 }
                 setStatuses(acked, ItemStatus::Acked);
+                forgetSettled(acked);
             }
         }
     }

@@ -94,8 +94,13 @@ private:
     // broker's events is what it would be with one push per event.
     void emit(Event&& event);
     void stage(Event&& event);
+    // Builds the event in place at the end of the staged group (no move of a
+    // finished event); the reference is valid until the next staged event.
+    // Only while events are on (env_.events set).
+    Event& stageNew(EventKind kind);
     void flushEvents();
     Event makeEvent(EventKind kind) const;
+    void describeSelf(Event& e, EventKind kind) const;
     void setState(WorkerState state);
     bool interruptibleSleep(std::chrono::nanoseconds duration);  // true = interrupted
     bool handlePause();  // false = stop requested while paused

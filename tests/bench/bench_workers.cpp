@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <sys/time.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -150,6 +151,12 @@ Outcome runOnce(const Args& args, bool events) {
     return out;
 }
 
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -214,6 +221,7 @@ int main(int argc, char** argv) {
             return 1;
         }
     }
+    std::vector<double> ratesOn, ratesOff, cpuOn, cpuOff, overheads;
     for (int r = 0; r < args.runs && args.only < 0; ++r) {
         const Outcome on = runOnce(args, true);
         const Outcome off = runOnce(args, false);
@@ -227,6 +235,11 @@ int main(int argc, char** argv) {
             off.seconds, off.cpuSeconds * 1e6 / args.tasks,
             (on.seconds / off.seconds - 1.0) * 100.0);
         std::fflush(stdout);
+        ratesOn.push_back(rateOn);
+        ratesOff.push_back(rateOff);
+        cpuOn.push_back(on.cpuSeconds * 1e6 / args.tasks);
+        cpuOff.push_back(off.cpuSeconds * 1e6 / args.tasks);
+        overheads.push_back((on.seconds / off.seconds - 1.0) * 100.0);
         if (on.acked != static_cast<std::uint64_t>(args.tasks) ||
             off.acked != static_cast<std::uint64_t>(args.tasks)) {
             std::fprintf(stderr, "not every task was acked (%llu / %llu)\n",
@@ -234,6 +247,16 @@ int main(int argc, char** argv) {
                          static_cast<unsigned long long>(off.acked));
             return 1;
         }
+    }
+    if (!ratesOn.empty()) {
+        // Medians: single runs on a shared 2-core machine vary by tens of per cent.
+        const double on = median(ratesOn);
+        const double off = median(ratesOff);
+        std::printf(
+            "median of %zu: events on %.0f tasks/s (cpu %.1f us/task) | events off %.0f tasks/s "
+            "(cpu %.1f us/task) | event overhead %.1f%% (per-run median), cpu overhead %.1f%%\n",
+            ratesOn.size(), on, median(cpuOn), off, median(cpuOff), median(overheads),
+            (median(cpuOn) / median(cpuOff) - 1.0) * 100.0);
     }
     return 0;
 }

@@ -14,9 +14,24 @@ public:
         std::lock_guard lock(mutex_);
         events_.push_back(event);
     }
+    // Hand-overs of several events at once, each as the kinds it carried.
+    void takeBrokerEvents(std::vector<qs::Event>& events) noexcept override {
+        std::lock_guard lock(mutex_);
+        std::vector<qs::EventKind> kinds;
+        for (qs::Event& event : events) {
+            kinds.push_back(event.kind);
+            events_.push_back(std::move(event));
+        }
+        groups_.push_back(std::move(kinds));
+        events.clear();
+    }
     std::vector<qs::Event> events() const {
         std::lock_guard lock(mutex_);
         return events_;
+    }
+    std::vector<std::vector<qs::EventKind>> groups() const {
+        std::lock_guard lock(mutex_);
+        return groups_;
     }
     std::vector<qs::Event> of(qs::EventKind kind) const {
         std::vector<qs::Event> matching;
@@ -29,6 +44,7 @@ public:
 private:
     mutable std::mutex mutex_;
     std::vector<qs::Event> events_;
+    std::vector<std::vector<qs::EventKind>> groups_;
 };
 
 kubemq::QueueMessage message(const std::string& channel, const std::string& id, int delay = 0) {
@@ -167,6 +183,71 @@ private Q_SLOTS:
         QCOMPARE(nacked[0].sequence, std::uint64_t(1));
         QCOMPARE(nacked[0].count2, std::int64_t(2));
         broker.broker().setObserver(nullptr);
+    }
+
+    // A batch send, a receive of many and an AckRange each reach the observer
+    // as one hand-over holding every message's event in order; nothing is
+    // lost or reordered on the way.
+    void batchOperationsHandOverTheirEventsAtOnce() {
+        qs::test::TestBroker broker;
+        Recorder recorder;
+        broker.broker().setObserver(&recorder);
+        auto stub = broker.newStub();
+        {
+            grpc::ClientContext context;
+            kubemq::QueueMessagesBatchRequest batch;
+            batch.set_batchid("b1");
+            for (const char* id : {"g1", "g2", "g3", "g4"}) {
+                auto m = message("grouped", id);
+                m.mutable_policy()->set_maxreceivecount(0);
+                m.mutable_policy()->clear_maxreceivequeue();
+                *batch.add_messages() = m;
+            }
+            kubemq::QueueMessagesBatchResponse reply;
+            QVERIFY(stub->SendQueueMessagesBatch(&context, batch, &reply).ok());
+        }
+        using K = qs::EventKind;
+        QCOMPARE(recorder.groups().size(), std::size_t(1));
+        QCOMPARE(recorder.groups()[0], std::vector<K>(4, K::BrokerStored));
+
+        grpc::ClientContext context;
+        auto stream = stub->QueuesDownstream(&context);
+        kubemq::QueuesDownstreamRequest get;
+        get.set_clientid("w");
+        get.set_channel("grouped");
+        get.set_requesttypedata(kubemq::Get);
+        get.set_maxitems(4);
+        QVERIFY(stream->Write(get));
+        kubemq::QueuesDownstreamResponse response;
+        QVERIFY(stream->Read(&response));
+        QCOMPARE(response.messages_size(), 4);
+        // The hand-outs reached the observer before the client saw the batch.
+        QCOMPARE(recorder.groups().size(), std::size_t(2));
+        QCOMPARE(recorder.groups()[1], std::vector<K>(4, K::BrokerDelivered));
+        const std::string transactionId = response.transactionid();
+        QVERIFY(!transactionId.empty());
+
+        kubemq::QueuesDownstreamRequest ack;
+        ack.set_requesttypedata(kubemq::AckRange);
+        ack.set_reftransactionid(response.transactionid());
+        for (const auto& m : response.messages())
+            ack.add_sequencerange(static_cast<std::int64_t>(m.attributes().sequence()));
+        QVERIFY(stream->Write(ack));
+        QVERIFY(stream->WritesDone());
+        while (stream->Read(&response)) {
+        }
+        stream->Finish();
+        broker.broker().setObserver(nullptr);
+        const auto groups = recorder.groups();
+        QVERIFY(groups.size() >= 3);
+        QCOMPARE(groups[2], std::vector<K>(4, K::BrokerAcked));
+        const auto acked = recorder.of(K::BrokerAcked);
+        QCOMPARE(acked.size(), std::size_t(4));
+        for (std::size_t i = 0; i < acked.size(); ++i) {
+            QCOMPARE(acked[i].sequence, std::uint64_t(i + 1));
+            QCOMPARE(acked[i].messageId, std::string("g") + std::to_string(i + 1));
+            QCOMPARE(acked[i].transaction, transactionId);
+        }
     }
 };
 

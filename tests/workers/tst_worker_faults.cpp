@@ -52,17 +52,17 @@ private Q_SLOTS:
         // What worker-1 held unsettled, by message id -> sequence.
         std::map<std::string, std::uint64_t> firstSequence;
         for (const Event& e : assigned(h, "worker-1"))
-            firstSequence[e.messageId] = e.sequence;
+            firstSequence[e.messageId.str()] = e.sequence;
         std::set<std::string> ackedByW1;
         for (const Event& e : h.eventsOf(EventKind::Acked, "worker-1"))
-            ackedByW1.insert(e.messageId);
+            ackedByW1.insert(e.messageId.str());
         const auto byW2 = assigned(h, "worker-2");
         QCOMPARE(byW2.size(), 5 - ackedBefore);
         for (const Event& e : byW2) {
-            QVERIFY(firstSequence.count(e.messageId));
-            QVERIFY(!ackedByW1.count(e.messageId));
-            QCOMPARE(e.sequence, firstSequence[e.messageId]);  // same stored copy
-            QCOMPARE(e.receiveCount, 1);                       // not incremented
+            QVERIFY(firstSequence.count(e.messageId.str()));
+            QVERIFY(!ackedByW1.count(e.messageId.str()));
+            QCOMPARE(e.sequence, firstSequence[e.messageId.str()]);  // same stored copy
+            QCOMPARE(e.receiveCount, 1);                             // not incremented
         }
         QCOMPARE(h.eventsOf(EventKind::BrokerReturned).size(), byW2.size());
 
@@ -92,7 +92,7 @@ private Q_SLOTS:
         QCOMPARE(reported.size(), byW2.size());
         for (const Event& e : reported) {
             QVERIFY(e.source == EventSource::Worker);
-            QVERIFY(firstSequence.count(e.messageId));
+            QVERIFY(firstSequence.count(e.messageId.str()));
             QCOMPARE(e.detail, std::string("worker-1"));
             QCOMPARE(e.value, std::int64_t{2});  // the second hand-out
         }
@@ -228,11 +228,11 @@ private Q_SLOTS:
         pool.stop();
         std::map<std::string, std::uint64_t> firstSeq;
         for (const Event& e : assigned(h, "worker-1"))
-            firstSeq[e.messageId] = e.sequence;
+            firstSeq[e.messageId.str()] = e.sequence;
         const auto again = assigned(h, "worker-2");
         QCOMPARE(again.size(), 10u);
         for (const Event& e : again) {
-            QCOMPARE(e.sequence, firstSeq[e.messageId]);
+            QCOMPARE(e.sequence, firstSeq[e.messageId.str()]);
             QCOMPARE(e.receiveCount, 1);
         }
         const LedgerSummary sum = h.ledger().summary();

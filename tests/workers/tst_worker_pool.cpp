@@ -162,14 +162,14 @@ private Q_SLOTS:
 
         std::map<std::string, int> taskOf;  // message id -> task number
         for (const Event& e : h.eventsOf(EventKind::TaskSent))
-            taskOf[e.messageId] = static_cast<int>(e.count2);
+            taskOf[e.messageId.str()] = static_cast<int>(e.count2);
         // The worker's own steps, in stream order, as (kind, task number).
         std::vector<std::pair<EventKind, int>> steps;
         for (const Event& e : h.collect()) {
             if (e.actor == "worker-1" &&
                 (e.kind == EventKind::WorkFinished || e.kind == EventKind::Acked ||
                  e.kind == EventKind::Rejected))
-                steps.emplace_back(e.kind, taskOf.at(e.messageId));
+                steps.emplace_back(e.kind, taskOf.at(e.messageId.str()));
         }
         using K = EventKind;
         const std::vector<std::pair<EventKind, int>> expected{
