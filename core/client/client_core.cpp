@@ -217,6 +217,17 @@ void ClientCore::cancelAll() {
     sleepCv_.notify_all();
 }
 
+void ClientCore::closeDownstreamGracefully() {
+    std::shared_ptr<DownstreamSession> session;
+    {
+        std::lock_guard lock(downstreamMutex);
+        session = downstream;
+    }
+    if (session) {
+        session->closeGracefully();
+    }
+}
+
 void ClientCore::abandonStreams() {
     cancelEpoch.fetch_add(1);
     {

@@ -66,6 +66,9 @@ struct ClientCore : std::enable_shared_from_this<ClientCore> {
 
     // Cancels everything in flight; wakes sleepers.
     void cancelAll();
+    // Lets the server take the downstream stream's last writes before it is
+    // cancelled (DownstreamSession::closeGracefully).
+    void closeDownstreamGracefully();
     // Abandons the downstream/upstream streams without settling anything.
     void abandonStreams();
 

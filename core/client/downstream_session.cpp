@@ -19,8 +19,36 @@ DownstreamSession::DownstreamSession(ClientCore& core, std::shared_ptr<Settlemen
 }
 
 DownstreamSession::~DownstreamSession() {
+    closeGracefully(kCloseGrace);
     end(EndReason::Cancelled);
     join();
+}
+
+void DownstreamSession::closeGracefully(std::chrono::milliseconds grace) {
+    if (reader_.get_id() == std::this_thread::get_id()) {
+        return;
+    }
+    {
+        std::lock_guard lock(mutex_);
+        if (dead_ || reason_ != EndReason::None) {
+            return;
+        }
+        for (const auto& [id, answer] : pendingGets_) {
+            if (!answer) {
+                return;  // a poll is open: the server would hold the stream for it
+            }
+        }
+    }
+    {
+        std::lock_guard lock(writeMutex_);
+        if (writesClosed_) {
+            return;
+        }
+        writesClosed_ = true;
+        stream_->WritesDone();
+    }
+    std::unique_lock lock(mutex_);
+    cv_.wait_for(lock, grace, [this] { return dead_; });
 }
 
 void DownstreamSession::join() {

@@ -24,9 +24,13 @@ namespace qs::client::detail {
 class DownstreamSession {
 public:
     enum class EndReason { None, Cancelled, Abandoned, Poisoned, Server };
+    // How long a closing session waits for the server to take its last writes.
+    static constexpr std::chrono::milliseconds kCloseGrace{500};
 
     DownstreamSession(ClientCore& core, std::shared_ptr<SettlementErrorSink> errors);
-    ~DownstreamSession();  // cancels and joins the reader
+    // Closes the stream politely first (see closeGracefully), then cancels and
+    // joins the reader.
+    ~DownstreamSession();
     DownstreamSession(const DownstreamSession&) = delete;
     DownstreamSession& operator=(const DownstreamSession&) = delete;
 
@@ -41,6 +45,11 @@ public:
     bool settle(const kubemq::QueuesDownstreamRequest& request, SettleOp op,
                 std::vector<std::uint64_t> sequences);
 
+    // Half-closes the stream and waits up to `grace` for the server to end
+    // it, so settlements already written are read and applied rather than
+    // discarded by a cancel. Skipped while a Get waits for its answer (a long
+    // poll would hold the server) and on the reader thread itself.
+    void closeGracefully(std::chrono::milliseconds grace = kCloseGrace);
     // Ends the stream (TryCancel) without settling anything.
     void end(EndReason reason);
     bool isDead() const;

@@ -357,6 +357,7 @@ void QueuesClient::cancel() {
 
 void QueuesClient::shutdown() {
     core_->shutdown.store(true);
+    core_->closeDownstreamGracefully();
     core_->cancelAll();
 }
 

@@ -120,7 +120,11 @@ public:
     // pending receive's stream is cancelled, so messages held unsettled on it
     // go back to the queue). Later calls work normally.
     void cancel();
-    // cancel() and refuse every later call (Cancelled). Idempotent.
+    // cancel() and refuse every later call (Cancelled). Idempotent. When no
+    // receive is waiting, the downstream stream is first half-closed and the
+    // server given up to 0.5 s to end it, so settlements already written are
+    // applied rather than discarded by the cancel (the messages would come
+    // back); a waiting receive is cancelled at once, as before.
     void shutdown();
     bool isShutdown() const;
     // What a dying process does: cancel the downstream (and upstream) streams

@@ -66,6 +66,7 @@ private Q_SLOTS:
     void receiveServerError();
     void peekAndPull();
     void ackAllQueueMessages();
+    void settlementsBeforeCloseAreApplied();
 
 private:
     qs::test::TestBroker broker_;
@@ -443,6 +444,30 @@ void TestClientReceive::ackAllQueueMessages() {
     auto again = client->ackAllQueueMessages("rx.ackallq", std::chrono::milliseconds(0));
     QS_VERIFY_OK(again);
     QCOMPARE(again.value(), std::uint64_t{0});
+}
+
+// A client that settles and is destroyed straight away: the stream is
+// half-closed and the server reads the settlements before it ends, instead of
+// a cancel discarding what was still in flight (the messages would come back).
+void TestClientReceive::settlementsBeforeCloseAreApplied() {
+    constexpr int kRounds = 20;
+    for (int round = 0; round < kRounds; ++round) {
+        auto client = makeClient(broker_.address());
+        sendN(*client, "rx.close.acked", 5);
+        sendN(*client, "rx.close.moved", 1);
+        auto batch = client->receive("rx.close.acked", 5, std::chrono::seconds(5));
+        QS_VERIFY_OK(batch);
+        QCOMPARE(batch->size(), std::size_t{5});
+        QS_VERIFY_OK(batch->ackAll());
+        auto one = client->receive("rx.close.moved", 1, std::chrono::seconds(5));
+        QS_VERIFY_OK(one);
+        QCOMPARE(one->size(), std::size_t{1});
+        QS_VERIFY_OK(one->messages()[0].requeue("rx.close.dest"));
+        client.reset();  // no sync: the close itself must carry the settlements
+    }
+    QCOMPARE(waiting(broker_.address(), "rx.close.acked"), std::size_t{0});
+    QCOMPARE(waiting(broker_.address(), "rx.close.moved"), std::size_t{0});
+    QCOMPARE(waiting(broker_.address(), "rx.close.dest"), std::size_t{kRounds});
 }
 
 QTEST_APPLESS_MAIN(TestClientReceive)

@@ -252,6 +252,11 @@ private Q_SLOTS:
         WorkerPool pool(h.poolOptions("q.rq"), c);
         QCOMPARE(pool.addWorkers(1).size(), 1u);
         QVERIFY(waitUntil([&] { return pool.snapshot().totals.requeued == 10; }));
+        // Settlements are not answered: the worker counts a requeue once it is
+        // written. Stop only once the broker has applied all ten, since a
+        // stop that cancels the worker's next long poll may discard writes the
+        // server has not read yet (as it would for any KubeMQ client).
+        QVERIFY(waitUntil([&] { return h.eventsOf(EventKind::BrokerRequeued).size() == 10; }));
         pool.stop();
         QCOMPARE(h.eventsOf(EventKind::Requeued).size(), 10u);
         QCOMPARE(h.eventsOf(EventKind::Requeued).front().detail, std::string("q.rq.retry"));
