@@ -58,6 +58,15 @@ kubemq::QueueMessage message(const std::string& channel, const std::string& id, 
     m.mutable_policy()->set_maxreceivequeue("dead");
     return m;
 }
+kubemq::QueuesDownstreamRequest getRequest(const std::string& clientId, const std::string& channel,
+                                           int maxItems) {
+    kubemq::QueuesDownstreamRequest get;
+    get.set_clientid(clientId);
+    get.set_channel(channel);
+    get.set_requesttypedata(kubemq::Get);
+    get.set_maxitems(maxItems);
+    return get;
+}
 }  // namespace
 
 class TestBrokerObserver : public QObject {
@@ -83,12 +92,7 @@ private Q_SLOTS:
         {
             grpc::ClientContext context;
             auto stream = stub->QueuesDownstream(&context);
-            kubemq::QueuesDownstreamRequest get;
-            get.set_clientid("worker-1");
-            get.set_channel("obs");
-            get.set_requesttypedata(kubemq::Get);
-            get.set_maxitems(3);
-            QVERIFY(stream->Write(get));
+            QVERIFY(stream->Write(getRequest("worker-1", "obs", 3)));
             kubemq::QueuesDownstreamResponse response;
             QVERIFY(stream->Read(&response));
             QCOMPARE(response.messages_size(), 3);
@@ -162,12 +166,7 @@ private Q_SLOTS:
         }
         grpc::ClientContext context;
         auto stream = stub->QueuesDownstream(&context);
-        kubemq::QueuesDownstreamRequest get;
-        get.set_clientid("w");
-        get.set_channel("nack");
-        get.set_requesttypedata(kubemq::Get);
-        get.set_maxitems(1);
-        QVERIFY(stream->Write(get));
+        QVERIFY(stream->Write(getRequest("w", "nack", 1)));
         kubemq::QueuesDownstreamResponse response;
         QVERIFY(stream->Read(&response));
         kubemq::QueuesDownstreamRequest nack;
@@ -212,12 +211,7 @@ private Q_SLOTS:
 
         grpc::ClientContext context;
         auto stream = stub->QueuesDownstream(&context);
-        kubemq::QueuesDownstreamRequest get;
-        get.set_clientid("w");
-        get.set_channel("grouped");
-        get.set_requesttypedata(kubemq::Get);
-        get.set_maxitems(4);
-        QVERIFY(stream->Write(get));
+        QVERIFY(stream->Write(getRequest("w", "grouped", 4)));
         kubemq::QueuesDownstreamResponse response;
         QVERIFY(stream->Read(&response));
         QCOMPARE(response.messages_size(), 4);
