@@ -2,6 +2,7 @@
 
 #include "connection_controller.h"
 #include "run_controller.h"
+#include "runner/pool_patch.h"
 #include "workers/worker_pool.h"
 
 namespace qs::ui {
@@ -178,6 +179,7 @@ void ScenarioPlayer::tick() {
 
 void ScenarioPlayer::apply(const runner::TimelineAction& a) {
     const QString worker = q(a.worker);
+    std::vector<std::string> problems;  // workers that refused their part of the step
     switch (a.kind) {
         case runner::ActionKind::Crash:
             run_->crash(worker);
@@ -201,7 +203,11 @@ void ScenarioPlayer::apply(const runner::TimelineAction& a) {
             }
             break;
         case runner::ActionKind::Set: {
-            if (worker.isEmpty()) {
+            if (worker.isEmpty() && run_->pool()) {
+                // Workers with their own configuration get the patch too, as
+                // in the headless runner.
+                run_->setConfig(runner::applyPoolWidePatch(*run_->pool(), a.patch, &problems));
+            } else if (worker.isEmpty()) {
                 workers::WorkerConfig c = run_->config();
                 a.patch.applyTo(c);
                 run_->setConfig(c);
@@ -222,7 +228,11 @@ void ScenarioPlayer::apply(const runner::TimelineAction& a) {
             }
             break;
     }
-    Q_EMIT actionApplied(q(a.describe()));
+    std::string description = a.describe();
+    for (const auto& problem : problems) {
+        description += " (" + problem + ")";
+    }
+    Q_EMIT actionApplied(q(description));
 }
 
 }  // namespace qs::ui

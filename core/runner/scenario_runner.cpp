@@ -13,6 +13,7 @@
 #include "events/event_stream.h"
 #include "runner/channel_steps.h"
 #include "runner/event_recorder.h"
+#include "runner/pool_patch.h"
 #include "workers/worker_pool.h"
 
 namespace qs::runner {
@@ -272,16 +273,11 @@ RunResult ScenarioRunner::run() {
                         }
                         break;
                     }
-                    const workers::WorkerConfig before = pool.config();
-                    workers::WorkerConfig after = before;
-                    action.patch.applyTo(after);
-                    // Workers with their own configuration get the patch too.
-                    for (const auto& id : pool.workerIds()) {
-                        auto current = pool.workerConfig(id);
-                        if (current && !(*current == before)) {
-                            action.patch.applyTo(*current);
-                            pool.setWorkerConfig(id, *current, &error);
-                        }
+                    std::vector<std::string> problems;
+                    const workers::WorkerConfig after =
+                        applyPoolWidePatch(pool, action.patch, &problems);
+                    for (const auto& problem : problems) {
+                        result.warnings.push_back(action.describe() + ": " + problem);
                     }
                     if (!pool.setConfig(after, &error)) {
                         result.warnings.push_back(action.describe() + ": " + error);
