@@ -20,10 +20,7 @@ private Q_SLOTS:
 
     void reachesWorkersWithTheirOwnConfiguration() {
         workers::WorkerPool pool(poolOptions("patch.all"), shared());
-        QCOMPARE(pool.addWorkers(2).size(), 2u);
-        workers::WorkerConfig own = shared();
-        own.batchSize = 3;
-        QVERIFY(pool.setWorkerConfig("worker-2", own));
+        QVERIFY(startTwoWithOwnWorker2(pool));
 
         runner::ConfigPatch patch;
         patch.failureRate = 0.25;
@@ -45,10 +42,7 @@ private Q_SLOTS:
 
     void aRefusedPatchIsReportedAndChangesNothing() {
         workers::WorkerPool pool(poolOptions("patch.bad"), shared());
-        QCOMPARE(pool.addWorkers(2).size(), 2u);
-        workers::WorkerConfig own = shared();
-        own.batchSize = 3;
-        QVERIFY(pool.setWorkerConfig("worker-2", own));
+        QVERIFY(startTwoWithOwnWorker2(pool));
 
         runner::ConfigPatch patch;
         patch.batchSize = 0;  // out of range (1-1024)
@@ -66,6 +60,12 @@ private:
         c.batchSize = 2;
         c.waitMs = 200;
         return c;
+    }
+    // Two workers; worker-2 has its own configuration (batch 3).
+    static bool startTwoWithOwnWorker2(workers::WorkerPool& pool) {
+        workers::WorkerConfig own = shared();
+        own.batchSize = 3;
+        return pool.addWorkers(2).size() == 2u && pool.setWorkerConfig("worker-2", own);
     }
     workers::PoolOptions poolOptions(const std::string& channel) const {
         workers::PoolOptions options;
