@@ -13,10 +13,10 @@ constexpr std::int64_t kNanosPerSecond = 1000000000;
 
 void describe(Event& event, const QueueChannel& channel, const StoredMessage& message,
               const Actor& actor) {
-    event.actor = std::string(actor.clientId);
-    event.transaction = std::string(actor.transaction);
+    event.actor.assign(actor.clientId);
+    event.transaction = actor.transaction;
     event.channel = channel.name();
-    event.messageId = std::string(messageIdOf(message.content));
+    event.messageId = messageIdOf(message.content);
     event.sequence = message.sequence;
     event.receiveCount = message.receiveCount;
 }
@@ -159,15 +159,15 @@ StoreResult QueueEngine::send(std::string_view channelName, StoredMessage messag
 
 std::uint64_t QueueEngine::storeNow(QueueChannel& target, StoredMessage message,
                                     std::string_view clientId, EventKind kind) {
-    std::string messageId;
+    ShortText messageId;  // captured before the move; inline, so no allocation
     const std::int32_t count = message.receiveCount;
     const bool listening = events_.listening();
     if (listening)
-        messageId = std::string(messageIdOf(message.content));
+        messageId = messageIdOf(message.content);
     const std::uint64_t sequence = target.append(std::move(message), unixNanos());
     if (listening) {
         events_.emit(kind, [&](Event& event) {
-            event.actor = std::string(clientId);
+            event.actor.assign(clientId);
             event.channel = target.name();
             event.messageId = messageId;
             event.sequence = sequence;
@@ -251,16 +251,16 @@ bool QueueEngine::nack(QueueChannel& channel, std::uint64_t sequence, const Acto
     }
     const std::uint64_t oldSequence = copy.sequence;
     const std::int32_t shown = copy.receiveCount + 1;
-    std::string messageId;
+    ShortText messageId;  // captured before the move; inline, so no allocation
     const bool listening = events_.listening();
     if (listening)
-        messageId = std::string(messageIdOf(copy.content));
+        messageId = messageIdOf(copy.content);
     ++copy.receiveCount;
     const std::uint64_t newSequence = channel.append(std::move(copy), unixNanos());
     if (listening) {
         events_.emit(EventKind::BrokerNacked, [&](Event& event) {
-            event.actor = std::string(actor.clientId);
-            event.transaction = std::string(actor.transaction);
+            event.actor.assign(actor.clientId);
+            event.transaction = actor.transaction;
             event.channel = channel.name();
             event.messageId = messageId;
             event.sequence = oldSequence;
@@ -277,8 +277,8 @@ bool QueueEngine::giveBack(QueueChannel& channel, std::uint64_t sequence, const 
         return false;
     if (!quiet) {
         events_.emit(EventKind::BrokerReturned, [&](Event& event) {
-            event.actor = std::string(actor.clientId);
-            event.transaction = std::string(actor.transaction);
+            event.actor.assign(actor.clientId);
+            event.transaction = actor.transaction;
             event.channel = channel.name();
             event.sequence = sequence;
         });
@@ -297,7 +297,7 @@ std::optional<std::string> QueueEngine::requeue(QueueChannel& channel, std::uint
     events_.emit(EventKind::BrokerRequeued, [&](Event& event) {
         describe(event, channel, *removed, actor);
         event.receiveCount = removed->receiveCount + 1;
-        event.detail = std::string(destination);
+        event.detail.assign(destination);
     });
     StoredMessage copy = std::move(*removed);
     copy.receiveCount = 0;
@@ -334,10 +334,10 @@ std::size_t QueueEngine::purgeReady(QueueChannel& channel, const Actor& actor) {
 void QueueEngine::deadLetter(const std::string& source, StoredMessage message, const Actor& actor) {
     const std::string destination = message.maxReceiveQueue();
     events_.emit(EventKind::BrokerDeadLettered, [&](Event& event) {
-        event.actor = std::string(actor.clientId);
-        event.transaction = std::string(actor.transaction);
+        event.actor.assign(actor.clientId);
+        event.transaction = actor.transaction;
         event.channel = source;
-        event.messageId = std::string(messageIdOf(message.content));
+        event.messageId = messageIdOf(message.content);
         event.sequence = message.sequence;
         event.receiveCount = message.receiveCount + 1;
         event.detail = destination;

@@ -35,8 +35,8 @@ void ServiceContext::clientEvent(bool connected, std::string_view clientId, std:
     }
     events.emit(connected ? EventKind::BrokerClientConnected : EventKind::BrokerClientDisconnected,
                 [&](Event& event) {
-                    event.actor = std::string(clientId);
-                    event.detail = std::string(peer);
+                    event.actor.assign(clientId);
+                    event.detail.assign(peer);
                 });
 }
 

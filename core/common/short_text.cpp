@@ -1,52 +1,25 @@
 #include "common/short_text.h"
 
-#include <cstring>
+#include <limits>
 #include <ostream>
+#include <stdexcept>
 
 namespace qs {
 
 void ShortText::assign(std::string_view text) {
+    if (text.size() > std::numeric_limits<std::uint32_t>::max())
+        throw std::length_error("ShortText: text longer than 4 GiB");
+    // `text` may be a view of this object's own text: copy first, free after.
+    char* old = onHeap() ? heapText() : nullptr;
     if (text.size() <= kInlineCapacity) {
-        // memmove: `text` may be a view of this object's own inline text.
-        std::memmove(inline_, text.data(), text.size());
-        delete[] heap_;
-        heap_ = nullptr;
+        std::memmove(bytes_, text.data(), text.size());
     } else {
-        char* copy = new char[text.size()];  // before freeing: `text` may be our own heap text
+        char* copy = new char[text.size()];
         std::memcpy(copy, text.data(), text.size());
-        delete[] heap_;
-        heap_ = copy;
+        std::memcpy(bytes_, &copy, sizeof copy);
     }
-    size_ = text.size();
-}
-
-void ShortText::clear() noexcept {
-    delete[] heap_;
-    heap_ = nullptr;
-    size_ = 0;
-}
-
-void ShortText::take(ShortText& other) noexcept {
-    heap_ = other.heap_;
-    size_ = other.size_;
-    if (heap_ == nullptr)
-        std::memcpy(inline_, other.inline_, size_);
-    other.heap_ = nullptr;
-    other.size_ = 0;
-}
-
-ShortText& ShortText::operator=(const ShortText& other) {
-    if (this != &other)
-        assign(other.view());
-    return *this;
-}
-
-ShortText& ShortText::operator=(ShortText&& other) noexcept {
-    if (this != &other) {
-        delete[] heap_;
-        take(other);
-    }
-    return *this;
+    delete[] old;
+    size_ = static_cast<std::uint32_t>(text.size());
 }
 
 std::ostream& operator<<(std::ostream& out, const ShortText& text) {

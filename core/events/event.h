@@ -62,12 +62,14 @@ enum class EventKind : std::uint8_t {
 };
 
 struct Event {
-    std::int64_t timeNs = 0;  // qs::monotonicNanos() when it happened
+    // qs::monotonicNanos() when it happened. The events of one operation (a
+    // batch sent, a batch handed out, one settlement) share its time.
+    std::int64_t timeNs = 0;
     EventKind kind = EventKind::Error;
     EventSource source = EventSource::Pool;
     std::string actor;  // worker / client id
     std::string channel;
-    ShortText messageId;  // inline up to 40 bytes: most events allocate nothing
+    ShortText messageId;  // inline up to 44 bytes: most events allocate nothing
     std::uint64_t sequence = 0;
     std::int32_t receiveCount = 0;
     ShortText transaction;    // downstream TransactionId when known

@@ -184,13 +184,14 @@ void TaskProducer::sendChunk(int first, int count) {
     EventStream* events = options_.events;
     const bool eventsOn = events != nullptr && events->isEnabled();
     const std::string& clientId = client_->options().clientId;
+    const std::int64_t sentNs = eventsOn ? monotonicNanos() : 0;  // one request, one time
     for (int n = first; n < first + count; ++n) {
         client::QueueMessage m = makeTask(n);
         m.id = newNuid();
         m.clientId = clientId;
         if (eventsOn) {
-            Event e;
-            e.timeNs = monotonicNanos();
+            Event& e = sentEvents_.emplace_back();  // built in place, handed over at once
+            e.timeNs = sentNs;
             e.kind = EventKind::TaskSent;
             e.source = EventSource::Producer;
             e.actor = clientId;
@@ -198,9 +199,11 @@ void TaskProducer::sendChunk(int first, int count) {
             e.messageId = m.id;
             e.value = m.policy.delaySeconds;
             e.count2 = n;
-            events->push(std::move(e));
         }
         messages.push_back(std::move(m));
+    }
+    if (eventsOn) {
+        events->push(sentEvents_);  // leaves it empty, capacity kept
     }
     auto failOne = [&](std::size_t i, const std::string& why) {
         if (failed_.fetch_add(1) == 0) {

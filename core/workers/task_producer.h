@@ -13,6 +13,7 @@
 
 #include "client/client_options.h"
 #include "client/queue_message.h"
+#include "events/event.h"
 
 namespace qs {
 class EventStream;
@@ -58,7 +59,8 @@ struct ProducerOptions {
 
 // Enqueues numbered tasks from a template, at once or at a rate, on its own
 // client and thread. Emits TaskSent (before each request, with the
-// client-assigned MessageID; value = delay seconds, count2 = task number) and
+// client-assigned MessageID; value = delay seconds, count2 = task number; the
+// tasks of one request share its time and reach the stream together) and
 // SendFailed (detail = error) events.
 //
 // Threading: start(), stop(), wait(), setRate() and progress() are safe from
@@ -103,6 +105,7 @@ private:
     std::thread thread_;
     ProgressCallback callback_;
     std::vector<bool> poison_;
+    std::vector<Event> sentEvents_;  // a request's TaskSent events (producer thread only)
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;

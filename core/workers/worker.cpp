@@ -202,8 +202,8 @@ WorkerCounters Worker::counters() const {
     return snap_.counters;
 }
 
-void Worker::describeSelf(Event& e, EventKind kind) const {
-    e.timeNs = monotonicNanos();
+void Worker::describeSelf(Event& e, EventKind kind, std::int64_t timeNs) const {
+    e.timeNs = timeNs != 0 ? timeNs : monotonicNanos();
     e.kind = kind;
     e.source = EventSource::Worker;
     e.actor = id_;
@@ -216,9 +216,9 @@ Event Worker::makeEvent(EventKind kind) const {
     return e;
 }
 
-Event& Worker::stageNew(EventKind kind) {
+Event& Worker::stageNew(EventKind kind, std::int64_t timeNs) {
     Event& e = staged_.emplace_back();
-    describeSelf(e, kind);
+    describeSelf(e, kind, timeNs);
     return e;
 }
 
@@ -509,6 +509,7 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
     std::vector<BatchItem> items;
     items.reserve(count);
     std::uint64_t redelivered = 0;
+    const std::int64_t receivedNs = eventsOn ? monotonicNanos() : 0;  // one hand-out, one time
     for (const client::ReceivedMessage& rm : messages) {
         const client::QueueMessage& m = rm.message();
         BatchItem item;
@@ -529,7 +530,7 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
             ++redelivered;
         }
         if (eventsOn) {
-            Event& e = stageNew(EventKind::MessageAssigned);
+            Event& e = stageNew(EventKind::MessageAssigned, receivedNs);
             e.messageId = m.id;
             e.sequence = item.sequence;
             e.receiveCount = item.receiveCount;
@@ -558,8 +559,8 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
         snap_.stateSinceNs = monotonicNanos();
     }
     // Stages message i's event, built in place (events on only).
-    auto stageMessage = [&](EventKind kind, std::size_t i) -> Event& {
-        Event& e = stageNew(kind);
+    auto stageMessage = [&](EventKind kind, std::size_t i, std::int64_t timeNs = 0) -> Event& {
+        Event& e = stageNew(kind, timeNs);
         e.messageId = items[i].messageId;
         e.sequence = items[i].sequence;
         e.receiveCount = items[i].receiveCount;
@@ -626,8 +627,9 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
         setStatuses(pendingAcks, ItemStatus::Acked);
         forgetSettled(pendingAcks);
         if (eventsOn) {
+            const std::int64_t settledNs = monotonicNanos();  // one settlement, one time
             for (std::size_t i : pendingAcks) {
-                stageMessage(EventKind::Acked, i);
+                stageMessage(EventKind::Acked, i, settledNs);
             }
         }
         pendingAcks.clear();
@@ -753,8 +755,9 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
         return next;
     }
     if (config.autoAck && eventsOn) {
+        const std::int64_t doneNs = monotonicNanos();
         for (std::size_t i = 0; i < count; ++i) {
-            stageMessage(EventKind::Acked, i).detail = "auto-ack";
+            stageMessage(EventKind::Acked, i, doneNs).detail = "auto-ack";
         }
     }
     if (!config.autoAck && config.settle == SettleMode::Batch) {
@@ -792,11 +795,12 @@ Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::Receive
                 }
             } else {
                 std::vector<std::size_t> acked;
+                const std::int64_t settledNs = eventsOn ? monotonicNanos() : 0;
                 for (std::size_t i = 0; i < count; ++i) {
                     if (!failed[i]) {
                         acked.push_back(i);
                         if (eventsOn) {
-                            stageMessage(EventKind::Acked, i);
+                            stageMessage(EventKind::Acked, i, settledNs);
                         }
                     }
                 }

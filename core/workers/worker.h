@@ -97,10 +97,12 @@ private:
     // Builds the event in place at the end of the staged group (no move of a
     // finished event); the reference is valid until the next staged event.
     // Only while events are on (env_.events set).
-    Event& stageNew(EventKind kind);
+    // timeNs 0: now. Events of one step (a batch's hand-outs, one AckRange)
+    // pass the step's time.
+    Event& stageNew(EventKind kind, std::int64_t timeNs = 0);
     void flushEvents();
     Event makeEvent(EventKind kind) const;
-    void describeSelf(Event& e, EventKind kind) const;
+    void describeSelf(Event& e, EventKind kind, std::int64_t timeNs = 0) const;
     void setState(WorkerState state);
     bool interruptibleSleep(std::chrono::nanoseconds duration);  // true = interrupted
     bool handlePause();  // false = stop requested while paused

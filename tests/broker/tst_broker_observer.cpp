@@ -18,12 +18,19 @@ public:
     void takeBrokerEvents(std::vector<qs::Event>& events) noexcept override {
         std::lock_guard lock(mutex_);
         std::vector<qs::EventKind> kinds;
+        std::vector<std::int64_t> times;
         for (qs::Event& event : events) {
             kinds.push_back(event.kind);
+            times.push_back(event.timeNs);
             events_.push_back(std::move(event));
         }
         groups_.push_back(std::move(kinds));
+        groupTimes_.push_back(std::move(times));
         events.clear();
+    }
+    std::vector<std::vector<std::int64_t>> groupTimes() const {
+        std::lock_guard lock(mutex_);
+        return groupTimes_;
     }
     std::vector<qs::Event> events() const {
         std::lock_guard lock(mutex_);
@@ -45,6 +52,7 @@ private:
     mutable std::mutex mutex_;
     std::vector<qs::Event> events_;
     std::vector<std::vector<qs::EventKind>> groups_;
+    std::vector<std::vector<std::int64_t>> groupTimes_;
 };
 
 kubemq::QueueMessage message(const std::string& channel, const std::string& id, int delay = 0) {
@@ -241,6 +249,18 @@ private Q_SLOTS:
             QCOMPARE(acked[i].sequence, std::uint64_t(i + 1));
             QCOMPARE(acked[i].messageId, std::string("g") + std::to_string(i + 1));
             QCOMPARE(acked[i].transaction, transactionId);
+        }
+        // One operation, one time: the events of a hand-over share the
+        // operation's timestamp, and operations keep their order.
+        const auto times = recorder.groupTimes();
+        std::int64_t previous = 0;
+        for (std::size_t g = 0; g < 3; ++g) {
+            QCOMPARE(times[g].size(), std::size_t(4));
+            QVERIFY(times[g][0] > 0);
+            for (std::int64_t t : times[g])
+                QCOMPARE(t, times[g][0]);
+            QVERIFY(times[g][0] >= previous);
+            previous = times[g][0];
         }
     }
 };

@@ -1,4 +1,4 @@
-// ShortText: the identifier string of events (inline up to 40 bytes, heap
+// ShortText: the identifier string of events (inline up to 44 bytes, heap
 // beyond). Checks the boundary, aliasing assignments and moves, since a bug
 // there would corrupt MessageIDs silently.
 #include <QtTest>
@@ -15,7 +15,9 @@ class TestShortText : public QObject {
 
 private Q_SLOTS:
     void holdsTextOfEveryLength() {
-        for (std::size_t n : {0, 1, 22, 36, 39, 40, 41, 64, 1000}) {
+        constexpr std::size_t limit = ShortText::kInlineCapacity;
+        for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(22), std::size_t(36),
+                              limit - 1, limit, limit + 1, std::size_t(64), std::size_t(1000)}) {
             const std::string text(n, 'a');
             std::string varied = text;
             for (std::size_t i = 0; i < varied.size(); ++i)
@@ -45,6 +47,11 @@ private Q_SLOTS:
             QCOMPARE(e, text);
             e = e;  // self-assignment keeps the text
             QCOMPARE(e, text);
+            ShortText f(std::string(90, 'f'));  // heap text replaced by a move: freed once
+            f = std::move(e);
+            QCOMPARE(f, text);
+            e = "reused";  // a moved-from text can be assigned again
+            QCOMPARE(e, std::string("reused"));
         }
     }
 
@@ -55,9 +62,14 @@ private Q_SLOTS:
         ShortText heapText(std::string(60, 'q') + "tail");
         heapText = heapText.view().substr(56);
         QCOMPARE(heapText, std::string("qqqqtail"));
-        ShortText grow(std::string(40, 'z'));
+        ShortText longer(std::string(80, 'r') + "end");
+        longer = longer.view().substr(10);  // heap to heap, from its own text
+        QCOMPARE(longer, std::string(70, 'r') + "end");
+        ShortText grow(std::string(ShortText::kInlineCapacity, 'z'));
         grow = std::string(grow.view()) + "!";  // crosses from inline to heap
-        QCOMPARE(grow.size(), std::size_t(41));
+        QCOMPARE(grow.size(), ShortText::kInlineCapacity + 1);
+        grow = std::string(grow.view()) + "!";  // heap to a larger heap text
+        QCOMPARE(grow.size(), ShortText::kInlineCapacity + 2);
         grow = "x";  // and back
         QCOMPARE(grow, std::string("x"));
         grow.clear();
