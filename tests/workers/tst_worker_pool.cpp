@@ -186,6 +186,27 @@ private Q_SLOTS:
         const LedgerSummary sum = h.ledger().summary();
         QCOMPARE(sum.count(MessageState::Acked), 9u);
         QCOMPARE(sum.exactlyOnce, 9u);
+
+        // One step, one time: the batch's hand-outs share the receive's time,
+        // and the acks of one AckRange share its time.
+        auto timesOf = [&](EventKind kind) {
+            std::map<int, std::int64_t> times;  // task number -> time
+            for (const Event& e : h.eventsOf(kind, "worker-1"))
+                times[taskOf.at(e.messageId.str())] = e.timeNs;
+            return times;
+        };
+        const auto assigned = timesOf(K::MessageAssigned);
+        QCOMPARE(assigned.size(), std::size_t(10));
+        for (const auto& [task, time] : assigned)
+            QCOMPARE(time, assigned.at(1));
+        const auto acked = timesOf(K::Acked);
+        QCOMPARE(acked.size(), std::size_t(9));
+        for (int task : {2, 3, 4, 5})
+            QCOMPARE(acked.at(task), acked.at(1));
+        for (int task : {8, 9, 10})
+            QCOMPARE(acked.at(task), acked.at(7));
+        QVERIFY(acked.at(7) >= acked.at(1));
+        QVERIFY(acked.at(1) >= assigned.at(1));
     }
 
     // With work that takes time, each ack goes out right after its message's
