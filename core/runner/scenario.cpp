@@ -1,7 +1,6 @@
 #include "runner/scenario.h"
 
 #include <cmath>
-#include <cstdio>
 #include <set>
 
 #include "client/argument_checks.h"
@@ -10,12 +9,6 @@
 namespace qs::runner {
 
 namespace {
-
-std::string num(double v) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g", v);
-    return buffer;
-}
 
 bool finiteNonNegative(double v) {
     return std::isfinite(v) && v >= 0.0;
@@ -35,8 +28,27 @@ constexpr auto kActionNames = enumNames<ActionKind>({
 }  // namespace
 
 bool ConfigPatch::empty() const {
-    return !batchSize && !waitMs && !autoAck && !work && !failureRate && !onFailure &&
-           !requeueChannel && !crashRate && !settle && !maxPolls && !restartDelayMs;
+    return fields().none();
+}
+
+workers::ConfigFields ConfigPatch::fields() const {
+    using workers::ConfigField;
+    workers::ConfigFields out;
+    auto mark = [&out](ConfigField field, bool set) {
+        out.set(static_cast<std::size_t>(field), set);
+    };
+    mark(ConfigField::BatchSize, batchSize.has_value());
+    mark(ConfigField::WaitMs, waitMs.has_value());
+    mark(ConfigField::AutoAck, autoAck.has_value());
+    mark(ConfigField::Work, work.has_value());
+    mark(ConfigField::FailureRate, failureRate.has_value());
+    mark(ConfigField::OnFailure, onFailure.has_value());
+    mark(ConfigField::RequeueChannel, requeueChannel.has_value());
+    mark(ConfigField::CrashRate, crashRate.has_value());
+    mark(ConfigField::Settle, settle.has_value());
+    mark(ConfigField::MaxPolls, maxPolls.has_value());
+    mark(ConfigField::RestartDelayMs, restartDelayMs.has_value());
+    return out;
 }
 
 void ConfigPatch::applyTo(workers::WorkerConfig& config) const {
@@ -65,38 +77,10 @@ void ConfigPatch::applyTo(workers::WorkerConfig& config) const {
 }
 
 std::string ConfigPatch::describe() const {
-    std::string out;
-    auto add = [&out](std::string_view name, const std::string& value) {
-        if (!out.empty()) {
-            out += ' ';
-        }
-        out += name;
-        out += '=';
-        out += value;
-    };
-    if (batchSize)
-        add("batch", std::to_string(*batchSize));
-    if (waitMs)
-        add("waitMs", std::to_string(*waitMs));
-    if (autoAck)
-        add("autoAck", *autoAck ? "true" : "false");
-    if (work)
-        add("work", work->describe());
-    if (failureRate)
-        add("failureRate", num(*failureRate));
-    if (onFailure)
-        add("onFailure", std::string(toString(*onFailure)));
-    if (requeueChannel)
-        add("requeueChannel", *requeueChannel);
-    if (crashRate)
-        add("crashRate", num(*crashRate));
-    if (settle)
-        add("settle", std::string(toString(*settle)));
-    if (maxPolls)
-        add("maxPolls", std::to_string(*maxPolls));
-    if (restartDelayMs)
-        add("restartDelayMs", std::to_string(*restartDelayMs));
-    return out;
+    // The set fields carry the patch's values once applied to any configuration.
+    workers::WorkerConfig patched;
+    applyTo(patched);
+    return workers::describeFields(patched, fields());
 }
 
 std::string_view toString(ActionKind kind) {
@@ -108,14 +92,15 @@ bool parseActionKind(std::string_view text, ActionKind* out) {
 }
 
 std::string TimelineAction::describe() const {
-    std::string out = "at " + num(at) + " s: " + std::string(toString(kind));
+    std::string out =
+        "at " + workers::formatConfigNumber(at) + " s: " + std::string(toString(kind));
     if (kind == ActionKind::Scale) {
         return out + " to " + std::to_string(count);
     }
     out += ' ';
     out += worker.empty() ? std::string("all workers") : worker;
     if (kind == ActionKind::Slowdown) {
-        out += " x" + num(factor);
+        out += " x" + workers::formatConfigNumber(factor);
     } else if (kind == ActionKind::Set) {
         out += ": " + patch.describe();
     }

@@ -50,8 +50,10 @@ struct ConfigPatch {
     std::optional<int> restartDelayMs;
 
     bool empty() const;
+    workers::ConfigFields fields() const;  // the fields this patch sets
     void applyTo(workers::WorkerConfig& config) const;
-    std::string describe() const;  // "batch=1 failureRate=0.2"
+    // "batch=1 failureRate=0.2", in the format of workers::describeChanges().
+    std::string describe() const;
 };
 
 enum class ActionKind {

@@ -10,15 +10,39 @@ bool isRate(double v) {
     return std::isfinite(v) && v >= 0.0 && v <= 1.0;
 }
 
-std::string num(double v) {
+}  // namespace
+
+std::string formatConfigNumber(double value) {
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g", v);
+    std::snprintf(buffer, sizeof buffer, "%g", value);
     return buffer;
 }
 
-std::string changes(const WorkerConfig* before, const WorkerConfig& a) {
+ConfigFields differingFields(const WorkerConfig& a, const WorkerConfig& b) {
+    ConfigFields out;
+    auto mark = [&out](ConfigField field, bool differs) {
+        out.set(static_cast<std::size_t>(field), differs);
+    };
+    mark(ConfigField::BatchSize, a.batchSize != b.batchSize);
+    mark(ConfigField::WaitMs, a.waitMs != b.waitMs);
+    mark(ConfigField::AutoAck, a.autoAck != b.autoAck);
+    mark(ConfigField::Work, a.work != b.work);
+    mark(ConfigField::FailureRate, a.failureRate != b.failureRate);
+    mark(ConfigField::OnFailure, a.onFailure != b.onFailure);
+    mark(ConfigField::RequeueChannel, a.requeueChannel != b.requeueChannel);
+    mark(ConfigField::CrashRate, a.crashRate != b.crashRate);
+    mark(ConfigField::Settle, a.settle != b.settle);
+    mark(ConfigField::MaxPolls, a.maxPolls != b.maxPolls);
+    mark(ConfigField::RestartDelayMs, a.restartDelayMs != b.restartDelayMs);
+    return out;
+}
+
+std::string describeFields(const WorkerConfig& a, ConfigFields fields) {
     std::string out;
-    auto add = [&out](std::string_view name, const std::string& value) {
+    auto add = [&out, fields](ConfigField field, std::string_view name, const std::string& value) {
+        if (!fields.test(static_cast<std::size_t>(field))) {
+            return;
+        }
         if (!out.empty()) {
             out += ' ';
         }
@@ -26,41 +50,26 @@ std::string changes(const WorkerConfig* before, const WorkerConfig& a) {
         out += '=';
         out += value;
     };
-    const WorkerConfig* b = before;
-    if (!b || b->batchSize != a.batchSize)
-        add("batch", std::to_string(a.batchSize));
-    if (!b || b->waitMs != a.waitMs)
-        add("waitMs", std::to_string(a.waitMs));
-    if (!b || b->autoAck != a.autoAck)
-        add("autoAck", a.autoAck ? "true" : "false");
-    if (!b || b->work != a.work)
-        add("work", a.work.describe());
-    if (!b || b->failureRate != a.failureRate)
-        add("failureRate", num(a.failureRate));
-    if (!b || b->onFailure != a.onFailure)
-        add("onFailure", std::string(toString(a.onFailure)));
-    if (!b || b->requeueChannel != a.requeueChannel)
-        add("requeueChannel", a.requeueChannel);
-    if (!b || b->crashRate != a.crashRate)
-        add("crashRate", num(a.crashRate));
-    if (!b || b->settle != a.settle)
-        add("settle", std::string(toString(a.settle)));
-    if (!b || b->maxPolls != a.maxPolls)
-        add("maxPolls", std::to_string(a.maxPolls));
-    if (!b || b->restartDelayMs != a.restartDelayMs) {
-        add("restartDelayMs", std::to_string(a.restartDelayMs));
-    }
+    add(ConfigField::BatchSize, "batch", std::to_string(a.batchSize));
+    add(ConfigField::WaitMs, "waitMs", std::to_string(a.waitMs));
+    add(ConfigField::AutoAck, "autoAck", a.autoAck ? "true" : "false");
+    add(ConfigField::Work, "work", a.work.describe());
+    add(ConfigField::FailureRate, "failureRate", formatConfigNumber(a.failureRate));
+    add(ConfigField::OnFailure, "onFailure", std::string(toString(a.onFailure)));
+    add(ConfigField::RequeueChannel, "requeueChannel", a.requeueChannel);
+    add(ConfigField::CrashRate, "crashRate", formatConfigNumber(a.crashRate));
+    add(ConfigField::Settle, "settle", std::string(toString(a.settle)));
+    add(ConfigField::MaxPolls, "maxPolls", std::to_string(a.maxPolls));
+    add(ConfigField::RestartDelayMs, "restartDelayMs", std::to_string(a.restartDelayMs));
     return out;
 }
 
-}  // namespace
-
 std::string describeChanges(const WorkerConfig& before, const WorkerConfig& after) {
-    return changes(&before, after);
+    return describeFields(after, differingFields(before, after));
 }
 
 std::string describe(const WorkerConfig& config) {
-    return changes(nullptr, config);
+    return describeFields(config, ConfigFields().set());
 }
 
 std::string WorkerConfig::validate() const {

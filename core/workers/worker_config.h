@@ -1,5 +1,8 @@
 #pragma once
 
+#include <bitset>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -40,11 +43,36 @@ struct WorkerConfig {
     bool operator==(const WorkerConfig&) const = default;
 };
 
+// The tunable fields of a WorkerConfig, in the order texts list them.
+enum class ConfigField : std::uint8_t {
+    BatchSize,
+    WaitMs,
+    AutoAck,
+    Work,
+    FailureRate,
+    OnFailure,
+    RequeueChannel,
+    CrashRate,
+    Settle,
+    MaxPolls,
+    RestartDelayMs,
+    Count
+};
+using ConfigFields = std::bitset<static_cast<std::size_t>(ConfigField::Count)>;
+
+// The fields whose values differ between the two.
+ConfigFields differingFields(const WorkerConfig& a, const WorkerConfig& b);
+// "batch=1 failureRate=0.2": the chosen fields with their values in `config`,
+// in ConfigField order; empty when none is chosen. The one format of every
+// configuration text (pool change markers, scenario "set" actions).
+std::string describeFields(const WorkerConfig& config, ConfigFields fields);
 // "batch=1 failureRate=0.2": the fields that differ, with their new values;
 // empty when equal.
 std::string describeChanges(const WorkerConfig& before, const WorkerConfig& after);
 // Every field, same format.
 std::string describe(const WorkerConfig& config);
+// A number as these texts write it (printf "%g": 0.2, 1.5, 1e+06).
+std::string formatConfigNumber(double value);
 
 std::string_view toString(FailureAction action);
 std::string_view toString(SettleMode mode);

@@ -176,6 +176,55 @@ private Q_SLOTS:
         QVERIFY(!parseConfigAssignments("work=sometimes", &p, &error));
     }
 
+    // A "set" action and a pool's change marker share one text format.
+    void patchTextMatchesConfigChanges() {
+        namespace w = qs::workers;
+        ConfigPatch p;
+        p.batchSize = 2;
+        p.waitMs = 500;
+        p.autoAck = true;
+        p.work = w::WorkProfile::uniform(5, 20);
+        p.failureRate = 0.25;
+        p.onFailure = w::FailureAction::Requeue;
+        p.requeueChannel = "retry";
+        p.crashRate = 0.1;
+        p.settle = w::SettleMode::Batch;
+        p.maxPolls = 3;
+        p.restartDelayMs = 200;
+        const std::string all =
+            "batch=2 waitMs=500 autoAck=true work=uniform 5..20 ms failureRate=0.25 "
+            "onFailure=requeue requeueChannel=retry crashRate=0.1 settle=batch maxPolls=3 "
+            "restartDelayMs=200";
+        QCOMPARE(p.describe(), all);
+        const w::WorkerConfig before;
+        w::WorkerConfig after = before;
+        p.applyTo(after);
+        QCOMPARE(w::describeChanges(before, after), all);  // every field differs
+        QCOMPARE(w::describe(after), all);
+        QCOMPARE(w::describe(before),
+                 std::string("batch=1 waitMs=1000 autoAck=false work=fixed 100 ms failureRate=0 "
+                             "onFailure=reject requeueChannel= crashRate=0 settle=each "
+                             "maxPolls=0 restartDelayMs=-1"));
+
+        // A patch names what it sets, even a value the configuration already has.
+        ConfigPatch q;
+        q.batchSize = 1;
+        q.failureRate = 1e-7;
+        QCOMPARE(q.describe(), std::string("batch=1 failureRate=1e-07"));
+        w::WorkerConfig patched = before;
+        q.applyTo(patched);
+        QCOMPARE(w::describeChanges(before, patched), std::string("failureRate=1e-07"));
+        QVERIFY(!q.empty());
+        QVERIFY(ConfigPatch{}.empty());
+        QCOMPARE(ConfigPatch{}.describe(), std::string());
+
+        TimelineAction a;
+        a.at = 2.5;
+        a.kind = ActionKind::Set;
+        a.patch = q;
+        QCOMPARE(a.describe(), std::string("at 2.5 s: set all workers: batch=1 failureRate=1e-07"));
+    }
+
     void missingFile() {
         Scenario s;
         std::string error;
