@@ -7,9 +7,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSplitter>
+#include <QStyle>
+#include <QStyleOptionHeader>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "event_time.h"
 #include "message_filter_proxy.h"
@@ -42,28 +45,9 @@ MessagePanel::MessagePanel(MessageTableModel* model, QWidget* parent)
     view_->setSelectionMode(QAbstractItemView::SingleSelection);
     view_->verticalHeader()->hide();
     view_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    view_->horizontalHeader()->setStretchLastSection(true);
     view_->setAlternatingRowColors(true);
     view_->setWordWrap(false);
-    const QFontMetrics fm = fontMetrics();
-    view_->setColumnWidth(MessageTableModel::TaskColumn,
-                          fm.horizontalAdvance(QStringLiteral("Task 0000")));
-    view_->setColumnWidth(MessageTableModel::SequenceColumn,
-                          fm.horizontalAdvance(QStringLiteral("Seq 00000")));
-    view_->setColumnWidth(MessageTableModel::IdColumn,
-                          fm.horizontalAdvance(QStringLiteral("0123456789abcdef01")));
-    view_->setColumnWidth(MessageTableModel::BodyColumn,
-                          fm.horizontalAdvance(QStringLiteral("Task #00000 body")));
-    view_->setColumnWidth(MessageTableModel::StateColumn,
-                          fm.horizontalAdvance(QStringLiteral("returned → waiting  ")));
-    view_->setColumnWidth(MessageTableModel::WorkerColumn,
-                          fm.horizontalAdvance(QStringLiteral("worker-10  ")));
-    view_->setColumnWidth(MessageTableModel::ReceiveCountColumn,
-                          fm.horizontalAdvance(QStringLiteral("Recv  ")));
-    for (int c : {MessageTableModel::SentColumn, MessageTableModel::AssignedColumn,
-                  MessageTableModel::SettledColumn}) {
-        view_->setColumnWidth(c, fm.horizontalAdvance(QStringLiteral("00:00:00.000  ")));
-    }
+    sizeColumns();
     view_->setToolTip(QStringLiteral(
         "One row per task. Select a row to see its whole history on the right and to highlight\n"
         "it on the timeline. Click a column header to sort."));
@@ -128,6 +112,47 @@ MessagePanel::MessagePanel(MessageTableModel* model, QWidget* parent)
         selected_.clear();
         showHistory();  // back to the hint, never a blank pane
     });
+}
+
+// Every column fits a 1280-px-wide window without a horizontal scroll bar:
+// the columns with values of a known shape (numbers, clock times, states) get
+// exactly the width of their widest value or header (sort arrow included),
+// and the message ID and body, elided with a tooltip, share what is left.
+void MessagePanel::sizeColumns() {
+    QHeaderView* header = view_->horizontalHeader();
+    header->setStretchLastSection(false);
+    const QFontMetrics cellFm = view_->fontMetrics();
+    const int cellPad =
+        2 * (view_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view_) + 1) + 4;
+    // What a header section spends besides its text, with the sort arrow shown.
+    QStyleOptionHeader opt;
+    opt.initFrom(header);
+    opt.orientation = Qt::Horizontal;
+    opt.state |= QStyle::State_Horizontal;
+    opt.sortIndicator = QStyleOptionHeader::SortDown;
+    opt.rect = QRect(0, 0, 200, header->sizeHint().height());
+    const int headerPad =
+        opt.rect.width() -
+        header->style()->subElementRect(QStyle::SE_HeaderLabel, &opt, header).width() + 2;
+    const QFontMetrics headerFm = header->fontMetrics();
+    auto fit = [&](int column, const QString& widestValue) {
+        const QString label =
+            model_->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+        view_->setColumnWidth(column, std::max(headerFm.horizontalAdvance(label) + headerPad,
+                                               cellFm.horizontalAdvance(widestValue) + cellPad));
+    };
+    const QString clock = QStringLiteral("00:00:00.000");
+    fit(MessageTableModel::TaskColumn, QStringLiteral("00000"));
+    fit(MessageTableModel::SequenceColumn, QStringLiteral("000000"));
+    fit(MessageTableModel::StateColumn, QStringLiteral("returned → waiting"));
+    fit(MessageTableModel::WorkerColumn, QStringLiteral("worker-10"));
+    fit(MessageTableModel::ReceiveCountColumn, QStringLiteral("00"));
+    fit(MessageTableModel::SentColumn, clock);
+    fit(MessageTableModel::AssignedColumn, clock);
+    fit(MessageTableModel::SettledColumn, clock);
+    fit(MessageTableModel::LatencyColumn, QStringLiteral("000.0 s"));
+    header->setSectionResizeMode(MessageTableModel::IdColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(MessageTableModel::BodyColumn, QHeaderView::Stretch);
 }
 
 void MessagePanel::selectKey(const QString& key) {

@@ -35,6 +35,7 @@ Q_SIGNALS:
     void messageSelected(const QString& key);
 
 private:
+    void sizeColumns();
     void showHistory();
 
     MessageTableModel* model_;

@@ -96,6 +96,13 @@ QVariant MessageTableModel::data(const QModelIndex& index, int role) const {
                 }
                 return tip;
             }
+            // Both columns share what the table has left and may be elided.
+            if (index.column() == IdColumn) {
+                return r->messageId;
+            }
+            if (index.column() == BodyColumn) {
+                return r->body.size() > 500 ? r->body.left(500) + QStringLiteral("…") : r->body;
+            }
             return {};
         default:
             break;
@@ -166,7 +173,7 @@ QVariant MessageTableModel::headerData(int section, Qt::Orientation orientation,
             case SequenceColumn:
                 return QStringLiteral("Seq");
             case IdColumn:
-                return QStringLiteral("Message ID");
+                return QStringLiteral("ID");  // the column may be narrow: its tooltip says more
             case BodyColumn:
                 return QStringLiteral("Body");
             case StateColumn:
@@ -188,6 +195,20 @@ QVariant MessageTableModel::headerData(int section, Qt::Orientation orientation,
         }
     } else if (role == Qt::ToolTipRole) {
         switch (section) {
+            case TaskColumn:
+                return QStringLiteral("The task's number in the order the producer sent them.");
+            case IdColumn:
+                return QStringLiteral(
+                    "Message ID: the task's identity across redeliveries and NAck copies\n"
+                    "(hover a cell for the whole ID).");
+            case SentColumn:
+                return QStringLiteral("When the producer sent the task.");
+            case AssignedColumn:
+                return QStringLiteral("When the broker last handed the task to a worker.");
+            case SettledColumn:
+                return QStringLiteral(
+                    "When the task was settled for good: acked, re-queued, expired or "
+                    "dead-lettered.");
             case SequenceColumn:
                 return QStringLiteral(
                     "Broker sequence of the stored copy. A NAck stores a new copy at the tail,\n"

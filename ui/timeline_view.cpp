@@ -211,6 +211,13 @@ void TimelineView::paintEvent(QPaintEvent*) {
     const double lanesBottom =
         std::min(g.plot.bottom(), g.plot.top() + lanes.size() * g.laneHeight);
 
+    // Live / paused badge (drawn last, on top); axis labels stop short of it
+    // rather than peek out from under it.
+    const QString badge =
+        live_ ? QStringLiteral("● LIVE") : QStringLiteral("❚❚ PAUSED — double-click for live");
+    const double bw = fm.horizontalAdvance(badge) + 14;
+    const QRectF badgeRect(width() - bw - 8, 4, bw, fm.height() + 4);
+
     // Grid lines and axis labels.
     p.setPen(theme.grid);
     p.drawLine(QPointF(g.plot.left(), g.plot.top()), QPointF(g.plot.left(), lanesBottom));
@@ -221,7 +228,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
         p.setPen(theme.mutedText);
         const QString text = formatClock(t, step < 1.0);
         const double w = fm.horizontalAdvance(text);
-        if (x - w / 2 > g.plot.left() && x + w / 2 < width()) {
+        if (x - w / 2 > g.plot.left() && x + w / 2 < badgeRect.left() - 4) {
             p.drawText(QPointF(x - w / 2, kAxisPad + fm.ascent()), text);
         }
     }
@@ -459,11 +466,6 @@ void TimelineView::paintEvent(QPaintEvent*) {
         p.drawText(box, Qt::AlignCenter, text);
     }
 
-    // Live / paused badge.
-    const QString badge =
-        live_ ? QStringLiteral("● LIVE") : QStringLiteral("❚❚ PAUSED — double-click for live");
-    const double bw = fm.horizontalAdvance(badge) + 14;
-    const QRectF badgeRect(width() - bw - 8, 4, bw, fm.height() + 4);
     p.fillRect(badgeRect, live_ ? theme.outcome(Outcome::Returned) : theme.mutedText);
     p.setPen(Qt::white);
     p.drawText(badgeRect, Qt::AlignCenter, badge);

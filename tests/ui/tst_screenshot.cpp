@@ -1,17 +1,24 @@
 #include <QChartView>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
+#include <QHeaderView>
 #include <QImage>
+#include <QScrollBar>
 #include <QSet>
+#include <QStyle>
+#include <QStyleOptionHeader>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "charts_panel.h"
 #include "connection_controller.h"
 #include "main_window.h"
+#include "message_panel.h"
 #include "message_table_model.h"
 #include "producer_panel.h"
 #include "run_controller.h"
+#include "timeline_panel.h"
 
 using namespace qs;
 using namespace qs::ui;
@@ -22,7 +29,37 @@ private Q_SLOTS:
     void rendersANonBlankWindow();
     void chartLabelsAreNotElided_data();
     void chartLabelsAreNotElided();
+    void legendAndMessageTableFit_data();
+    void legendAndMessageTableFit();
+
+private:
+    static void addSizes();
+    static void startRun(MainWindow& window, QSize size);
 };
+
+void TestScreenshot::addSizes() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1280x720 (projector)") << QSize(1280, 720);
+    QTest::newRow("1600x1000 (default)") << QSize(1600, 1000);
+}
+
+// The window at `size` with 8 tasks acked by 2 workers.
+void TestScreenshot::startRun(MainWindow& window, QSize size) {
+    window.resize(size);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QString error;
+    QVERIFY2(window.connection()->startEmbedded(0, &error), qPrintable(error));
+    workers::WorkerConfig c = window.run()->config();
+    c.work = workers::WorkProfile::fixed(20.0);
+    c.waitMs = 1000;
+    QVERIFY(window.run()->setConfig(c));
+    QVERIFY(window.run()->setWorkerCount(2));
+    window.producerPanel()->setCount(8);
+    window.producerPanel()->send();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.messages()->stateCounts()[static_cast<int>(MessageState::Acked)] == 8, 20000);
+}
 
 void TestScreenshot::rendersANonBlankWindow() {
     MainWindowOptions options;
@@ -68,9 +105,7 @@ void TestScreenshot::rendersANonBlankWindow() {
 }
 
 void TestScreenshot::chartLabelsAreNotElided_data() {
-    QTest::addColumn<QSize>("size");
-    QTest::newRow("1280x720 (projector)") << QSize(1280, 720);
-    QTest::newRow("1600x1000 (default)") << QSize(1600, 1000);
+    addSizes();
 }
 
 // Qt elides an axis label that lacks the room to "..." (and hides it when it
@@ -81,20 +116,10 @@ void TestScreenshot::chartLabelsAreNotElided() {
     options.autoConnect = false;
     options.useSettings = false;
     MainWindow window(options);
-    window.resize(size);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QString error;
-    QVERIFY2(window.connection()->startEmbedded(0, &error), qPrintable(error));
-    workers::WorkerConfig c = window.run()->config();
-    c.work = workers::WorkProfile::fixed(20.0);
-    c.waitMs = 1000;
-    QVERIFY(window.run()->setConfig(c));
-    QVERIFY(window.run()->setWorkerCount(2));
-    window.producerPanel()->setCount(8);
-    window.producerPanel()->send();
-    QTRY_VERIFY_WITH_TIMEOUT(
-        window.messages()->stateCounts()[static_cast<int>(MessageState::Acked)] == 8, 20000);
+    startRun(window, size);
+    if (QTest::currentTestFailed()) {
+        return;
+    }
     QTest::qWait(1500);  // the charts refresh in turn, each once a second
 
     int labels = 0;
@@ -119,6 +144,108 @@ void TestScreenshot::chartLabelsAreNotElided() {
         }
     }
     QVERIFY2(labels >= 10, qPrintable(QString::number(labels)));
+}
+
+void TestScreenshot::legendAndMessageTableFit_data() {
+    addSizes();
+}
+
+// Every entry of the timeline's colour legend is drawn whole inside the
+// window, and the message table shows all its columns without a horizontal
+// scroll bar, none so narrow that its header or (except the elastic message ID
+// and body) a value is elided.
+void TestScreenshot::legendAndMessageTableFit() {
+    QFETCH(QSize, size);
+    MainWindowOptions options;
+    options.autoConnect = false;
+    options.useSettings = false;
+    MainWindow window(options);
+    startRun(window, size);
+    if (QTest::currentTestFailed()) {
+        return;
+    }
+    const QString at = QStringLiteral(" at %1x%2").arg(size.width()).arg(size.height());
+
+    const auto* legend = window.findChild<LegendWidget*>(QStringLiteral("timelineLegend"));
+    QVERIFY(legend);
+    QVERIFY(legend->isVisible());
+    const QList<LegendWidget::Entry> entries = legend->entries(legend->width());
+    QStringList names;
+    for (const LegendWidget::Entry& e : entries) {
+        names << e.text;
+        const QRect drawn = e.swatch.united(e.label);
+        QVERIFY2(e.label.width() >= legend->fontMetrics().horizontalAdvance(e.text),
+                 qPrintable(e.text + at));
+        // Inside the legend and inside every widget that holds it.
+        const QRect inWindow(legend->mapTo(&window, drawn.topLeft()), drawn.size());
+        for (const QWidget* w = legend; w; w = w->parentWidget()) {
+            const QRect box(w->mapTo(&window, QPoint(0, 0)), w->size());
+            QVERIFY2(box.contains(inWindow),
+                     qPrintable(
+                         QStringLiteral("legend entry \"%1\" cut off by %2%3")
+                             .arg(e.text, QString::fromLatin1(w->metaObject()->className()), at)));
+        }
+    }
+    for (const char* name : {"in flight", "acked", "rejected", "returned (crash)", "re-queued",
+                             "dead-lettered", "empty poll"}) {
+        QVERIFY2(names.contains(QString::fromLatin1(name)), name);
+    }
+
+    QTableView* table = window.messagePanel()->view();
+    QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 8, 3000);
+    QTest::qWait(100);  // a layout pass after the rows arrived
+    const QHeaderView* header = table->horizontalHeader();
+    QVERIFY2(
+        table->horizontalScrollBar()->maximum() == 0,
+        qPrintable(QStringLiteral("horizontal scroll range %1 (columns %2 px, viewport %3 px)%4")
+                       .arg(table->horizontalScrollBar()->maximum())
+                       .arg(header->length())
+                       .arg(table->viewport()->width())
+                       .arg(at)));
+    QVERIFY(!table->horizontalScrollBar()->isVisible());
+    const QFontMetrics headerFm = header->fontMetrics();
+    const QFontMetrics cellFm = table->fontMetrics();
+    const int cellMargin =
+        table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1;
+    for (int c = 0; c < table->model()->columnCount(); ++c) {
+        QVERIFY(!table->isColumnHidden(c));
+        const QString label = table->model()->headerData(c, Qt::Horizontal).toString();
+        // The rectangle QHeaderView elides the label to (sort arrow included).
+        QStyleOptionHeader opt;
+        opt.initFrom(header);
+        opt.orientation = Qt::Horizontal;
+        opt.state |= QStyle::State_Horizontal;
+        opt.rect = QRect(0, 0, header->sectionSize(c), header->height());
+        opt.sortIndicator = header->sortIndicatorSection() == c
+                                ? (header->sortIndicatorOrder() == Qt::AscendingOrder
+                                       ? QStyleOptionHeader::SortUp
+                                       : QStyleOptionHeader::SortDown)
+                                : QStyleOptionHeader::None;
+        const QRect labelRect =
+            header->style()->subElementRect(QStyle::SE_HeaderLabel, &opt, header);
+        QVERIFY2(headerFm.horizontalAdvance(label) <= labelRect.width(),
+                 qPrintable(QStringLiteral("header \"%1\" elided: %2 px in %3 px%4")
+                                .arg(label)
+                                .arg(headerFm.horizontalAdvance(label))
+                                .arg(labelRect.width())
+                                .arg(at)));
+        if (c == MessageTableModel::IdColumn || c == MessageTableModel::BodyColumn) {
+            QVERIFY2(table->columnWidth(c) >= cellFm.horizontalAdvance(QStringLiteral("Task #00")),
+                     qPrintable(label + at));
+            continue;
+        }
+        for (int row = 0; row < table->model()->rowCount(); ++row) {
+            const QModelIndex index = table->model()->index(row, c);
+            const QString text = index.data().toString();
+            const int room = table->columnWidth(c) - 2 * cellMargin;
+            QVERIFY2(cellFm.horizontalAdvance(text) <= room,
+                     qPrintable(QStringLiteral("%1 \"%2\" elided: %3 px in %4 px%5")
+                                    .arg(label, text)
+                                    .arg(cellFm.horizontalAdvance(text))
+                                    .arg(room)
+                                    .arg(at)));
+        }
+    }
 }
 
 QTEST_MAIN(TestScreenshot)
