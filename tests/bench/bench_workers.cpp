@@ -1,7 +1,8 @@
 // bench_workers: tasks per second through the embedded broker with the worker
 // pool (N workers, batch B, zero work, ack per task), with the event stream on
-// (workers, producer and broker observer all pushing, one reader draining)
-// and off. Not a test; run it on an optimized build:
+// (workers, producer and broker observer all pushing, one reader draining
+// every 5 ms) and off; the two sides alternate which runs first. Not a test; run it on an optimized
+// build:
 //   bench_workers [--tasks 200000] [--workers 8] [--batch 50] [--settle each|batch]
 //                 [--runs 1] [--ledger] [--only on|off]
 // --only runs one side (for profiling it alone, e.g. under perf or callgrind).
@@ -89,8 +90,10 @@ Outcome runOnce(const Args& args, bool events) {
             if (args.ledger)
                 ledger.apply(batch);
             drained += batch.size();
-            if (batch.empty())
-                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            // Drain at a cadence, as the product's readers do (the headless
+            // recorder every 5 ms, the console once a frame): a reader that
+            // spins on a busy stream takes a core's share from the workers.
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
         batch.clear();
         stream.drain(batch);
@@ -223,17 +226,23 @@ int main(int argc, char** argv) {
     }
     std::vector<double> ratesOn, ratesOff, cpuOn, cpuOff, overheads;
     for (int r = 0; r < args.runs && args.only < 0; ++r) {
-        const Outcome on = runOnce(args, true);
-        const Outcome off = runOnce(args, false);
+        // Alternate which side runs first, so a machine that speeds up or
+        // slows down during the series does not favour one side.
+        const bool onFirst = r % 2 == 0;
+        const Outcome first = runOnce(args, onFirst);
+        const Outcome second = runOnce(args, !onFirst);
+        const Outcome& on = onFirst ? first : second;
+        const Outcome& off = onFirst ? second : first;
         const double rateOn = static_cast<double>(on.acked) / on.seconds;
         const double rateOff = static_cast<double>(off.acked) / off.seconds;
         std::printf(
-            "run %d: events on %.0f tasks/s (%.2f s, %llu events, %llu dropped, cpu %.1f us/task) "
-            "| events off %.0f tasks/s (%.2f s, cpu %.1f us/task) | event overhead %.1f%%\n",
-            r + 1, rateOn, on.seconds, static_cast<unsigned long long>(on.events),
-            static_cast<unsigned long long>(on.dropped), on.cpuSeconds * 1e6 / args.tasks, rateOff,
-            off.seconds, off.cpuSeconds * 1e6 / args.tasks,
-            (on.seconds / off.seconds - 1.0) * 100.0);
+            "run %d (%s first): events on %.0f tasks/s (%.2f s, %llu events, %llu dropped, cpu "
+            "%.1f us/task) | events off %.0f tasks/s (%.2f s, cpu %.1f us/task) | event overhead "
+            "%.1f%%\n",
+            r + 1, onFirst ? "on" : "off", rateOn, on.seconds,
+            static_cast<unsigned long long>(on.events), static_cast<unsigned long long>(on.dropped),
+            on.cpuSeconds * 1e6 / args.tasks, rateOff, off.seconds,
+            off.cpuSeconds * 1e6 / args.tasks, (on.seconds / off.seconds - 1.0) * 100.0);
         std::fflush(stdout);
         ratesOn.push_back(rateOn);
         ratesOff.push_back(rateOff);
