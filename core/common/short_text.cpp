@@ -12,7 +12,8 @@ void ShortText::assign(std::string_view text) {
     // `text` may be a view of this object's own text: copy first, free after.
     char* old = onHeap() ? heapText() : nullptr;
     if (text.size() <= kInlineCapacity) {
-        std::memmove(bytes_, text.data(), text.size());
+        if (!text.empty())  // an empty view may have a null data()
+            std::memmove(bytes_, text.data(), text.size());
     } else {
         char* copy = new char[text.size()];
         std::memcpy(copy, text.data(), text.size());
