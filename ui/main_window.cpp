@@ -402,6 +402,14 @@ void MainWindow::wireEngine() {
             channels_->refresh();  // show (or drop) the channel in the Channels view
         }
     });
+    // A timeline action that did not fully happen (an unknown worker, a refused
+    // setting, a failed scale) must not pass unseen; the others show in the views.
+    connect(player_, &ScenarioPlayer::actionApplied, this,
+            [this](const QString& description, bool warned) {
+                if (warned) {
+                    statusBar()->showMessage(QStringLiteral("⚠ Scenario: ") + description, 20000);
+                }
+            });
     player_->setDrainedCheck([this] {
         const auto c = messages_->stateCounts();
         auto n = [&](MessageState s) { return c[static_cast<std::size_t>(s)]; };

@@ -2,7 +2,7 @@
 
 #include "connection_controller.h"
 #include "run_controller.h"
-#include "runner/pool_patch.h"
+#include "runner/timeline_step.h"
 #include "workers/worker_pool.h"
 
 namespace qs::ui {
@@ -129,16 +129,14 @@ void ScenarioPlayer::tick() {
         }
         groupStarted_[g] = true;
         QString error;
-        if (!run_->setWorkerCount(run_->workerCount(), &error) || !run_->pool()) {
+        workers::WorkerPool* pool = ensurePool(&error);
+        if (!pool) {
             Q_EMIT failed(QStringLiteral("Cannot start workers: ") + error);
             stop();
             return;
         }
         std::string why;
-        const bool sameConfig = group.config == run_->config();
-        const auto ids = run_->pool()->addWorkers(
-            group.count, &why,
-            sameConfig ? std::nullopt : std::optional<workers::WorkerConfig>(group.config));
+        const auto ids = pool->addWorkers(group.count, &why, scenario_.groupOverride(g));
         if (ids.empty() && group.count > 0) {
             Q_EMIT failed(QStringLiteral("Cannot start workers: ") + q(why));
             stop();
@@ -177,62 +175,36 @@ void ScenarioPlayer::tick() {
     }
 }
 
+workers::WorkerPool* ScenarioPlayer::ensurePool(QString* error) {
+    if (!run_->pool() && !run_->setWorkerCount(0, error)) {
+        return nullptr;
+    }
+    return run_->pool();
+}
+
 void ScenarioPlayer::apply(const runner::TimelineAction& a) {
-    const QString worker = q(a.worker);
-    std::vector<std::string> problems;  // workers that refused their part of the step
-    switch (a.kind) {
-        case runner::ActionKind::Crash:
-            run_->crash(worker);
-            break;
-        case runner::ActionKind::Restart:
-            run_->restart(worker);
-            break;
-        case runner::ActionKind::Pause:
-            worker.isEmpty() ? run_->pauseAll() : static_cast<void>(run_->pause(worker));
-            break;
-        case runner::ActionKind::Resume:
-            worker.isEmpty() ? run_->resumeAll() : static_cast<void>(run_->resume(worker));
-            break;
-        case runner::ActionKind::Slowdown:
-            if (worker.isEmpty() && run_->pool()) {
-                for (const auto& id : run_->pool()->workerIds()) {
-                    run_->setSlowdown(q(id), a.factor);
-                }
-            } else {
-                run_->setSlowdown(worker, a.factor);
-            }
-            break;
-        case runner::ActionKind::Set: {
-            if (worker.isEmpty() && run_->pool()) {
-                // Workers with their own configuration get the patch too, as
-                // in the headless runner.
-                run_->setConfig(runner::applyPoolWidePatch(*run_->pool(), a.patch, &problems));
-            } else if (worker.isEmpty()) {
-                workers::WorkerConfig c = run_->config();
-                a.patch.applyTo(c);
-                run_->setConfig(c);
-            } else if (run_->pool()) {
-                if (auto c = run_->pool()->workerConfig(a.worker)) {
-                    a.patch.applyTo(*c);
-                    run_->pool()->setWorkerConfig(a.worker, *c);
-                }
-            }
-            break;
+    std::vector<std::string> problems;  // what did not happen as asked
+    QString error;
+    // As in the headless runner, the pool exists before its first workers do:
+    // an action ahead of them (a pool-wide "set") still applies.
+    if (workers::WorkerPool* pool = ensurePool(&error)) {
+        runner::TimelineStepResult r = runner::applyTimelineAction(*pool, a);
+        problems = std::move(r.warnings);
+        if (r.sharedConfig) {
+            // The pool has it already; the run controller's copy moves the sliders.
+            run_->setConfig(*r.sharedConfig);
         }
-        case runner::ActionKind::Scale:
-            run_->setWorkerCount(a.count);
-            break;
-        case runner::ActionKind::Stop:
-            if (run_->pool()) {
-                run_->pool()->stopWorker(a.worker);
-            }
-            break;
+        if (r.workersChanged) {
+            Q_EMIT run_->poolChanged();
+        }
+    } else {
+        problems.push_back(error.toStdString());
     }
     std::string description = a.describe();
     for (const auto& problem : problems) {
         description += " (" + problem + ")";
     }
-    Q_EMIT actionApplied(q(description));
+    Q_EMIT actionApplied(q(description), !problems.empty());
 }
 
 }  // namespace qs::ui

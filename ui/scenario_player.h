@@ -9,14 +9,20 @@
 #include "runner/channel_steps.h"
 #include "runner/scenario.h"
 
+namespace qs::workers {
+class WorkerPool;
+}
+
 // Plays a scenario inside the console: creates its channel when it asks for
 // that, starts its worker groups and its producer, then applies each timeline
-// action (crash, pause, set, scale...) at its time, all on the UI thread
-// through the RunController, so what a scenario does is exactly what the
-// buttons do. At its natural end it stops its workers and deletes the channel
-// when the scenario asks for that. Channel management runs on the connection
-// controller's thread pool (runner::runChannelStep(), the headless runner's
-// own step); the UI thread never waits for it.
+// action (crash, pause, set, scale...) at its time, all on the UI thread, to
+// the RunController's pool with runner::applyTimelineAction() (the headless
+// runner's own step), telling the RunController what it must mirror (the
+// shared configuration, the number of workers). At its natural end it stops
+// its workers and deletes the channel when the scenario asks for that.
+// Channel management runs on the connection controller's thread pool
+// (runner::runChannelStep(), the headless runner's own step); the UI thread
+// never waits for it.
 namespace qs::ui {
 
 class RunController;
@@ -42,7 +48,10 @@ public:
 
 Q_SIGNALS:
     void started(const QString& name);
-    void actionApplied(const QString& description);
+    // A timeline action was applied: its description, with what did not
+    // happen as asked appended in parentheses ("(no worker worker-9)"); then
+    // `warned` is true.
+    void actionApplied(const QString& description, bool warned);
     void finished(const QString& name);
     void failed(const QString& error);
     // A channel step answered: `text` is "created channel X", "deleted channel
@@ -55,7 +64,11 @@ private:
     void begin();
     void tick();
     void finish();  // the natural end: end steps, then finished()
+    // Through runner::applyTimelineAction(), as the headless runner.
     void apply(const runner::TimelineAction& action);
+    // The run's pool, created (without workers) when there is none yet;
+    // nullptr with *error when not connected.
+    workers::WorkerPool* ensurePool(QString* error);
     // Runs `step` off the UI thread, reports it, then calls `then` (also when it failed).
     void runStep(runner::ChannelStep step, std::function<void()> then);
 

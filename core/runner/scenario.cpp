@@ -128,6 +128,13 @@ int Scenario::totalWorkers() const {
     return total;
 }
 
+std::optional<workers::WorkerConfig> Scenario::groupOverride(std::size_t group) const {
+    if (group == 0 || group >= workers.size() || workers[group].config == workers.front().config) {
+        return std::nullopt;
+    }
+    return workers[group].config;
+}
+
 std::string Scenario::validate() const {
     std::string problems;
     auto problem = [&problems](const std::string& text) {

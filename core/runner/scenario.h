@@ -98,6 +98,12 @@ struct Scenario {
     double timeoutSeconds = 60.0;
 
     int totalWorkers() const;
+    // The configuration group `group`'s workers get as their own: none for the
+    // first group (its settings are the pool's shared configuration, so a
+    // pool-wide "set" before a later group starts reaches that group too) nor
+    // for a group with the first group's settings. The headless runner and the
+    // console's scenario player both start their groups with this.
+    std::optional<workers::WorkerConfig> groupOverride(std::size_t group) const;
     // What the producer sends: the task plan on the scenario's channel. The headless
     // runner and the console's scenario player both start their producer from this.
     workers::TaskSpec taskSpec() const;

@@ -13,7 +13,7 @@
 #include "events/event_stream.h"
 #include "runner/channel_steps.h"
 #include "runner/event_recorder.h"
-#include "runner/pool_patch.h"
+#include "runner/timeline_step.h"
 #include "workers/worker_pool.h"
 
 namespace qs::runner {
@@ -199,14 +199,10 @@ RunResult ScenarioRunner::run() {
         s.label = "start " + std::to_string(group.count) +
                   " worker(s): " + workers::describe(group.config);
         s.run = [&, g] {
-            const WorkerGroup& grp = sc.workers[g];
-            std::optional<workers::WorkerConfig> override;
-            if (g != 0 && !(grp.config == sc.workers.front().config)) {
-                override = grp.config;
-            }
+            const int count = sc.workers[g].count;
             std::string error;
-            auto ids = pool.addWorkers(grp.count, &error, override);
-            if (static_cast<int>(ids.size()) != grp.count) {
+            auto ids = pool.addWorkers(count, &error, sc.groupOverride(g));
+            if (static_cast<int>(ids.size()) != count) {
                 result.error = "workers: " + error;
             }
         };
@@ -218,72 +214,8 @@ RunResult ScenarioRunner::run() {
         s.order = 3;
         s.label = action.describe();
         s.run = [&, action] {
-            auto targets = [&]() -> std::vector<std::string> {
-                if (!action.worker.empty()) {
-                    return {action.worker};
-                }
-                return pool.workerIds();
-            };
-            auto warnUnknown = [&](bool found, const std::string& id) {
-                if (!found) {
-                    result.warnings.push_back(action.describe() + ": no worker " + id);
-                }
-            };
-            switch (action.kind) {
-                case ActionKind::Crash:
-                    warnUnknown(pool.crash(action.worker), action.worker);
-                    break;
-                case ActionKind::Restart:
-                    warnUnknown(pool.restart(action.worker), action.worker);
-                    break;
-                case ActionKind::Stop:
-                    warnUnknown(pool.stopWorker(action.worker), action.worker);
-                    break;
-                case ActionKind::Pause:
-                    for (const auto& id : targets())
-                        warnUnknown(pool.pause(id), id);
-                    break;
-                case ActionKind::Resume:
-                    for (const auto& id : targets())
-                        warnUnknown(pool.resume(id), id);
-                    break;
-                case ActionKind::Slowdown:
-                    for (const auto& id : targets()) {
-                        warnUnknown(pool.setSlowdown(id, action.factor), id);
-                    }
-                    break;
-                case ActionKind::Scale: {
-                    std::string error;
-                    if (!pool.scaleTo(action.count, &error)) {
-                        result.warnings.push_back(action.describe() + ": " + error);
-                    }
-                    break;
-                }
-                case ActionKind::Set: {
-                    std::string error;
-                    if (!action.worker.empty()) {
-                        auto current = pool.workerConfig(action.worker);
-                        if (!current) {
-                            warnUnknown(false, action.worker);
-                            break;
-                        }
-                        action.patch.applyTo(*current);
-                        if (!pool.setWorkerConfig(action.worker, *current, &error)) {
-                            result.warnings.push_back(action.describe() + ": " + error);
-                        }
-                        break;
-                    }
-                    std::vector<std::string> problems;
-                    const workers::WorkerConfig after =
-                        applyPoolWidePatch(pool, action.patch, &problems);
-                    for (const auto& problem : problems) {
-                        result.warnings.push_back(action.describe() + ": " + problem);
-                    }
-                    if (!pool.setConfig(after, &error)) {
-                        result.warnings.push_back(action.describe() + ": " + error);
-                    }
-                    break;
-                }
+            for (const auto& warning : applyTimelineAction(pool, action).warnings) {
+                result.warnings.push_back(action.describe() + ": " + warning);
             }
         };
         steps.push_back(std::move(s));

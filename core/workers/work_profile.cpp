@@ -1,9 +1,10 @@
 #include "workers/work_profile.h"
 
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <vector>
+
+#include "workers/worker_config.h"  // formatConfigNumber
 
 namespace qs::workers {
 
@@ -14,12 +15,6 @@ std::chrono::nanoseconds fromMs(double ms) {
         return std::chrono::nanoseconds{0};
     }
     return std::chrono::nanoseconds{static_cast<std::int64_t>(std::llround(ms * 1e6))};
-}
-
-std::string formatMs(double ms) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g", ms);
-    return buffer;
 }
 
 }  // namespace
@@ -75,11 +70,12 @@ std::string WorkProfile::describe() const {
         case WorkKind::None:
             return "none";
         case WorkKind::Fixed:
-            return "fixed " + formatMs(ms) + " ms";
+            return "fixed " + formatConfigNumber(ms) + " ms";
         case WorkKind::Uniform:
-            return "uniform " + formatMs(minMs) + ".." + formatMs(maxMs) + " ms";
+            return "uniform " + formatConfigNumber(minMs) + ".." + formatConfigNumber(maxMs) +
+                   " ms";
         case WorkKind::Exponential:
-            return "exponential mean " + formatMs(ms) + " ms";
+            return "exponential mean " + formatConfigNumber(ms) + " ms";
     }
     return "unknown";
 }

@@ -1,6 +1,7 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTest>
 
@@ -35,6 +36,7 @@ private Q_SLOTS:
     void firstLookShowsWhatTheScenarioUses();
     void poisonTaskIsOneDeadLetteredRow();
     void scenarioCreatesThenDeletesItsChannel();
+    void timelineActionsAreTheRunnersSteps();
 
 private:
     bool allAcked(int n) const;
@@ -344,6 +346,71 @@ void TestEndToEnd::scenarioCreatesThenDeletesItsChannel() {
     QTRY_VERIFY_WITH_TIMEOUT(allAcked(scenario.tasks.count), 5000);
     QVERIFY(!player->isRunning());
     QVERIFY(!listed(nullptr));  // deleted at the end
+}
+
+// The player applies its timeline with the headless runner's own step
+// (runner::applyTimelineAction): an action ahead of the first workers still
+// applies and the first group then follows it, the sliders follow a pool-wide
+// "set", a "scale" refreshes the views, and a problem reaches the status bar.
+void TestEndToEnd::timelineActionsAreTheRunnersSteps() {
+    runner::Scenario s;
+    s.name = "timeline-steps";
+    s.channel = "e2e.timeline";
+    s.tasks.count = 0;
+    s.workers.resize(1);
+    s.workers.front().startAt = 0.3;
+    s.workers.front().config.batchSize = 2;
+    s.workers.front().config.waitMs = 1000;
+    auto step = [&](double at, runner::ActionKind kind) {
+        runner::TimelineAction a;
+        a.at = at;
+        a.kind = kind;
+        s.timeline.push_back(a);
+        return &s.timeline.back();
+    };
+    step(0.0, runner::ActionKind::Set)->patch.batchSize = 3;
+    step(0.5, runner::ActionKind::Crash)->worker = "worker-9";
+    step(0.6, runner::ActionKind::Scale)->count = 2;
+    s.untilDrained = false;
+    s.runForSeconds = 1.0;
+
+    RunController* run = window_->run();
+    ScenarioPlayer* player = window_->scenarioPlayer();
+    QSignalSpy applied(player, &ScenarioPlayer::actionApplied);
+    QSignalSpy finished(player, &ScenarioPlayer::finished);
+    QSignalSpy poolChanged(run, &RunController::poolChanged);
+    QStringList shown;          // the status bar right after each action
+    QList<qsizetype> poolSeen;  // poolChanged signals so far, at each action
+    const auto watch = connect(player, &ScenarioPlayer::actionApplied, this, [&] {
+        shown << window_->statusBar()->currentMessage();
+        poolSeen << poolChanged.size();
+    });
+    QString error;
+    QVERIFY2(player->start(s, &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 20000);
+
+    QCOMPARE(applied.size(), 3);
+    QCOMPARE(shown.size(), 3);
+    QCOMPARE(applied.at(0).at(0).toString(), QStringLiteral("at 0 s: set all workers: batch=3"));
+    QCOMPARE(applied.at(0).at(1).toBool(), false);
+    QCOMPARE(applied.at(1).at(0).toString(),
+             QStringLiteral("at 0.5 s: crash worker-9 (no worker worker-9)"));
+    QCOMPARE(applied.at(1).at(1).toBool(), true);
+    QCOMPARE(shown.at(1),
+             QStringLiteral("⚠ Scenario: at 0.5 s: crash worker-9 (no worker worker-9)"));
+    QCOMPARE(applied.at(2).at(0).toString(), QStringLiteral("at 0.6 s: scale to 2"));
+    QCOMPARE(applied.at(2).at(1).toBool(), false);
+
+    QCOMPARE(run->config().batchSize, 3);  // what the sliders show
+    QVERIFY(run->pool());
+    QCOMPARE(run->pool()->config().batchSize, 3);
+    QCOMPARE(run->workerCount(), 2);
+    QVERIFY(poolSeen.at(2) > poolSeen.at(1));  // the scale told the views
+    // worker-1 (the first group) follows the patched shared configuration.
+    QCOMPARE(run->pool()->workerConfig("worker-1")->batchSize, 3);
+    QCOMPARE(run->pool()->workerConfig("worker-2")->batchSize, 3);
+    disconnect(watch);
+    run->stopAll();
 }
 
 QTEST_MAIN(TestEndToEnd)
