@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pool_fixture.h"
 #include "runner/pool_patch.h"
 #include "test_broker.h"
 #include "workers/worker_pool.h"
@@ -19,7 +20,8 @@ private Q_SLOTS:
     void initTestCase() { QVERIFY2(broker_.ok(), broker_.error().c_str()); }
 
     void reachesWorkersWithTheirOwnConfiguration() {
-        workers::WorkerPool pool(poolOptions("patch.all"), shared());
+        workers::WorkerPool pool(test::poolOptionsFor(broker_, "patch.all"),
+                                 test::sharedPoolConfig());
         QVERIFY(startTwoWithOwnWorker2(pool));
 
         runner::ConfigPatch patch;
@@ -41,7 +43,8 @@ private Q_SLOTS:
     }
 
     void aRefusedPatchIsReportedAndChangesNothing() {
-        workers::WorkerPool pool(poolOptions("patch.bad"), shared());
+        workers::WorkerPool pool(test::poolOptionsFor(broker_, "patch.bad"),
+                                 test::sharedPoolConfig());
         QVERIFY(startTwoWithOwnWorker2(pool));
 
         runner::ConfigPatch patch;
@@ -55,23 +58,11 @@ private Q_SLOTS:
     }
 
 private:
-    static workers::WorkerConfig shared() {
-        workers::WorkerConfig c;
-        c.batchSize = 2;
-        c.waitMs = 200;
-        return c;
-    }
     // Two workers; worker-2 has its own configuration (batch 3).
     static bool startTwoWithOwnWorker2(workers::WorkerPool& pool) {
-        workers::WorkerConfig own = shared();
+        workers::WorkerConfig own = test::sharedPoolConfig();
         own.batchSize = 3;
         return pool.addWorkers(2).size() == 2u && pool.setWorkerConfig("worker-2", own);
-    }
-    workers::PoolOptions poolOptions(const std::string& channel) const {
-        workers::PoolOptions options;
-        options.client.address = broker_.address();
-        options.channel = channel;
-        return options;
     }
 
     test::TestBroker broker_;

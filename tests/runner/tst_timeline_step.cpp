@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "pool_fixture.h"
 #include "runner/scenario_runner.h"
 #include "runner/timeline_step.h"
 #include "test_broker.h"
@@ -56,7 +57,8 @@ private Q_SLOTS:
     void initTestCase() { QVERIFY2(broker_.ok(), broker_.error().c_str()); }
 
     void eachActionTakesEffect() {
-        workers::WorkerPool pool(poolOptions("step.effects"), shared());
+        workers::WorkerPool pool(test::poolOptionsFor(broker_, "step.effects"),
+                                 test::sharedPoolConfig());
         QCOMPARE(pool.addWorkers(2).size(), 2u);
         auto state = [&](const std::string& id) { return pool.workerSnapshot(id)->state; };
         auto clean = [](const runner::TimelineStepResult& r) {
@@ -137,7 +139,8 @@ private Q_SLOTS:
 
     void unknownWorkerIsWarned() {
         QFETCH(int, kind);
-        workers::WorkerPool pool(poolOptions("step.unknown"), shared());
+        workers::WorkerPool pool(test::poolOptionsFor(broker_, "step.unknown"),
+                                 test::sharedPoolConfig());
         QCOMPARE(pool.addWorkers(1).size(), 1u);
         TimelineAction a = action(static_cast<ActionKind>(kind), "worker-9");
         a.factor = 2.0;
@@ -156,7 +159,8 @@ private Q_SLOTS:
     }
 
     void invalidScaleIsWarned() {
-        workers::WorkerPool pool(poolOptions("step.scale"), shared());
+        workers::WorkerPool pool(test::poolOptionsFor(broker_, "step.scale"),
+                                 test::sharedPoolConfig());
         QCOMPARE(pool.addWorkers(2).size(), 2u);
         TimelineAction a = action(ActionKind::Scale);
         a.count = -1;
@@ -170,7 +174,8 @@ private Q_SLOTS:
     // Restarting a worker that runs, a missing worker name, a bad factor and
     // refused settings: each is one clear warning and changes nothing.
     void refusedActionsAreWarned() {
-        workers::WorkerPool pool(poolOptions("step.refused"), shared());
+        workers::WorkerPool pool(test::poolOptionsFor(broker_, "step.refused"),
+                                 test::sharedPoolConfig());
         QCOMPARE(pool.addWorkers(2).size(), 2u);
 
         runner::TimelineStepResult r =
@@ -216,7 +221,7 @@ private Q_SLOTS:
         s.channel = "step.runner";
         s.tasks.count = 1;
         s.workers.resize(1);
-        s.workers.front().config = shared();
+        s.workers.front().config = test::sharedPoolConfig();
         TimelineAction crash = action(ActionKind::Crash, "worker-9");
         crash.at = 0.1;
         s.timeline.push_back(crash);
@@ -236,9 +241,9 @@ private Q_SLOTS:
     void groupOverride() {
         runner::Scenario s;
         s.workers.resize(3);
-        s.workers[0].config = shared();
-        s.workers[1].config = shared();
-        s.workers[2].config = shared();
+        s.workers[0].config = test::sharedPoolConfig();
+        s.workers[1].config = test::sharedPoolConfig();
+        s.workers[2].config = test::sharedPoolConfig();
         s.workers[2].config.batchSize = 7;
         QVERIFY(!s.groupOverride(0));
         QVERIFY(!s.groupOverride(1));
@@ -248,19 +253,6 @@ private Q_SLOTS:
     }
 
 private:
-    static workers::WorkerConfig shared() {
-        workers::WorkerConfig c;
-        c.batchSize = 2;
-        c.waitMs = 200;
-        return c;
-    }
-    workers::PoolOptions poolOptions(const std::string& channel) const {
-        workers::PoolOptions options;
-        options.client.address = broker_.address();
-        options.channel = channel;
-        return options;
-    }
-
     test::TestBroker broker_;
 };
 

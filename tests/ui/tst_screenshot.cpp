@@ -35,6 +35,13 @@ private Q_SLOTS:
 private:
     static void addSizes();
     static void startRun(MainWindow& window, QSize size);
+    // No auto-connect, no saved settings: every test starts from the same window.
+    static MainWindowOptions offlineOptions() {
+        MainWindowOptions options;
+        options.autoConnect = false;
+        options.useSettings = false;
+        return options;
+    }
 };
 
 void TestScreenshot::addSizes() {
@@ -62,10 +69,7 @@ void TestScreenshot::startRun(MainWindow& window, QSize size) {
 }
 
 void TestScreenshot::rendersANonBlankWindow() {
-    MainWindowOptions options;
-    options.autoConnect = false;
-    options.useSettings = false;
-    MainWindow window(options);
+    MainWindow window(offlineOptions());
     window.resize(1400, 900);
     window.show();
     QString error;
@@ -112,10 +116,7 @@ void TestScreenshot::chartLabelsAreNotElided_data() {
 // would overlap): no chart may show one, on a projector-sized window too.
 void TestScreenshot::chartLabelsAreNotElided() {
     QFETCH(QSize, size);
-    MainWindowOptions options;
-    options.autoConnect = false;
-    options.useSettings = false;
-    MainWindow window(options);
+    MainWindow window(offlineOptions());
     startRun(window, size);
     if (QTest::currentTestFailed()) {
         return;
@@ -156,10 +157,7 @@ void TestScreenshot::legendAndMessageTableFit_data() {
 // and body) a value is elided.
 void TestScreenshot::legendAndMessageTableFit() {
     QFETCH(QSize, size);
-    MainWindowOptions options;
-    options.autoConnect = false;
-    options.useSettings = false;
-    MainWindow window(options);
+    MainWindow window(offlineOptions());
     startRun(window, size);
     if (QTest::currentTestFailed()) {
         return;
