@@ -51,6 +51,7 @@ struct Outcome {
     std::uint64_t acked = 0;
     std::uint64_t events = 0;
     std::uint64_t dropped = 0;
+    std::uint64_t polls = 0;  // Gets the workers made (how well batches filled)
 };
 
 double processCpuSeconds() {
@@ -165,6 +166,7 @@ Outcome runOnce(const Args& args, bool events) {
     producer.wait();
     pool.stop();
     out.acked = pool.totals().acked;
+    out.polls = pool.totals().polls;
     broker.setObserver(nullptr);
     readerStop = true;
     reader.join();
@@ -235,16 +237,22 @@ int main(int argc, char** argv) {
     // The end-of-run wait (see runOnce) shows as the last ack coming a wait
     // timeout after the steady point.
     auto waitedAtEnd = [](const Outcome& o) { return o.seconds - o.steadySeconds > 0.5; };
+    // Fewer tasks per poll means more round trips per task: a side that
+    // slows the workers a little can cost the pool more than its own work.
+    auto perPoll = [](const Outcome& o) {
+        return o.polls > 0 ? static_cast<double>(o.acked) / static_cast<double>(o.polls) : 0.0;
+    };
     for (int r = 0; r < args.runs && args.only >= 0; ++r) {
         const bool events = args.only == 1;
         const Outcome one = runOnce(args, events);
         std::printf(
             "run %d: events %s %.0f tasks/s steady, %.0f to the last ack (%.2f s%s, %llu events, "
-            "cpu %.1f us/task)\n",
+            "cpu %.1f us/task, %.1f tasks/poll)\n",
             r + 1, events ? "on" : "off", one.steadyTasks / one.steadySeconds,
             static_cast<double>(one.acked) / one.seconds, one.seconds,
             waitedAtEnd(one) ? ", end-of-run wait" : "",
-            static_cast<unsigned long long>(one.events), one.cpuSeconds * 1e6 / args.tasks);
+            static_cast<unsigned long long>(one.events), one.cpuSeconds * 1e6 / args.tasks,
+            perPoll(one));
         std::fflush(stdout);
         if (one.acked != static_cast<std::uint64_t>(args.tasks)) {
             std::fprintf(stderr, "not every task was acked (%llu)\n",
@@ -265,15 +273,17 @@ int main(int argc, char** argv) {
         const double overhead = (on.steadySeconds / off.steadySeconds - 1.0) * 100.0;
         std::printf(
             "run %d (%s first): events on %.0f tasks/s steady, %.0f to the last ack (%.2f s%s, "
-            "%llu events, %llu dropped, cpu %.1f us/task) | events off %.0f tasks/s steady, %.0f "
-            "to the last ack (%.2f s%s, cpu %.1f us/task) | event overhead %.1f%%\n",
+            "%llu events, %llu dropped, cpu %.1f us/task, %.1f tasks/poll) | events off %.0f "
+            "tasks/s steady, %.0f to the last ack (%.2f s%s, cpu %.1f us/task, %.1f tasks/poll) "
+            "| event overhead %.1f%%\n",
             r + 1, onFirst ? "on" : "off", on.steadyTasks / on.steadySeconds,
             static_cast<double>(on.acked) / on.seconds, on.seconds,
             waitedAtEnd(on) ? ", end-of-run wait" : "", static_cast<unsigned long long>(on.events),
             static_cast<unsigned long long>(on.dropped), on.cpuSeconds * 1e6 / args.tasks,
-            off.steadyTasks / off.steadySeconds, static_cast<double>(off.acked) / off.seconds,
-            off.seconds, waitedAtEnd(off) ? ", end-of-run wait" : "",
-            off.cpuSeconds * 1e6 / args.tasks, overhead);
+            perPoll(on), off.steadyTasks / off.steadySeconds,
+            static_cast<double>(off.acked) / off.seconds, off.seconds,
+            waitedAtEnd(off) ? ", end-of-run wait" : "", off.cpuSeconds * 1e6 / args.tasks,
+            perPoll(off), overhead);
         std::fflush(stdout);
         steadyOn.push_back(on.steadyTasks / on.steadySeconds);
         steadyOff.push_back(off.steadyTasks / off.steadySeconds);

@@ -314,12 +314,16 @@ void TestEventStream::slowReaderFastProducersLoseNothingUncounted() {
     for (int p = 0; p < kProducers; ++p) {
         threads.emplace_back([&, p] {
             const auto start = std::chrono::steady_clock::now();
-            if (p == kProducers - 1) {  // this one pushes in batches of up to 7
+            if (p == kProducers - 1) {  // this one pushes groups of several sizes
                 std::vector<Event> some;
+                const std::size_t sizes[] = {7, 23, 1, 60};
+                std::size_t turn = 0;
                 for (std::uint64_t i = 0; i < kEach; ++i) {
                     some.push_back(makeEvent(p, i));
-                    if (some.size() == 7 || i + 1 == kEach)
+                    if (some.size() == sizes[turn % 4] || i + 1 == kEach) {
                         stream.push(some);
+                        ++turn;
+                    }
                 }
                 took[static_cast<std::size_t>(p)] = std::chrono::steady_clock::now() - start;
                 finished.fetch_add(1);
