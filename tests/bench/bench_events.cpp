@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -173,25 +174,37 @@ int main(int argc, char** argv) {
                          "[--rate EVENTS_PER_S] [--runs N]\n");
             return 2;
         }
-        const long long value = std::atoll(argv[++i]);
+        const char* text = argv[++i];
+        char* end = nullptr;
+        errno = 0;
+        const long long value = std::strtoll(text, &end, 10);
+        if (end == text || *end != '\0' || errno != 0) {
+            std::fprintf(stderr, "%s: '%s' is not a whole number\n", a.c_str(), text);
+            return 2;
+        }
+        // Out-of-range values are refused below; clamp first so the casts are defined.
+        const int small = static_cast<int>(std::clamp<long long>(value, -1, 2000000));
         if (a == "--producers")
-            args.producers = static_cast<int>(value);
+            args.producers = small;
         else if (a == "--events")
             args.events = value;
         else if (a == "--group")
-            args.group = static_cast<int>(value);
+            args.group = small;
         else if (a == "--rate")
             args.rate = value;
         else if (a == "--runs")
-            args.runs = static_cast<int>(value);
+            args.runs = small;
         else {
             std::fprintf(stderr, "unknown option %s\n", a.c_str());
             return 2;
         }
     }
-    if (args.producers <= 0 || args.events < args.producers || args.group <= 0 || args.runs <= 0 ||
-        args.rate < 0) {
-        std::fprintf(stderr, "all counts must be > 0 (and events >= producers)\n");
+    if (args.producers <= 0 || args.producers > 256 || args.events < args.producers ||
+        args.events > 100000000 || args.group <= 0 || args.group > 1000000 || args.runs <= 0 ||
+        args.runs > 1000 || args.rate < 0) {
+        std::fprintf(stderr,
+                     "out of range: producers 1-256, events producers-100000000, group "
+                     "1-1000000, runs 1-1000, rate >= 0\n");
         return 2;
     }
     std::printf(
