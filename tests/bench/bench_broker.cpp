@@ -25,10 +25,13 @@
 #include <thread>
 #include <vector>
 
+#include "bench_stats.h"
 #include "broker/broker.h"
 #include "kubemq.grpc.pb.h"
 
 namespace {
+
+using qs::bench::processCpuSeconds;
 
 using Clock = std::chrono::steady_clock;
 
@@ -160,14 +163,6 @@ double residentMegabytes() {
         }
     }
     return -1;
-}
-
-// User + system CPU seconds of this whole process (all threads).
-double processCpuSeconds() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 std::string uniqueSuffix() {

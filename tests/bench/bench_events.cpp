@@ -32,10 +32,14 @@
 #include <thread>
 #include <vector>
 
+#include "bench_stats.h"
 #include "events/event.h"
 #include "events/event_stream.h"
 
 namespace {
+
+using qs::bench::median;
+using qs::bench::processCpuSeconds;
 
 using Clock = std::chrono::steady_clock;
 
@@ -46,15 +50,6 @@ struct Args {
     long long rate = 720000;  // events/s over all producers; 0 = flat out
     int runs = 5;
 };
-
-double processCpuSeconds() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    auto seconds = [](const timeval& t) {
-        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
-    };
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
 
 struct Outcome {
     double cpuNsPerEvent = 0;
@@ -154,12 +149,6 @@ Outcome runOnce(const Args& args, bool streamOn) {
     if (streamOn && acked == 0)
         std::fprintf(stderr, "the reader saw no Acked event\n");
     return out;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
 }  // namespace

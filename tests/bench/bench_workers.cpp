@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_stats.h"
 #include "broker/broker.h"
 #include "events/broker_event_sink.h"
 #include "events/event_stream.h"
@@ -30,6 +31,9 @@
 #include "workers/worker_pool.h"
 
 namespace {
+
+using qs::bench::median;
+using qs::bench::processCpuSeconds;
 
 using Clock = std::chrono::steady_clock;
 
@@ -53,15 +57,6 @@ struct Outcome {
     std::uint64_t dropped = 0;
     std::uint64_t polls = 0;  // Gets the workers made (how well batches filled)
 };
-
-double processCpuSeconds() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    auto seconds = [](const timeval& t) {
-        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
-    };
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
 
 Outcome runOnce(const Args& args, bool events) {
     qs::broker::BrokerOptions bo;
@@ -176,12 +171,6 @@ Outcome runOnce(const Args& args, bool events) {
     out.dropped = stream.droppedCount();
     broker.stop();
     return out;
-}
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
 }
 
 }  // namespace
