@@ -102,7 +102,7 @@ void ChartsModel::apply(const std::vector<Event>& batch) {
                 break;
             case EventKind::Acked: {
                 ++bucketAt(e.timeNs).acked;
-                ++perWorker_[QString::fromStdString(e.actor)];
+                ++perWorker_[fromView(e.actor)];
                 if (latency_) {
                     const std::int64_t ns = latency_(e);
                     if (ns >= 0) {
@@ -132,7 +132,7 @@ void ChartsModel::apply(const std::vector<Event>& batch) {
                 bucketAt(e.timeNs);
                 QString text = QString::fromStdString(e.detail);
                 if (e.source == EventSource::Worker && !e.actor.empty()) {
-                    text = QString::fromStdString(e.actor) + QStringLiteral(": ") + text;
+                    text = fromView(e.actor) + QStringLiteral(": ") + text;
                 }
                 markers_.emplace_back(static_cast<double>(e.timeNs - originNs_) / 1e9, text);
                 if (markers_.size() > 200) {

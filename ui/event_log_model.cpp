@@ -83,9 +83,9 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
                 case KindColumn:
                     return sv(toString(e.kind));
                 case ActorColumn:
-                    return QString::fromStdString(e.actor);
+                    return sv(e.actor);
                 case ChannelColumn:
-                    return QString::fromStdString(e.channel);
+                    return sv(e.channel);
                 case SequenceColumn:
                     return e.sequence ? QVariant::fromValue<qulonglong>(e.sequence) : QVariant();
                 case MessageIdColumn:

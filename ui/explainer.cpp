@@ -9,8 +9,8 @@
 namespace qs::ui {
 
 namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
+QString q(std::string_view s) {
+    return fromView(s);
 }
 
 QString describeSetting(const QString& name, const QString& value) {

@@ -305,9 +305,9 @@ MessageRecord* MessageTableModel::touch(const Event& e, bool create) {
     return &rows_.back();
 }
 
-const QString& MessageTableModel::actorName(const std::string& actor) {
+const QString& MessageTableModel::actorName(Name actor) {
     // A handful of workers write every event: share their names instead of
-    // converting (and storing) one copy per history entry.
+    // converting (and storing) one copy per history entry (found by id, not text).
     if (actors_.size() > 4096) {
         actors_.clear();
     }

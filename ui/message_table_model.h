@@ -100,7 +100,7 @@ Q_SIGNALS:
 private:
     MessageRecord* touch(const Event& e, bool create);
     void addHistory(MessageRecord& r, const Event& e);
-    const QString& actorName(const std::string& actor);
+    const QString& actorName(Name actor);
     void setState(MessageRecord& r, MessageState s);
     // The task whose dead-lettered copy `e` (a BrokerStored) is, or null.
     MessageRecord* deadLetterSource(const Event& e);
@@ -120,7 +120,7 @@ private:
     qint64 taskBase_ = 0;
     qint64 lastProducerN_ = 0;
     QSet<QString> workers_;
-    std::unordered_map<std::string, QString> actors_;
+    std::unordered_map<Name, QString> actors_;
     int committed_ = 0;  // rows the views know about (a prefix of rows_)
     std::array<qint64, static_cast<int>(MessageState::Count)> trimmedCounts_{};
     // Per channel, current and trimmed rows together (trimming does not change them).

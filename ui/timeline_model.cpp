@@ -42,8 +42,8 @@ void TimelineModel::addMarker(std::int64_t timeNs, const QString& text) {
     }
 }
 
-TimelineLane& TimelineModel::lane(const std::string& worker) {
-    const QString name = QString::fromStdString(worker);
+TimelineLane& TimelineModel::lane(std::string_view worker) {
+    const QString name = fromView(worker);
     const auto it = laneIndex_.constFind(name);
     if (it != laneIndex_.constEnd()) {
         return lanes_[static_cast<std::size_t>(it.value())];
@@ -143,7 +143,7 @@ void TimelineModel::apply(const std::vector<Event>& batch) {
                     closeBar(prevLane, *prev, e.timeNs, Outcome::Returned);
                 }
                 TimelineLane& l = lane(e.actor);
-                const int li = laneIndex_.value(QString::fromStdString(e.actor));
+                const int li = laneIndex_.value(fromView(e.actor));
                 TimelineBar b;
                 b.startNs = e.timeNs;
                 b.key = key;
@@ -218,7 +218,7 @@ void TimelineModel::apply(const std::vector<Event>& batch) {
             case EventKind::WorkerReconnected:
             case EventKind::WorkerStopped: {
                 TimelineLane& l = lane(e.actor);
-                const int li = laneIndex_.value(QString::fromStdString(e.actor));
+                const int li = laneIndex_.value(fromView(e.actor));
                 LaneMark m;
                 m.timeNs = e.timeNs;
                 switch (e.kind) {
@@ -272,7 +272,7 @@ void TimelineModel::apply(const std::vector<Event>& batch) {
             case EventKind::ConfigChanged: {
                 QString text = QString::fromStdString(e.detail);
                 if (!e.actor.empty() && e.source == EventSource::Worker) {
-                    text = QString::fromStdString(e.actor) + QStringLiteral(": ") + text;
+                    text = fromView(e.actor) + QStringLiteral(": ") + text;
                 }
                 addMarker(e.timeNs, text);
                 break;

@@ -94,7 +94,7 @@ public:
     std::vector<std::pair<int, const TimelineBar*>> barsOf(const QString& key) const;
 
 private:
-    TimelineLane& lane(const std::string& worker);
+    TimelineLane& lane(std::string_view worker);
     TimelineBar* openBar(const QString& key, int* laneIndex = nullptr);
     void closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Outcome outcome);
     void prune();

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/name.h"
 #include "common/short_text.h"
 
 // One observable step of a Queuescope run, from the client side (workers, the
@@ -67,16 +68,22 @@ struct Event {
     std::int64_t timeNs = 0;
     EventKind kind = EventKind::Error;
     EventSource source = EventSource::Pool;
-    std::string actor;  // worker / client id
-    std::string channel;
-    ShortText messageId;  // inline up to 44 bytes: most events allocate nothing
-    std::uint64_t sequence = 0;
     std::int32_t receiveCount = 0;
-    ShortText transaction;    // downstream TransactionId when known
+    Name actor;  // worker / client id
+    Name channel;
+    std::uint64_t sequence = 0;
     std::int64_t value = 0;   // meaning per kind (see above)
     std::int64_t count2 = 0;  // second number per kind (see above)
+    ShortText messageId;      // inline up to 36 bytes: most events allocate nothing
+    ShortText transaction;    // downstream TransactionId when known
     std::string detail;
 };
+
+// Every byte of an Event is written, moved into the stream and read on
+// another core, hundreds of thousands of times a second: the fields are
+// ordered to leave no padding, and the size is checked (it was 240 bytes,
+// and the stream's cost followed it; docs/benchmarks.md).
+static_assert(sizeof(Event) == 160);
 
 std::string_view toString(EventKind kind);
 std::string_view toString(EventSource source);

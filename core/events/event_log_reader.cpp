@@ -21,11 +21,13 @@ bool readString(const json& j, const char* key, std::string& out, std::string& e
     return true;
 }
 
-bool readString(const json& j, const char* key, ShortText& out, std::string& error) {
+// For ShortText and Name fields.
+template <typename Text>
+bool readString(const json& j, const char* key, Text& out, std::string& error) {
     std::string text;
     if (!readString(j, key, text, error))
         return false;
-    out = text;
+    out = std::string_view(text);
     return true;
 }
 

@@ -155,10 +155,10 @@ Ledger::Entry& Ledger::entry(const Event& e, bool& created) {
     return it->second;
 }
 
-Ledger::WorkerData& Ledger::workerData(const std::string& name) {
-    auto it = workers_.find(std::string_view(name));
+Ledger::WorkerData& Ledger::workerData(std::string_view name) {
+    auto it = workers_.find(name);
     if (it == workers_.end()) {
-        it = workers_.emplace(name, WorkerData(options_.latencySampleCap)).first;
+        it = workers_.emplace(std::string(name), WorkerData(options_.latencySampleCap)).first;
         it->second.stats.worker = name;
     }
     return it->second;
@@ -244,7 +244,7 @@ DeliveryRecord& Ledger::beginDelivery(MessageRecord& rec, const Event& e, Side s
 
     DeliveryRecord d;
     d.worker = e.actor;
-    d.channel = e.channel.empty() ? rec.channel : e.channel;
+    d.channel = e.channel.empty() ? std::string_view(rec.channel) : e.channel.view();
     d.transaction = e.transaction;
     d.sequence = e.sequence;
     d.receiveCount = e.receiveCount;
@@ -646,7 +646,7 @@ void Ledger::indexDelivery(Entry& en, const DeliveryRecord& d) {
     en.sequenceKey = std::move(key);
 }
 
-void Ledger::workerCrashed(const std::string& worker, std::int64_t timeNs) {
+void Ledger::workerCrashed(std::string_view worker, std::int64_t timeNs) {
     WorkerData* w = findWorker(worker);
     if (w == nullptr)
         return;

@@ -221,7 +221,7 @@ private:
     };
 
     Entry& entry(const Event& event, bool& created);
-    WorkerData& workerData(const std::string& name);
+    WorkerData& workerData(std::string_view name);
     WorkerData* findWorker(std::string_view name);
     enum class Match : std::uint8_t { Assignment, Settlement, Work };
     DeliveryRecord* findDelivery(MessageRecord& rec, const Event& event, Side side, Match match);
@@ -236,7 +236,7 @@ private:
     void applyMessageEvent(const Event& event);
     void applyWorkerEvent(const Event& event);
     void applyReportedRedelivery(const Event& event);
-    void workerCrashed(const std::string& worker, std::int64_t timeNs);
+    void workerCrashed(std::string_view worker, std::int64_t timeNs);
     void evictFinished();
     void indexDelivery(Entry& entry, const DeliveryRecord& d);
     static std::string sequenceKey(std::string_view channel, std::uint64_t sequence);

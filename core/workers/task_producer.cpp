@@ -184,6 +184,9 @@ void TaskProducer::sendChunk(int first, int count) {
     EventStream* events = options_.events;
     const bool eventsOn = events != nullptr && events->isEnabled();
     const std::string& clientId = client_->options().clientId;
+    // Interned once for the chunk's events (makeTask() puts every task on spec_.channel).
+    const Name actorName = eventsOn ? Name(clientId) : Name();
+    const Name channelName = eventsOn ? Name(spec_.channel) : Name();
     const std::int64_t sentNs = eventsOn ? monotonicNanos() : 0;  // one request, one time
     for (int n = first; n < first + count; ++n) {
         client::QueueMessage m = makeTask(n);
@@ -194,8 +197,8 @@ void TaskProducer::sendChunk(int first, int count) {
             e.timeNs = sentNs;
             e.kind = EventKind::TaskSent;
             e.source = EventSource::Producer;
-            e.actor = clientId;
-            e.channel = m.channel;
+            e.actor = actorName;
+            e.channel = channelName;
             e.messageId = m.id;
             e.value = m.policy.delaySeconds;
             e.count2 = n;
@@ -215,7 +218,7 @@ void TaskProducer::sendChunk(int first, int count) {
             e.timeNs = monotonicNanos();
             e.kind = EventKind::SendFailed;
             e.source = EventSource::Producer;
-            e.actor = clientId;
+            e.actor = actorName;
             e.channel = messages[i].channel;
             e.messageId = messages[i].id;
             e.count2 = first + static_cast<int>(i);

@@ -39,7 +39,12 @@ bool isSettledStatus(ItemStatus s) {
 
 Worker::Worker(std::string id, WorkerEnvironment environment, WorkerConfig config,
                std::uint64_t seed)
-    : id_(std::move(id)), env_(std::move(environment)), rng_(seed), pendingConfig_(config) {
+    : id_(std::move(id)),
+      env_(std::move(environment)),
+      actorName_(id_),
+      channelName_(env_.channel),
+      rng_(seed),
+      pendingConfig_(config) {
     snap_.id = id_;
     snap_.config = config;
     snap_.state = WorkerState::Stopped;
@@ -206,8 +211,8 @@ void Worker::describeSelf(Event& e, EventKind kind, std::int64_t timeNs) const {
     e.timeNs = timeNs != 0 ? timeNs : monotonicNanos();
     e.kind = kind;
     e.source = EventSource::Worker;
-    e.actor = id_;
-    e.channel = env_.channel;
+    e.actor = actorName_;
+    e.channel = channelName_;
 }
 
 Event Worker::makeEvent(EventKind kind) const {

@@ -116,6 +116,8 @@ private:
 
     const std::string id_;
     const WorkerEnvironment env_;
+    const Name actorName_;  // id_ and env_.channel, interned once for every event
+    const Name channelName_;
     std::mt19937_64 rng_;
 
     // Written by the worker thread (and start()) under snapshotMutex_; the

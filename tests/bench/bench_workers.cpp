@@ -86,7 +86,7 @@ Outcome runOnce(const Args& args, bool events) {
                 if (firstProblem.empty() &&
                     (e.kind == qs::EventKind::Error || e.kind == qs::EventKind::SendFailed))
                     firstProblem =
-                        e.actor + ": " + std::string(qs::toString(e.kind)) + ": " + e.detail;
+                        e.actor.str() + ": " + std::string(qs::toString(e.kind)) + ": " + e.detail;
             }
             if (args.ledger)
                 ledger.apply(batch);

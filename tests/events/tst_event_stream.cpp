@@ -52,18 +52,19 @@ struct RunCheck {
                 continue;
             }
             ++real;
-            if (e.actor.size() < 2 || e.actor[0] != 'p') {
-                fail("bad actor " + e.actor);
+            const std::string actor = e.actor.str();
+            if (actor.size() < 2 || actor[0] != 'p') {
+                fail("bad actor " + actor);
                 continue;
             }
-            const int p = std::stoi(e.actor.substr(1));
+            const int p = std::stoi(actor.substr(1));
             if (p < 0 || p >= static_cast<int>(nextMin.size())) {
                 fail("bad producer");
                 continue;
             }
             auto& min = nextMin[static_cast<std::size_t>(p)];
             if (e.sequence < min)
-                fail("out of order for " + e.actor);
+                fail("out of order for " + actor);
             min = e.sequence + 1;
             if (e.detail != payloadFor(p, e.sequence))
                 fail("corrupt payload " + e.detail);

@@ -1,4 +1,4 @@
-// ShortText: the identifier string of events (inline up to 44 bytes, heap
+// ShortText: the identifier string of events (inline up to 36 bytes, heap
 // beyond). Checks the boundary, aliasing assignments and moves, since a bug
 // there would corrupt MessageIDs silently.
 #include <QtTest>
