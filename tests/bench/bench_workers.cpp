@@ -6,8 +6,12 @@
 // (see runOnce); the rate to the last ack is printed too. Not a test; run it on an optimized
 // build:
 //   bench_workers [--tasks 200000] [--workers 8] [--batch 50] [--settle each|batch]
-//                 [--runs 1] [--ledger] [--only on|off]
+//                 [--runs 1] [--ledger] [--only on|off] [--sliced MS]
 // --only runs one side (for profiling it alone, e.g. under perf or callgrind).
+// --sliced MS measures both sides inside each run instead: the stream and the
+// broker observer are switched on and off every MS milliseconds, and each
+// side's rate is its acks over its time. A run's two sides then share the
+// same seconds of a noisy machine; whole runs, one after the other, do not.
 #include <sys/resource.h>
 #include <sys/time.h>
 
@@ -43,7 +47,8 @@ struct Args {
     int batch = 50;
     int runs = 1;
     bool ledger = false;
-    int only = -1;  // -1 both, 1 events on only, 0 events off only
+    int only = -1;     // -1 both, 1 events on only, 0 events off only
+    int slicedMs = 0;  // > 0: switch events on and off every slicedMs within each run
     qs::workers::SettleMode settle = qs::workers::SettleMode::Each;
 };
 
@@ -56,7 +61,24 @@ struct Outcome {
     std::uint64_t events = 0;
     std::uint64_t dropped = 0;
     std::uint64_t polls = 0;  // Gets the workers made (how well batches filled)
+    // --sliced: each side's share of the steady part of the run (the first
+    // slice, a warm-up, the start of every slice and the slice cut short by
+    // the steady point are left out).
+    struct Side {
+        double seconds = 0;
+        double cpuSeconds = 0;
+        std::uint64_t acked = 0;
+        int slices = 0;
+    };
+    Side slicedOn, slicedOff;
 };
+
+// Events on (stream enabled, broker observed) or off, switchable mid-run.
+void setEvents(qs::broker::Broker& broker, qs::EventStream& stream, qs::BrokerEventSink& sink,
+               bool on) {
+    stream.setEnabled(on);
+    broker.setObserver(on ? &sink : nullptr);
+}
 
 Outcome runOnce(const Args& args, bool events) {
     qs::broker::BrokerOptions bo;
@@ -70,9 +92,7 @@ Outcome runOnce(const Args& args, bool events) {
     }
     qs::EventStream stream(1u << 20, events);
     qs::BrokerEventSink sink(stream);
-    if (events) {
-        broker.setObserver(&sink);
-    }
+    setEvents(broker, stream, sink, events);
     std::atomic<bool> readerStop{false};
     std::uint64_t drained = 0;
     std::string firstProblem;  // the first Error / SendFailed event, for diagnosis
@@ -145,14 +165,50 @@ Outcome runOnce(const Args& args, bool events) {
         static_cast<std::uint64_t>(std::max(1, args.tasks - args.workers * args.batch));
     std::optional<Clock::time_point> steadyAt;
     const auto limit = start + std::chrono::minutes(5);
+    Outcome out;
+    // --sliced: the current slice, its side, when it began and where its
+    // measured part began. That part starts kSliceGuard after the switch, so
+    // the reader has drained the previous side's events and the workers have
+    // finished the batches they began under it.
+    constexpr auto kSliceGuard = std::chrono::milliseconds(10);
+    const auto slice = std::chrono::milliseconds(args.slicedMs);
+    bool sliceOn = events;
+    int sliceIndex = 0;
+    auto sliceBegan = start;
+    bool measuring = false;
+    auto measuredFrom = start;
+    double sliceCpu = cpuStart;
+    std::uint64_t sliceAcked = 0;
     for (std::uint64_t acked = 0;
          (acked = pool.totals().acked) < static_cast<std::uint64_t>(args.tasks) &&
          Clock::now() < limit;) {
+        const auto now = Clock::now();
         if (!steadyAt && acked >= steadyTarget)
-            steadyAt = Clock::now();
+            steadyAt = now;
+        if (args.slicedMs > 0 && !steadyAt) {
+            if (!measuring && now - sliceBegan >= kSliceGuard) {
+                measuring = true;
+                measuredFrom = now;
+                sliceCpu = processCpuSeconds();
+                sliceAcked = acked;
+            }
+            if (now - sliceBegan >= slice) {
+                if (measuring && sliceIndex > 0) {
+                    Outcome::Side& side = sliceOn ? out.slicedOn : out.slicedOff;
+                    side.seconds += std::chrono::duration<double>(now - measuredFrom).count();
+                    side.cpuSeconds += processCpuSeconds() - sliceCpu;
+                    side.acked += acked - sliceAcked;
+                    ++side.slices;
+                }
+                sliceOn = !sliceOn;
+                setEvents(broker, stream, sink, sliceOn);
+                ++sliceIndex;
+                sliceBegan = now;
+                measuring = false;
+            }
+        }
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-    Outcome out;
     const auto end = Clock::now();
     out.seconds = std::chrono::duration<double>(end - start).count();
     out.steadySeconds = std::chrono::duration<double>(steadyAt.value_or(end) - start).count();
@@ -162,7 +218,7 @@ Outcome runOnce(const Args& args, bool events) {
     pool.stop();
     out.acked = pool.totals().acked;
     out.polls = pool.totals().polls;
-    broker.setObserver(nullptr);
+    setEvents(broker, stream, sink, false);
     readerStop = true;
     reader.join();
     out.events = drained;
@@ -203,6 +259,12 @@ int main(int argc, char** argv) {
                 return 2;
             }
             args.only = side == "on" ? 1 : 0;
+        } else if (a == "--sliced") {
+            args.slicedMs = std::atoi(next());
+            if (args.slicedMs < 10 || args.slicedMs > 10000) {
+                std::fprintf(stderr, "--sliced: 10 to 10000 ms\n");
+                return 2;
+            }
         } else if (a == "--settle") {
             if (!qs::workers::parseSettleMode(next(), &args.settle)) {
                 std::fprintf(stderr, "--settle: each or batch\n");
@@ -211,12 +273,17 @@ int main(int argc, char** argv) {
         } else {
             std::fprintf(stderr,
                          "usage: bench_workers [--tasks N] [--workers N] [--batch N] "
-                         "[--settle each|batch] [--runs N] [--ledger] [--only on|off]\n");
+                         "[--settle each|batch] [--runs N] [--ledger] [--only on|off] "
+                         "[--sliced MS]\n");
             return 2;
         }
     }
     if (args.tasks <= 0 || args.workers <= 0 || args.batch <= 0 || args.runs <= 0) {
         std::fprintf(stderr, "all counts must be > 0\n");
+        return 2;
+    }
+    if (args.slicedMs > 0 && args.only >= 0) {
+        std::fprintf(stderr, "--sliced measures both sides: no --only with it\n");
         return 2;
     }
     std::printf("bench_workers: %d tasks, %d workers, batch %d, zero work, settle %s%s\n",
@@ -248,6 +315,54 @@ int main(int argc, char** argv) {
                          static_cast<unsigned long long>(one.acked));
             return 1;
         }
+    }
+    if (args.slicedMs > 0) {
+        std::vector<double> rateOn, rateOff, cpuOn, cpuOff, overheads, cpuOverheads;
+        for (int r = 0; r < args.runs; ++r) {
+            const bool onFirst = r % 2 == 0;  // the side of the first (warm-up) slice
+            const Outcome one = runOnce(args, onFirst);
+            const Outcome::Side& on = one.slicedOn;
+            const Outcome::Side& off = one.slicedOff;
+            if (one.acked != static_cast<std::uint64_t>(args.tasks)) {
+                std::fprintf(stderr, "not every task was acked (%llu)\n",
+                             static_cast<unsigned long long>(one.acked));
+                return 1;
+            }
+            if (on.slices == 0 || off.slices == 0 || on.acked == 0 || off.acked == 0) {
+                std::fprintf(stderr,
+                             "run %d: too short for slices of %d ms (on %d, off %d slices); "
+                             "use more --tasks or shorter --sliced\n",
+                             r + 1, args.slicedMs, on.slices, off.slices);
+                return 1;
+            }
+            const double onRate = static_cast<double>(on.acked) / on.seconds;
+            const double offRate = static_cast<double>(off.acked) / off.seconds;
+            const double onCpu = on.cpuSeconds * 1e6 / static_cast<double>(on.acked);
+            const double offCpu = off.cpuSeconds * 1e6 / static_cast<double>(off.acked);
+            // The same measure as the whole-run comparison: time per task, on over off.
+            const double overhead = (offRate / onRate - 1.0) * 100.0;
+            const double cpuOverhead = (onCpu / offCpu - 1.0) * 100.0;
+            std::printf(
+                "run %d (sliced %d ms, %s first): events on %.0f tasks/s (%d slices, cpu %.1f "
+                "us/task) | events off %.0f tasks/s (%d slices, cpu %.1f us/task) | event "
+                "overhead %.1f%%, cpu overhead %.1f%%\n",
+                r + 1, args.slicedMs, onFirst ? "on" : "off", onRate, on.slices, onCpu, offRate,
+                off.slices, offCpu, overhead, cpuOverhead);
+            std::fflush(stdout);
+            rateOn.push_back(onRate);
+            rateOff.push_back(offRate);
+            cpuOn.push_back(onCpu);
+            cpuOff.push_back(offCpu);
+            overheads.push_back(overhead);
+            cpuOverheads.push_back(cpuOverhead);
+        }
+        std::printf(
+            "median of %zu (sliced %d ms): events on %.0f tasks/s (cpu %.1f us/task) | events "
+            "off %.0f tasks/s (cpu %.1f us/task) | event overhead %.1f%% (per-run median), cpu "
+            "overhead %.1f%%\n",
+            rateOn.size(), args.slicedMs, median(rateOn), median(cpuOn), median(rateOff),
+            median(cpuOff), median(overheads), median(cpuOverheads));
+        return 0;
     }
     std::vector<double> steadyOn, steadyOff, lastOn, lastOff, cpuOn, cpuOff, overheads;
     int waits = 0;
