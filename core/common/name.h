@@ -16,9 +16,10 @@ namespace qs {
 // destroying a Name is copying an integer, and the text is never copied or
 // freed on the event path.
 //
-// The text lives in one process-wide table for the rest of the process; it is
-// never freed. That suits names, not arbitrary text: at most kMaxNames
-// distinct ones (beyond that, making a new one throws std::length_error).
+// The text lives in one process-wide table (NameTable) for the rest of the
+// process; it is never freed. That suits names, not arbitrary text: it holds
+// kMaxNames distinct ones, and beyond that every new text becomes the name
+// NameTable::kOverflowText, so an event keeps everything else and says why.
 // The empty name is id 0 and needs no table entry.
 //
 // Threading: a Name is a plain value, copied freely between threads. Making a
@@ -31,8 +32,7 @@ public:
 
     Name() noexcept = default;
     // Interns `text`. Explicit, so that comparing a Name with a string does
-    // not intern the string. Throws std::bad_alloc, or std::length_error when
-    // the table is full.
+    // not intern the string. Throws std::bad_alloc only.
     explicit Name(std::string_view text) : id_(intern(text)) {}
 
     Name& operator=(std::string_view text) {

@@ -1,6 +1,7 @@
 // Name: the interned worker / client / channel name events carry. Checks that
 // equal text gives one entry whichever thread interns it, that text read on
-// another thread is intact, and that comparing with a string interns nothing.
+// another thread is intact, that comparing with a string interns nothing, and
+// what a full NameTable does.
 #include <QtTest>
 #include <atomic>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "common/name.h"
+#include "common/name_table.h"
 
 using qs::Name;
 
@@ -78,6 +80,31 @@ private Q_SLOTS:
             QCOMPARE(names[static_cast<std::size_t>(i)].view(),
                      std::string_view("cache-" + std::to_string(i)));
         }
+    }
+
+    // A full table names every new text with the overflow marker instead of
+    // failing: the event keeps its other fields, and the names held stay.
+    void aFullTableNamesTheOverflow() {
+        qs::NameTable table(3);
+        const std::uint32_t a = table.intern("a");
+        const std::uint32_t b = table.intern("b");
+        const std::uint32_t c = table.intern("c");
+        QCOMPARE(table.count(), std::size_t(3));
+        QVERIFY(a != b && b != c && a != c);
+        QVERIFY(a != qs::NameTable::kOverflowId);
+        QCOMPARE(table.intern("d"), qs::NameTable::kOverflowId);
+        QCOMPARE(table.intern("e"), qs::NameTable::kOverflowId);
+        QCOMPARE(table.textOf(qs::NameTable::kOverflowId), qs::NameTable::kOverflowText);
+        QCOMPARE(table.count(), std::size_t(3));
+        QCOMPARE(table.intern("b"), b);  // names held are still found
+        QCOMPARE(table.textOf(c), std::string_view("c"));
+        QCOMPARE(table.intern(qs::NameTable::kOverflowText), qs::NameTable::kOverflowId);
+        // More than one segment's worth of names.
+        qs::NameTable large(2000);
+        for (int i = 0; i < 2000; ++i)
+            QVERIFY(large.intern("n" + std::to_string(i)) != qs::NameTable::kOverflowId);
+        QCOMPARE(large.intern("one too many"), qs::NameTable::kOverflowId);
+        QCOMPARE(large.textOf(large.intern("n1999")), std::string_view("n1999"));
     }
 
     // Threads intern overlapping sets of names at once (crossing segment
