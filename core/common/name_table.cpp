@@ -4,11 +4,11 @@
 
 namespace qs {
 
-NameTable::NameTable(std::size_t capacity) : capacity_(capacity) {
+NameTable::NameTable(std::size_t capacity)
     // Ids 0 (empty), 1 (overflow) and `capacity` names.
-    const std::size_t segments = (capacity + 2 + kSegmentSize - 1) / kSegmentSize;
-    segments_ = std::make_unique<std::atomic<std::string_view*>[]>(segments);
-    for (std::size_t i = 0; i < segments; ++i)
+    : capacity_(capacity), segmentCount_((capacity + 2 + kSegmentSize - 1) / kSegmentSize) {
+    segments_ = std::make_unique<std::atomic<std::string_view*>[]>(segmentCount_);
+    for (std::size_t i = 0; i < segmentCount_; ++i)
         segments_[i].store(nullptr, std::memory_order_relaxed);
     std::lock_guard lock(mutex_);
     add(kOverflowText);
@@ -17,8 +17,7 @@ NameTable::NameTable(std::size_t capacity) : capacity_(capacity) {
 NameTable::~NameTable() {
     for (std::uint32_t id = kOverflowId; id < next_; ++id)
         delete[] textOf(id).data();
-    const std::size_t segments = (capacity_ + 2 + kSegmentSize - 1) / kSegmentSize;
-    for (std::size_t i = 0; i < segments; ++i)
+    for (std::size_t i = 0; i < segmentCount_; ++i)
         delete[] segments_[i].load(std::memory_order_relaxed);
 }
 

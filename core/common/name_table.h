@@ -49,6 +49,7 @@ private:
     std::size_t heldLocked() const { return next_ - kOverflowId - 1; }
 
     const std::size_t capacity_;
+    const std::size_t segmentCount_;
     mutable std::mutex mutex_;
     std::unordered_map<std::string_view, std::uint32_t> ids_;  // views of the copies
     std::unique_ptr<std::atomic<std::string_view*>[]> segments_;
