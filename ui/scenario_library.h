@@ -5,9 +5,8 @@
 
 #include "runner/scenario.h"
 
-// Finds the bundled scenarios (resources/scenarios/*.json): compiled into the
-// executable as Qt resources, next to an installed binary
-// (../share/queuescope/scenarios), or in the source tree as a fallback.
+// The console's view of the bundled scenarios: core's runner/scenario_library.h
+// (the data folders of an install or a build tree) with Qt strings.
 namespace qs::ui {
 
 QStringList scenarioNames();  // sorted, without ".json"

@@ -9,13 +9,14 @@
 #include <string_view>
 
 #include "broker/broker.h"
+#include "common/version.h"
 
 namespace {
 
 void printUsage(std::ostream& out) {
     out << "Usage: queuescope-broker [--port N] [--bind ADDR] [--auth-token T]\n"
            "                         [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] "
-           "[--help]\n"
+           "[--help] [--version]\n"
            "  --port N         TCP port to listen on (default 50000; 0 = pick a free one)\n"
            "  --bind ADDR      address to bind (default 127.0.0.1)\n"
            "  --auth-token T   require metadata 'authorization: T' on every RPC but Ping\n"
@@ -23,6 +24,7 @@ void printUsage(std::ostream& out) {
            "  --tls-key PEM    private key of --tls-cert\n"
            "  --tls-client-ca PEM  require client certificates signed by this CA (mutual TLS)\n"
            "  --help           show this help\n"
+           "  --version        print the version and exit\n"
            "Prints 'queuescope-broker listening on <host>:<port>' once serving.\n";
 }
 
@@ -56,6 +58,9 @@ int main(int argc, char** argv) {
         };
         if (arg == "--help" || arg == "-h") {
             printUsage(std::cout);
+            return 0;
+        } else if (arg == "--version") {
+            std::cout << "queuescope-broker " << qs::kVersion << '\n';
             return 0;
         } else if (arg == "--port") {
             const char* text = value(arg);

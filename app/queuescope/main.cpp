@@ -13,6 +13,7 @@
 
 #include "channel_browser.h"
 #include "charts_panel.h"
+#include "common/version.h"
 #include "connection_controller.h"
 #include "main_window.h"
 #include "runner/headless_command.h"
@@ -37,13 +38,19 @@ int main(int argc, char** argv) {
         return qs::runner::runHeadless(argc, argv);
     }
     const bool screenshot = hasArg(argc, argv, "--screenshot");
-    if (screenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+    // These show no window, so they work on a machine without a display too.
+    const bool textOnly = hasArg(argc, argv, "--version") || hasArg(argc, argv, "-v") ||
+                          hasArg(argc, argv, "--help") || hasArg(argc, argv, "-h") ||
+                          hasArg(argc, argv, "--help-all");
+    if ((screenshot || textOnly) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Queuescope"));
     QApplication::setApplicationName(QStringLiteral("queuescope"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QGuiApplication::setDesktopFileName(QStringLiteral("org.queuescope.Queuescope"));
+    QApplication::setApplicationVersion(
+        QString::fromUtf8(qs::kVersion.data(), static_cast<qsizetype>(qs::kVersion.size())));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
@@ -96,6 +103,12 @@ int main(int argc, char** argv) {
     const double after = parser.value(afterOpt).toDouble(&ok);
     if (!ok || after < 0) {
         std::fprintf(stderr, "queuescope: --after must be a number of seconds >= 0\n");
+        return 2;
+    }
+    const QString view = parser.value(viewOpt);
+    if (!view.isEmpty() && view != QStringLiteral("messages") && view != QStringLiteral("log") &&
+        view != QStringLiteral("channels")) {
+        std::fprintf(stderr, "queuescope: --view must be messages, log or channels\n");
         return 2;
     }
     const QStringList size = parser.value(sizeOpt).split(QLatin1Char('x'));
@@ -163,12 +176,11 @@ int main(int argc, char** argv) {
                              });
         }
     }
-    const QString view = parser.value(viewOpt);
     if (view == QStringLiteral("channels")) {
         window.showChannels();
     } else if (view == QStringLiteral("log")) {
         window.showDock(QStringLiteral("eventLogDock"));
-    }
+    }  // "messages" is in front already
 
     if (screenshot) {
         const QString file = parser.value(screenshotOpt);

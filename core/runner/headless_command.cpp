@@ -16,7 +16,9 @@
 #include <string_view>
 
 #include "common/prefix_lines.h"
+#include "common/version.h"
 #include "runner/scenario_json.h"
+#include "runner/scenario_library.h"
 #include "runner/summary_table.h"
 #include "workers/work_profile.h"
 
@@ -37,9 +39,9 @@ struct Flag {
 };
 
 // The options headlessUsage() documents: switches, and options taking a value.
-constexpr std::string_view kSwitches[] = {"help",           "quiet",         "auto-ack",
-                                          "no-auto-ack",    "no-events",     "until-drained",
-                                          "create-channel", "delete-channel"};
+constexpr std::string_view kSwitches[] = {"help",          "version",        "quiet",
+                                          "auto-ack",      "no-auto-ack",    "no-events",
+                                          "until-drained", "create-channel", "delete-channel"};
 constexpr std::string_view kValued[] = {
     // General, run length, channel
     "scenario", "address", "auth-token", "events-csv", "events-jsonl", "seed", "timeout", "run-for",
@@ -209,7 +211,7 @@ Scenario defaultScenario() {
 }
 
 std::string headlessUsage() {
-    return R"(Usage: queuescope run [--scenario FILE] [options]
+    return R"(Usage: queuescope run [--scenario NAME|FILE] [options]
 
 Runs a work-queue scenario headless: sends tasks, runs a pool of workers (one
 client and one connection each) against the embedded broker (started in this
@@ -219,7 +221,8 @@ totals computed from the event ledger. Without --scenario the classic demo runs:
 Options override the scenario file; worker options apply to every worker group.
 
 General
-  --scenario FILE        JSON scenario (schema in docs/workers.md)
+  --scenario NAME|FILE   a bundled scenario (e.g. 04-worker-crash) or a JSON
+                         scenario file (schema in docs/workers.md)
   --address HOST:PORT    use this KubeMQ server instead of the embedded broker
   --auth-token TOKEN     token for --address
   --events-csv FILE      write the full event log as CSV
@@ -228,6 +231,7 @@ General
   --seed N               seed for work durations and failure draws (default random)
   --quiet                no progress lines on stderr
   -h, --help             this text
+  --version              print the version and exit
 
 Run length
   --until-drained        end when every task reached an end state (default)
@@ -328,20 +332,20 @@ bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
     HeadlessArgs h;
     h.scenario = defaultScenario();
     for (const Flag& f : flags) {
-        if (f.name == "help") {
-            h.help = true;
+        if (f.name == "help" || f.name == "version") {
+            (f.name == "help" ? h.help : h.version) = true;
             *out = std::move(h);
             return true;
         }
         if (f.name == "scenario") {
             if (f.value->empty()) {
-                *error = "--scenario needs a FILE";
+                *error = "--scenario needs a NAME or FILE";
                 return false;
             }
             h.scenarioPath = *f.value;
         }
     }
-    if (!h.scenarioPath.empty() && !loadScenarioFile(h.scenarioPath, &h.scenario, error)) {
+    if (!h.scenarioPath.empty() && !loadScenario(h.scenarioPath, &h.scenario, error)) {
         return false;
     }
 
@@ -533,6 +537,10 @@ int runHeadless(const std::vector<std::string>& args, std::ostream& out, std::os
     }
     if (h.help) {
         out << headlessUsage();
+        return 0;
+    }
+    if (h.version) {
+        out << "queuescope run " << kVersion << '\n';
         return 0;
     }
     h.options.cancelFlag = &gInterrupted;

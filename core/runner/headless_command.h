@@ -20,6 +20,7 @@ struct HeadlessArgs {
     RunOptions options;
     std::string scenarioPath;
     bool help = false;
+    bool version = false;  // --version: print it and exit
     bool quiet = false;
 };
 
