@@ -104,7 +104,7 @@ bool ConnectionController::makeClient(QString* error) {
     return true;
 }
 
-void ConnectionController::autoStart(const QString& probeAddress) {
+void ConnectionController::autoStart(const QString& probeAddress, int embeddedPort) {
     ++generation_;
     settings_.address = probeAddress;
     setState(State::Probing);  // the status bar's connection label says "Looking for…"
@@ -122,7 +122,7 @@ void ConnectionController::autoStart(const QString& probeAddress) {
             auto info = created.value()->ping();
             return info.ok() ? q(info->version) : QString();
         },
-        [this, probeAddress](QString version) {
+        [this, probeAddress, embeddedPort](QString version) {
             if (!version.isEmpty()) {
                 Q_EMIT existingServerFound(probeAddress, version);
                 return;
@@ -131,7 +131,7 @@ void ConnectionController::autoStart(const QString& probeAddress) {
                 QStringLiteral("No KubeMQ server answered at %1: using the embedded broker")
                     .arg(probeAddress));
             QString error;
-            if (!startEmbedded(50000, &error)) {
+            if (!startEmbedded(embeddedPort, &error)) {
                 Q_EMIT statusMessage(QStringLiteral("Could not start the embedded broker: ") +
                                      error);
             }

@@ -39,8 +39,9 @@ public:
     ~ConnectionController() override;
 
     // Probes `probeAddress` off the UI thread; emits existingServerFound() when a
-    // server answers, otherwise starts the embedded broker.
-    void autoStart(const QString& probeAddress = QStringLiteral("localhost:50000"));
+    // server answers, otherwise starts the embedded broker (startEmbedded(embeddedPort)).
+    void autoStart(const QString& probeAddress = QStringLiteral("localhost:50000"),
+                   int embeddedPort = 50000);
     // Connects to a server (dropping the embedded broker, if any).
     void connectTo(const ConnectionSettings& settings);
     // Starts the embedded broker on 127.0.0.1:preferredPort, or a free port

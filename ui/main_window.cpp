@@ -101,7 +101,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
             }
         });
     } else if (options_.autoConnect) {
-        QTimer::singleShot(0, this, [this] { connection_->autoStart(); });
+        QTimer::singleShot(0, this, [this] {
+            connection_->autoStart(QStringLiteral("localhost:50000"), options_.embeddedPort);
+        });
     }
 }
 
