@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Queuescope developer entry point: installs what is missing (Debian 12), configures,
-# builds, and either runs the app or runs every test.
+# builds, and either runs the app, runs every test, or builds the .deb packages.
 #
 #   bash packaging/dev.sh run [app args...]   build and start the console (embedded broker)
-#   bash packaging/dev.sh test [stage...]     build and run all tests, then the suites under
-#                                             ASan+UBSan and the threading suites under TSan
-#                                             (stages: release asan tsan; default all three)
+#   bash packaging/dev.sh test [stage...]     build and run every test stage (docs/testing.md):
+#                                             release, setup, install, asan, tsan (default: all)
+#   bash packaging/dev.sh package             build the .deb packages into build/packages/
 #   bash packaging/dev.sh deps                only install the Debian packages
 #
-# Build trees: build/app, build/ci-{release,asan,tsan} (tests). The release stage is
+# The Debian packages are listed once, in packaging/debian-packages.txt. Build trees:
+# build/app, build/package, build/ci-{release,asan,tsan} (tests). The release stage is
 # built with -Werror; the sanitizer stages are not, because GCC's diagnostics change
 # under instrumentation (false positives). Override the build job count with JOBS=N
 # and the number of suites ctest runs at once with TEST_JOBS=N (docs/testing.md).
@@ -25,14 +26,11 @@ test_jobs=${TEST_JOBS:-$((jobs * 2))}
 # tests/lsan.supp (used when present).
 asan_gui=${QUEUESCOPE_ASAN_GUI:-0}
 
-packages=(
-  build-essential cmake ninja-build pkg-config git
-  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-  qt6-base-dev qt6-charts-dev libgl-dev
-  nlohmann-json3-dev
-  nodejs npm
-  fonts-dejavu-core openssl
-)
+packages=()
+while read -r line; do
+  line=${line%%#*}
+  for p in $line; do packages+=("$p"); done
+done <"$here/packaging/debian-packages.txt"
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -59,11 +57,34 @@ configure() {  # configure <build dir> <cmake args...>
     cat "$dir.configure.log"; return 1; }
 }
 
-run_tests() {  # run_tests <build dir> <ctest -j> <ctest args...>
-  local dir=$1 parallel=$2; shift 2
-  # A failed suite is retried once (the log shows both runs), so a single timing
-  # hiccup on a loaded machine does not hide the verdict of every other suite.
-  (cd "$dir" && ctest --output-on-failure --repeat until-pass:2 -j "$parallel" "$@")
+# Suites that failed and then passed on their one retry, as "stage: suite" lines;
+# printed at the end of the test command and appended to build/retried-suites.log,
+# so a flaky suite is seen rather than hidden.
+retried=()
+run_tests() {  # run_tests <stage> <build dir> <ctest -j> <ctest args...>
+  local stage=$1 dir=$2 parallel=$3; shift 3
+  if (cd "$dir" && ctest --output-on-failure -j "$parallel" "$@"); then
+    return 0
+  fi
+  local failed
+  failed=$(cut -d: -f2 "$dir/Testing/Temporary/LastTestsFailed.log" | tr '\n' ' ')
+  echo "==> $stage: retrying once what failed: $failed"
+  (cd "$dir" && ctest --output-on-failure --rerun-failed "$@") || return 1
+  local t
+  for t in $failed; do retried+=("$stage: $t"); done
+}
+report_retries() {
+  local log=$here/build/retried-suites.log
+  local when
+  when="$(date -u +%FT%TZ) $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?')"
+  if [ ${#retried[@]} -eq 0 ]; then
+    echo "==> suites that passed only on their retry: none"
+    echo "$when stages=${stages[*]}: none" >>"$log"
+  else
+    echo "==> suites that passed only on their retry (flaky: fix them):"
+    printf '    %s\n' "${retried[@]}"
+    echo "$when stages=${stages[*]}: ${retried[*]}" >>"$log"
+  fi
 }
 
 # Stage builds run in the background at the lowest CPU priority while the previous
@@ -96,8 +117,9 @@ timings=()
 note_time() {  # note_time <label> <start>
   timings+=("$(printf '%-34s %5d s' "$1" $(( $(stamp) - $2 )))")
 }
-finish_test_run() {  # EXIT trap of `test`: stop a background build, show the phase times
+finish_test_run() {  # EXIT trap of `test`: stop a background build, show what happened
   stop_background
+  report_retries
   if [ ${#timings[@]} -gt 0 ]; then
     echo "==> phase times:"
     printf '    %s\n' "${timings[@]}"
@@ -131,14 +153,85 @@ run_asan_tests() {
   [ -f "$here/tests/lsan.supp" ] && lsan=":suppressions=$here/tests/lsan.supp"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS="print_suppressions=0$lsan" \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    run_tests build/ci-asan "$test_jobs" "$@"
+    run_tests asan build/ci-asan "$test_jobs" "$@"
 }
 run_tsan_tests() {
   # Instrumented suites are CPU-bound: one per core.
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$here/tests/tsan.supp" \
-    run_tests build/ci-tsan "$jobs" -L threading "$@"
+    run_tests tsan build/ci-tsan "$jobs" -L threading "$@"
 }
 
+configure_package() {
+  configure build/package -DCMAKE_BUILD_TYPE=Release -DQUEUESCOPE_BUILD_TESTS=OFF \
+    -DQUEUESCOPE_BUILD_BENCHMARKS=OFF
+}
+make_packages() {  # make_packages <build dir> <output dir>: the .deb files, listed
+  local dir=$1 out=$2
+  rm -rf "$out"
+  mkdir -p "$out"
+  (cd "$dir" && cpack -G DEB -B "$here/$out" >"$here/$out.cpack.log" 2>&1) || {
+    tail -n 40 "$out.cpack.log"; echo "==> cpack failed (log: $out.cpack.log)" >&2; return 1; }
+  rm -rf "$out/_CPack_Packages"
+  ls "$out"/*.deb
+}
+show_packages() {  # show_packages <output dir>: name, version and Depends of each .deb
+  local deb
+  for deb in "$1"/*.deb; do
+    echo "    $(basename "$deb"): Depends: $(dpkg-deb -f "$deb" Depends)"
+  done
+}
+
+stage_release() {
+  echo "==> [release] release build, all tests (-Werror), the .deb packages"
+  t=$(stamp); configure_release; cmake --build build/ci-release -j "$jobs"
+  note_time "release build" "$t"
+  if want asan; then configure_asan; build_in_background build/ci-asan; fi
+  t=$(stamp); run_tests release build/ci-release "$test_jobs"; note_time "release tests" "$t"
+  t=$(stamp); make_packages build/ci-release build/ci-release/packages >/dev/null
+  show_packages build/ci-release/packages; note_time "release packages (cpack)" "$t"
+}
+stage_setup() {
+  echo "==> [setup] a fresh minimal Debian 12 root: dev.sh deps, then configure everything"
+  t=$(stamp); as_root bash "$here/packaging/clean_root.sh" setup; note_time "clean-root setup check" "$t"
+}
+stage_install() {
+  echo "==> [install] the .deb packages installed into a fresh minimal Debian 12 root"
+  local debs=build/ci-release/packages
+  if ! want release; then
+    t=$(stamp); configure_package; cmake --build build/package -j "$jobs"
+    debs=build/packages; make_packages build/package "$debs" >/dev/null
+    note_time "package build" "$t"
+  fi
+  t=$(stamp)
+  as_root env QUEUESCOPE_INSTALLED_SCREENSHOT="$here/build/installed-console.png" \
+    bash "$here/packaging/clean_root.sh" install "$debs"/*.deb
+  note_time "clean-root install check" "$t"
+}
+stage_asan() {
+  echo "==> [asan] AddressSanitizer + UndefinedBehaviorSanitizer build, suites$(
+    [ "$asan_gui" = 1 ] && echo ' incl. GUI' || echo ' without GUI')"
+  t=$(stamp)
+  if [ -n "$bg_pid" ]; then
+    wait_for_background; note_time "asan build (rest, foreground)" "$t"
+  else
+    configure_asan; cmake --build build/ci-asan -j "$jobs"; note_time "asan build" "$t"
+  fi
+  if want tsan; then configure_tsan; build_in_background build/ci-tsan --target $(tsan_targets); fi
+  t=$(stamp); run_asan_tests; note_time "asan tests" "$t"
+}
+stage_tsan() {
+  echo "==> [tsan] ThreadSanitizer build, threading suites"
+  t=$(stamp)
+  if [ -n "$bg_pid" ]; then
+    wait_for_background; note_time "tsan build (rest, foreground)" "$t"
+  else
+    configure_tsan; cmake --build build/ci-tsan -j "$jobs" --target $(tsan_targets)
+    note_time "tsan build" "$t"
+  fi
+  t=$(stamp); run_tsan_tests; note_time "tsan tests" "$t"
+}
+
+all_stages=(release setup install asan tsan)
 cmd=${1:-run}
 [ $# -gt 0 ] && shift
 case "$cmd" in
@@ -157,51 +250,35 @@ case "$cmd" in
       exec build/app/app/broker/queuescope-broker "$@"
     fi
     ;;
+  package)
+    install_deps
+    mkdir -p build
+    configure_package
+    cmake --build build/package -j "$jobs"
+    make_packages build/package build/packages
+    show_packages build/packages
+    ;;
   test)
     install_deps
     mkdir -p build
     start=$(stamp)
-    trap finish_test_run EXIT
     stages=("$@")
-    [ ${#stages[@]} -eq 0 ] && stages=(release asan tsan)
+    [ ${#stages[@]} -eq 0 ] && stages=("${all_stages[@]}")
     for s in "${stages[@]}"; do
-      case "$s" in release|asan|tsan) ;; *) echo "unknown test stage: $s (release, asan, tsan)" >&2; exit 2 ;; esac
+      [[ " ${all_stages[*]} " == *" $s "* ]] ||
+        { echo "unknown test stage: $s (${all_stages[*]})" >&2; exit 2; }
     done
     want() { [[ " ${stages[*]} " == *" $1 "* ]]; }
-    if want release; then
-      echo "==> [1/3] release build, all tests (-Werror)"
-      t=$(stamp); configure_release; cmake --build build/ci-release -j "$jobs"
-      note_time "release build" "$t"
-      if want asan; then configure_asan; build_in_background build/ci-asan; fi
-      t=$(stamp); run_tests build/ci-release "$test_jobs"; note_time "release tests" "$t"
-    fi
-    if want asan; then
-      echo "==> [2/3] AddressSanitizer + UndefinedBehaviorSanitizer build, suites$(
-        [ "$asan_gui" = 1 ] && echo ' incl. GUI' || echo ' without GUI')"
-      t=$(stamp)
-      if [ -n "$bg_pid" ]; then
-        wait_for_background; note_time "asan build (rest, foreground)" "$t"
-      else
-        configure_asan; cmake --build build/ci-asan -j "$jobs"; note_time "asan build" "$t"
-      fi
-      if want tsan; then configure_tsan; build_in_background build/ci-tsan --target $(tsan_targets); fi
-      t=$(stamp); run_asan_tests; note_time "asan tests" "$t"
-    fi
-    if want tsan; then
-      echo "==> [3/3] ThreadSanitizer build, threading suites"
-      t=$(stamp)
-      if [ -n "$bg_pid" ]; then
-        wait_for_background; note_time "tsan build (rest, foreground)" "$t"
-      else
-        configure_tsan; cmake --build build/ci-tsan -j "$jobs" --target $(tsan_targets)
-        note_time "tsan build" "$t"
-      fi
-      t=$(stamp); run_tsan_tests; note_time "tsan tests" "$t"
-    fi
+    trap finish_test_run EXIT
+    # In this order, whatever order they were named in: install reuses release's
+    # packages, and asan/tsan build in the background while the stage before runs.
+    for s in "${all_stages[@]}"; do
+      if want "$s"; then "stage_$s"; fi
+    done
     echo "==> test stages (${stages[*]}) passed in $(( $(stamp) - start )) s"
     ;;
   *)
-    echo "usage: bash packaging/dev.sh {run|test|deps} [args...]" >&2
+    echo "usage: bash packaging/dev.sh {run|test|package|deps} [args...]" >&2
     exit 2
     ;;
 esac
