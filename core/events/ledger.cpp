@@ -552,8 +552,18 @@ void Ledger::applyMessageEvent(const Event& e) {
                 break;
             }
             d->brokerSettled = true;
+            // The broker makes a returned copy available before it reports the
+            // return, so the next hand-out (to another consumer) can reach the
+            // stream first. Then this delivery is no longer the latest one and
+            // the message's state belongs to that later delivery.
+            const bool latest = d == &rec.deliveries.back();
             if (d->outcome == DeliveryOutcome::Open) {
                 settle(rec, *d, DeliveryOutcome::Returned, e);
+            } else if (d->outcome == DeliveryOutcome::Superseded) {
+                // Superseded by that next hand-out; now we know how it ended. Its
+                // worker's `returned` was counted then; the end time stays the
+                // next hand-out's (the return happened before it).
+                d->outcome = DeliveryOutcome::Returned;
             } else if (d->outcome == DeliveryOutcome::Acked) {
                 // The worker acked but the broker put it back: the ack was lost.
                 if (!d->ackLost) {
@@ -562,7 +572,7 @@ void Ledger::applyMessageEvent(const Event& e) {
                     if (WorkerData* w = findWorker(d->worker))
                         ++w->stats.acksLost;
                 }
-                if (rec.state == MessageState::Acked)
+                if (latest && rec.state == MessageState::Acked)
                     setState(rec, MessageState::Waiting, e.timeNs);
             }
             break;

@@ -44,6 +44,7 @@ enum class DeliveryOutcome : std::uint8_t {
     Requeued,    // moved to another channel
     Returned,    // went back unchanged: stream end, CloseByClient, worker crash
     Superseded,  // the message was handed out again before this delivery was seen to end
+                 // (a BrokerReturned of it that arrives later makes it Returned)
 };
 std::string_view deliveryOutcomeName(DeliveryOutcome outcome);
 

@@ -82,8 +82,11 @@ class TestBrokerObserver : public QObject {
 
 private Q_SLOTS:
     void reportsTheMessageLifecycle() {
-        qs::test::TestBroker broker;
+        // Declared first, so it outlives the broker: a failed check returns
+        // before setObserver(nullptr), and the broker's threads may still
+        // report (the observer must outlive the broker or be removed first).
         Recorder recorder;
+        qs::test::TestBroker broker;
         broker.broker().setObserver(&recorder);
         auto stub = broker.newStub();
         for (const char* id : {"m1", "m2", "m3"}) {
@@ -119,7 +122,9 @@ private Q_SLOTS:
             }
             QVERIFY(stream->Finish().ok());
         }
-        QTRY_VERIFY_WITH_TIMEOUT(!recorder.of(qs::EventKind::BrokerReleased).empty(), 5000);
+        // "late" is released 1 s after its send; the deadline is for a starved
+        // sanitizer run (the wait ends as soon as the release is reported).
+        QTRY_VERIFY_WITH_TIMEOUT(!recorder.of(qs::EventKind::BrokerReleased).empty(), 60000);
         broker.broker().setObserver(nullptr);
 
         for (const auto& event : recorder.events()) {
@@ -160,8 +165,8 @@ private Q_SLOTS:
     }
 
     void nackReportsTheNewSequence() {
+        Recorder recorder;  // outlives the broker (see above)
         qs::test::TestBroker broker;
-        Recorder recorder;
         broker.broker().setObserver(&recorder);
         auto stub = broker.newStub();
         {
@@ -196,8 +201,8 @@ private Q_SLOTS:
     // as one hand-over holding every message's event in order; nothing is
     // lost or reordered on the way.
     void batchOperationsHandOverTheirEventsAtOnce() {
+        Recorder recorder;  // outlives the broker (see above)
         qs::test::TestBroker broker;
-        Recorder recorder;
         broker.broker().setObserver(&recorder);
         auto stub = broker.newStub();
         {

@@ -53,9 +53,10 @@ inline int closedPort() {
     return ntohs(addr.sin_port);
 }
 
-// Polls until predicate() holds or the timeout passes.
+// Polls until predicate() holds or the timeout passes. It returns as soon as
+// the predicate holds: the deadline is for starved sanitizer runs in CI.
 inline bool waitUntil(const std::function<bool()>& predicate,
-                      std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+                      std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (std::chrono::steady_clock::now() < deadline) {
         if (predicate()) {

@@ -21,9 +21,22 @@ auto runAsync(F&& f) {
     return std::async(std::launch::async, std::forward<F>(f));
 }
 
-// Gives a blocked call time to reach the server before it is interrupted.
-void letCallStart() {
-    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+// Waits until `calls` calls wait on `channel` at the broker at `address`: the
+// blocked calls have reached the server, so interrupting them now tests the
+// interruption. (cancel() interrupts the calls in flight; a call that starts
+// after it is not affected and would wait out its whole timeout.)
+bool callsWaiting(const std::string& address, const std::string& channel, std::int64_t calls = 1) {
+    auto observer = makeClient(address, "observer");
+    return qs::test::waitUntil([&] {
+        auto info = observer->queuesInfo(channel);
+        if (!info.ok())
+            return false;
+        for (const QueueChannelInfo& queue : info->queues) {
+            if (queue.name == channel && queue.subscribers >= calls)
+                return true;
+        }
+        return false;
+    });
 }
 
 }  // namespace
@@ -52,10 +65,10 @@ private:
 
 void TestClientThreading::cancelLongReceive() {
     auto client = makeClient(broker_.address());
-    const auto start = std::chrono::steady_clock::now();
     auto pending =
         runAsync([&] { return client->receive("th.cancel", 1, std::chrono::seconds(60)); });
-    letCallStart();
+    QVERIFY(callsWaiting(broker_.address(), "th.cancel"));
+    const auto start = std::chrono::steady_clock::now();
     client->cancel();
     QVERIFY(pending.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
     auto result = pending.get();
@@ -75,10 +88,10 @@ void TestClientThreading::cancelLongReceive() {
 
 void TestClientThreading::cancelLongPull() {
     auto client = makeClient(broker_.address());
-    const auto start = std::chrono::steady_clock::now();
     auto pending =
         runAsync([&] { return client->pull("th.cancelpull", 1, std::chrono::seconds(60)); });
-    letCallStart();
+    QVERIFY(callsWaiting(broker_.address(), "th.cancelpull"));
+    const auto start = std::chrono::steady_clock::now();
     client->cancel();
     QVERIFY(pending.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
     auto result = pending.get();
@@ -91,7 +104,7 @@ void TestClientThreading::shutdownRefusesLaterCalls() {
     auto client = makeClient(broker_.address());
     auto pending =
         runAsync([&] { return client->receive("th.shutdown", 1, std::chrono::seconds(60)); });
-    letCallStart();
+    QVERIFY(callsWaiting(broker_.address(), "th.shutdown"));
     client->shutdown();
     QVERIFY(pending.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
     auto interrupted = pending.get();
@@ -138,7 +151,7 @@ void TestClientThreading::abandonDuringReceive() {
     auto client = makeClient(broker_.address());
     auto pending =
         runAsync([&] { return client->receive("th.abandon2", 1, std::chrono::seconds(60)); });
-    letCallStart();
+    QVERIFY(callsWaiting(broker_.address(), "th.abandon2"));
     client->abandon();
     QVERIFY(pending.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
     auto interrupted = pending.get();
@@ -158,7 +171,7 @@ void TestClientThreading::secondClientGetsAbandonedMessages() {
     QCOMPARE(taken->size(), std::size_t{1});
     auto waiting =
         runAsync([&] { return survivor->receive("th.handover", 1, std::chrono::seconds(10)); });
-    letCallStart();
+    QVERIFY(callsWaiting(broker_.address(), "th.handover"));
     crashing->abandon();
     auto handed = waiting.get();
     QS_VERIFY_OK(handed);
@@ -179,12 +192,12 @@ void TestClientThreading::streamLossReportsRedelivery() {
 
     // A second client whose very first receive is the pending one.
     auto fresh = makeClient(broker->address(), "fresh");
-    const auto start = std::chrono::steady_clock::now();
     auto pending =
         runAsync([&] { return client->receive("th.lost", 1, std::chrono::seconds(60)); });
     auto pendingFresh =
         runAsync([&] { return fresh->receive("th.lost", 1, std::chrono::seconds(60)); });
-    letCallStart();
+    QVERIFY(callsWaiting(broker->address(), "th.lost", 2));
+    const auto start = std::chrono::steady_clock::now();
     broker.reset();  // stops the server under the pending receives
     QVERIFY(pendingFresh.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
     auto freshResult = pendingFresh.get();
@@ -229,7 +242,7 @@ void TestClientThreading::reconnectsAfterServerRestart() {
     auto sent = makeClient(broker->address())->send(textMessage("th.restart", "back"));
     QVERIFY(sent.ok() && !sent->isError);
     bool received = false;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (!received && std::chrono::steady_clock::now() < deadline) {
         auto batch = client->receive("th.restart", 1, std::chrono::seconds(2));
         if (batch.ok() && batch->size() == 1) {

@@ -375,8 +375,15 @@ void TestConfbSettlement::case67_cancelledStreamMessagesComeFirst() {
         QVERIFY(first.waitEnded(10s));
         first.finish();
     }
-    // Give the broker a moment to notice the cancelled call.
-    std::this_thread::sleep_for(1s);
+    // The broker returns the cancelled call's two messages once it notices the
+    // cancel, which a loaded machine can delay: wait until all three are ready.
+    auto allReady = [&] {
+        const auto info = queuesInfo(*stub_, "q67");
+        return info && info->waiting() == 3;
+    };
+    for (const auto deadline = Clock::now() + 60s; !allReady() && Clock::now() < deadline;)
+        std::this_thread::sleep_for(10ms);
+    QVERIFY(allReady());
 
     DownstreamSession second(broker_->newChannel());
     const auto frame = second.get("g67", "q67", 3, 5000);

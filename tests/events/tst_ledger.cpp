@@ -75,6 +75,7 @@ private Q_SLOTS:
     void redeliveryRecognisedWithoutCrashEvent();
     void redeliveryReportedByWorkerIsNotDerivedAgain();
     void redeliveryAfterCrashWithBrokerEvents();
+    void returnReportedAfterTheNextHandOut();
     void lostAckIsRecognised();
     void lostAckSeenByBroker();
     void rejectionGoesToTailWithReceiveCountTwo();
@@ -302,6 +303,56 @@ void TestLedger::redeliveryAfterCrashWithBrokerEvents() {
     QCOMPARE(ledger.worker("w2")->acked, 1u);
     QCOMPARE(ledger.worker("w2")->settleLatency.count, 1u);
     QCOMPARE(ledger.worker("w2")->settleLatency.p50Ns, 10);  // 30 -> 40
+}
+
+void TestLedger::returnReportedAfterTheNextHandOut() {
+    // The broker makes a returned copy available before it reports the return,
+    // and the worker notices its own crash later still: the next consumer's
+    // hand-out (and even its ack) can reach the stream before either. Both
+    // orders describe the same history.
+    Timeline tl;
+    tl.sent(0, "m1");
+    tl.sent(0, "m2");
+    tl.add(10, EventKind::BrokerDelivered, "w1", "m1", 5, 1, "txA");
+    tl.add(10, EventKind::BrokerDelivered, "w1", "m2", 6, 1, "txA");
+    tl.add(11, EventKind::MessageAssigned, "w1", "m1", 5, 1, "txA");
+    tl.add(11, EventKind::MessageAssigned, "w1", "m2", 6, 1, "txA");
+    tl.add(12, EventKind::Acked, "w1", "m2", 6, 1, "txA");  // written, never read
+    tl.add(30, EventKind::BrokerDelivered, "w2", "m1", 5, 1, "txB");
+    tl.add(30, EventKind::BrokerDelivered, "w2", "m2", 6, 1, "txB");
+    tl.add(31, EventKind::MessageAssigned, "w2", "m1", 5, 1, "txB");
+    tl.add(31, EventKind::MessageAssigned, "w2", "m2", 6, 1, "txB");
+    tl.add(40, EventKind::Acked, "w2", "m1", 5, 1, "txB");
+    tl.add(40, EventKind::Acked, "w2", "m2", 6, 1, "txB");
+    tl.add(41, EventKind::BrokerAcked, "w2", "m1", 5, 1, "txB");
+    tl.add(41, EventKind::BrokerAcked, "w2", "m2", 6, 1, "txB");
+    tl.add(50, EventKind::BrokerReturned, "w1", "", 5, 0, "txA");
+    tl.add(50, EventKind::BrokerReturned, "w1", "", 6, 0, "txA");
+    tl.worker(60, EventKind::WorkerCrashed, "w1").value = 1;
+    Ledger ledger;
+    ledger.apply(tl.events);
+
+    const LedgerSummary s = ledger.summary();
+    QCOMPARE(s.unmatchedBrokerEvents, 0u);
+    QCOMPARE(s.eventsWithoutMessageId, 0u);
+    QCOMPARE(s.deliveries, 4u);
+    QCOMPARE(s.redelivered, 2u);
+    QCOMPARE(s.count(MessageState::Acked), 2u);  // a late return reopens nothing
+    QCOMPARE(s.acksLost, 1u);
+    const MessageRecord* m1 = ledger.message("m1");
+    QCOMPARE(m1->state, MessageState::Acked);
+    QCOMPARE(delivery(m1, 0).outcome, DeliveryOutcome::Returned);
+    QVERIFY(delivery(m1, 0).brokerSettled);
+    QCOMPARE(delivery(m1, 0).settledNs, 30);  // ended no later than the next hand-out
+    QCOMPARE(delivery(m1, 1).outcome, DeliveryOutcome::Acked);
+    const MessageRecord* m2 = ledger.message("m2");
+    QCOMPARE(m2->state, MessageState::Acked);
+    QCOMPARE(delivery(m2, 0).outcome, DeliveryOutcome::Acked);
+    QVERIFY(delivery(m2, 0).ackLost);
+    const auto w1 = ledger.worker("w1");
+    QCOMPARE(w1->returned, 1u);  // once, though superseded and then returned
+    QCOMPARE(w1->acksLost, 1u);
+    QCOMPARE(w1->crashes, 1u);
 }
 
 void TestLedger::lostAckIsRecognised() {

@@ -22,8 +22,9 @@ using workers::WorkerState;
 
 namespace {
 
+// Returns as soon as predicate() holds; the deadline is for starved sanitizer runs.
 bool waitUntil(const std::function<bool()>& predicate) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (std::chrono::steady_clock::now() < deadline) {
         if (predicate()) {
             return true;

@@ -21,6 +21,24 @@
 
 namespace qs::test {
 
+// Polls `predicate` until it holds. It returns as soon as it does, so the
+// deadline only bounds a failure: it is generous because CI runs the sanitizer
+// suites in parallel on a starved machine (ctest -j4 on 2 cores next to a
+// build), where a gRPC round trip can take seconds.
+inline constexpr std::chrono::seconds kWaitDeadline{60};
+
+inline bool waitUntil(const std::function<bool()>& predicate,
+                      std::chrono::milliseconds timeout = kWaitDeadline) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (predicate()) {
+            return true;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return predicate();
+}
+
 class PoolHarness {
 public:
     PoolHarness() : stream_(1u << 22), sink_(stream_) {
@@ -102,24 +120,34 @@ public:
         return out;
     }
 
+    std::size_t countOf(EventKind kind, const std::string& actor = {}) {
+        return eventsOf(kind, actor).size();
+    }
+
+    // Waits until at least `count` events of `kind` (by `actor`, if given) are
+    // in the stream. Use it to wait for the broker's side of a step:
+    // - A worker counts a settlement once it is written; the broker applies it
+    //   when it reads it, later on a loaded machine. A pool.stop() (or a crash)
+    //   that cancels the stream first discards what the server has not read,
+    //   as it would for any KubeMQ client: those messages come back and the
+    //   ledger records the acks as lost. So before stopping, wait for the
+    //   broker's BrokerAcked (BrokerDeadLettered, ...) of every settlement the
+    //   test later relies on.
+    // - BrokerClientConnected by a worker means its first Get reached the
+    //   broker: its poll is on the wire (the Polling state is set before).
+    bool waitForEvents(EventKind kind, std::size_t count, const std::string& actor = {},
+                       std::chrono::milliseconds timeout = kWaitDeadline) {
+        return waitUntil([&] { return countOf(kind, actor) >= count; }, timeout);
+    }
+
 private:
-    TestBroker broker_;
+    // The stream and the sink outlive the broker: its threads may still be
+    // reporting when the destructor unsets the observer.
     EventStream stream_;
     BrokerEventSink sink_;
+    TestBroker broker_;
     std::vector<Event> events_;
 };
-
-inline bool waitUntil(const std::function<bool()>& predicate,
-                      std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (predicate()) {
-            return true;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return predicate();
-}
 
 inline double secondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

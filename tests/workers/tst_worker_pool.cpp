@@ -33,6 +33,7 @@ private Q_SLOTS:
         QVERIFY(pool.resume("worker-1"));
         QCOMPARE(pool.addWorkers(1).size(), 1u);
         QVERIFY(waitUntil([&] { return pool.snapshot().totals.acked == 10; }));
+        QVERIFY(h.waitForEvents(EventKind::BrokerAcked, 10));  // before the stop: see waitForEvents
         QVERIFY(waitUntil([&] {
             auto s = pool.snapshot();
             for (const auto& w : s.workers) {
@@ -68,6 +69,7 @@ private Q_SLOTS:
         WorkerPool pool(h.poolOptions("q.concurrent"), config(4, 1000, 1));
         QCOMPARE(pool.addWorkers(4).size(), 4u);
         QVERIFY(waitUntil([&] { return pool.snapshot().totals.acked == 60; }));
+        QVERIFY(h.waitForEvents(EventKind::BrokerAcked, 60));  // before the stop: see waitForEvents
         pool.stop();
         const LedgerSummary sum = h.ledger().summary();
         QCOMPARE(sum.count(MessageState::Acked), 60u);
@@ -88,7 +90,7 @@ private Q_SLOTS:
             }
             return true;
         }));
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));  // polls on the wire
+        QVERIFY(h.waitForEvents(EventKind::BrokerClientConnected, 6));  // polls on the wire
         const auto start = std::chrono::steady_clock::now();
         pool.stop();
         const double took = secondsSince(start);
@@ -104,6 +106,7 @@ private Q_SLOTS:
         QCOMPARE(pool->addWorkers(3).size(), 3u);
         QVERIFY(
             waitUntil([&] { return pool->snapshot().workers[2].state == WorkerState::Polling; }));
+        QVERIFY(h.waitForEvents(EventKind::BrokerClientConnected, 3));  // polls on the wire
         const auto start = std::chrono::steady_clock::now();
         pool.reset();
         QVERIFY(secondsSince(start) < 2.0);
@@ -118,7 +121,7 @@ private Q_SLOTS:
         QCOMPARE(pool.addWorkers(3).size(), 3u);
         std::uint64_t frames = 0;
         std::set<WorkerState> seen;
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        const auto deadline = std::chrono::steady_clock::now() + kWaitDeadline;
         while (std::chrono::steady_clock::now() < deadline) {
             auto s = pool.snapshot();
             ++frames;

@@ -51,6 +51,9 @@ private Q_SLOTS:
         WorkerPool pool(h.poolOptions("q.fail"), config(1, 1000, 0));
         QCOMPARE(pool.addWorkers(2).size(), 2u);
         QVERIFY(waitUntil([&] { return pool.snapshot().totals.acked == 10; }));
+        // The pause below cancels worker-1's poll, and with it any ack the
+        // broker has not read yet (see waitForEvents).
+        QVERIFY(h.waitForEvents(EventKind::BrokerAcked, 10));
         workers::WorkerConfig failing = pool.config();
         failing.failureRate = 1.0;
         QVERIFY(pool.setWorkerConfig("worker-2", failing));
@@ -64,6 +67,7 @@ private Q_SLOTS:
             [&] { return pool.workerSnapshot("worker-1")->state == WorkerState::Paused; }));
         QVERIFY(h.sendTasks(spec));
         QVERIFY(waitUntil([&] { return pool.snapshot().totals.rejected == 10; }));
+        QVERIFY(h.waitForEvents(EventKind::BrokerDeadLettered, 10));  // before the stop
         QCOMPARE(pool.workerSnapshot("worker-1")->counters.received,
                  0u + pool.workerSnapshot("worker-1")->counters.acked);
         QVERIFY(pool.clearWorkerConfig("worker-2"));
@@ -79,7 +83,8 @@ private Q_SLOTS:
         QCOMPARE(pool.addWorkers(1).size(), 1u);
         QVERIFY(waitUntil(
             [&] { return pool.workerSnapshot("worker-1")->state == WorkerState::Polling; }));
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        // Polling is set before the Get is written: wait until the broker has it.
+        QVERIFY(h.waitForEvents(EventKind::BrokerClientConnected, 1, "worker-1"));
         const auto start = std::chrono::steady_clock::now();
         QVERIFY(pool.pause("worker-1"));
         QVERIFY(waitUntil(
@@ -90,6 +95,7 @@ private Q_SLOTS:
         QCOMPARE(pool.snapshot().totals.received, 0u);
         QVERIFY(pool.resume("worker-1"));
         QVERIFY(waitUntil([&] { return pool.snapshot().totals.acked == 3; }));
+        QVERIFY(h.waitForEvents(EventKind::BrokerAcked, 3));  // before the stop: see waitForEvents
         pool.stop();
         QCOMPARE(h.eventsOf(EventKind::WorkerPaused).size(), 1u);
         QCOMPARE(h.eventsOf(EventKind::WorkerResumed).size(), 1u);
@@ -125,6 +131,8 @@ private Q_SLOTS:
         QVERIFY(pool.scaleTo(5));
         QCOMPARE(pool.size(), 5);
         QVERIFY(waitUntil([&] { return pool.snapshot().totals.acked == 30; }));
+        // Removing a worker stops it; see waitForEvents.
+        QVERIFY(h.waitForEvents(EventKind::BrokerAcked, 30));
         QVERIFY(pool.removeWorker("worker-2"));
         QCOMPARE(pool.workerIds(),
                  (std::vector<std::string>{"worker-1", "worker-3", "worker-4", "worker-5"}));
