@@ -11,7 +11,7 @@
 # The base root (debootstrap --variant=minbase bookworm, plus the .deb files of
 # packaging/debian-packages.txt downloaded but not installed) is cached outside the
 # clone in $QUEUESCOPE_ROOT_CACHE (default /var/cache/queuescope/clean-root), keyed by
-# the package list and this script, so later runs copy it instead of building it.
+# the package list (and base_format below), so later runs copy it instead of building it.
 # Each check works in a fresh copy that is removed afterwards. Needs root (chroot,
 # mount) and Debian's package mirror.
 set -euo pipefail
@@ -27,9 +27,10 @@ fail() { echo "==> clean-root check FAILED: $*" >&2; exit 1; }
 
 packages() { sed -e 's/#.*//' "$list" | tr -s ' \t' '\n' | sed '/^$/d'; }
 
+# Bump when build_base() makes a different root, so cached ones are rebuilt.
+base_format=1
 base_key() {
-  { echo "$suite minbase $mirror"; packages; sha256sum "${BASH_SOURCE[0]}" | cut -d' ' -f1; } |
-    sha256sum | cut -c1-16
+  { echo "$suite minbase $mirror format $base_format"; packages; } | sha256sum | cut -c1-16
 }
 
 # Mount points of the current fresh root, unmounted in reverse order at exit.
@@ -107,8 +108,9 @@ check_setup() {
   if ! in_root cmake -S /src -B /tmp/build -G Ninja -DQUEUESCOPE_BUILD_GUI=ON \
         -DQUEUESCOPE_BUILD_TESTS=ON -DQUEUESCOPE_BUILD_BENCHMARKS=ON >"$work.configure.log" 2>&1; then
     cat "$work.configure.log" >&2
-    echo "--- what CMake could not find:" >&2
-    grep -E 'Could NOT find|could not be found|not found|Failed to find' "$work.configure.log" >&2 || true
+    echo "--- what CMake could not find (the optional 'Could NOT find' lines of a good configure left out):" >&2
+    grep -A1 -E 'CMake Error|could not be found because|Failed to find required|Could not find a package' \
+      "$work.configure.log" | grep -v '^--$' >&2 || true
     fail "CMake configure failed in a fresh Debian 12 root after 'dev.sh deps': a package is missing from packaging/debian-packages.txt"
   fi
   say "configure succeeded with only packaging/debian-packages.txt installed"
