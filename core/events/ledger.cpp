@@ -320,12 +320,37 @@ DeliveryRecord& Ledger::clientDelivery(MessageRecord& rec, const Event& e, Match
     return beginDelivery(rec, e, Side::Client, false);
 }
 
+// The broker makes a NAck's or a re-queue's new copy available before it reports
+// the settlement, and the worker's own report comes later still, so the next
+// hand-out can reach the stream first and supersede this delivery (counted then
+// as returned for its worker). The late report says how it really ended; the
+// message's state stays the later delivery's.
+void Ledger::learnSupersededOutcome(DeliveryRecord& d, DeliveryOutcome outcome, WorkerData* w) {
+    d.outcome = outcome;
+    if (w == nullptr) {
+        return;
+    }
+    if (w->stats.returned > 0) {
+        --w->stats.returned;
+    }
+    if (outcome == DeliveryOutcome::Rejected) {
+        ++w->stats.rejected;
+    } else {
+        ++w->stats.requeued;
+    }
+}
+
 // First settlement of a delivery (from either side) decides its outcome and is
 // what the worker's counters and latencies record; a matching report from the
 // other side only confirms it. Returns true for a first settlement.
 bool Ledger::settle(MessageRecord& rec, DeliveryRecord& d, DeliveryOutcome outcome,
                     const Event& e) {
     WorkerData* w = d.worker.empty() ? nullptr : &workerData(d.worker);
+    if (d.outcome == DeliveryOutcome::Superseded &&
+        (outcome == DeliveryOutcome::Rejected || outcome == DeliveryOutcome::Requeued)) {
+        learnSupersededOutcome(d, outcome, w);
+        return false;
+    }
     if (d.outcome != DeliveryOutcome::Open) {
         // A worker settling a delivery that already went back (crash, stream
         // end, handed to another worker): it did send it, and an ack is lost.

@@ -44,7 +44,8 @@ enum class DeliveryOutcome : std::uint8_t {
     Requeued,    // moved to another channel
     Returned,    // went back unchanged: stream end, CloseByClient, worker crash
     Superseded,  // the message was handed out again before this delivery was seen to end
-                 // (a BrokerReturned of it that arrives later makes it Returned)
+                 // (a late report of how it ended, BrokerReturned, a NAck or a re-queue,
+                 // turns it into that outcome)
 };
 std::string_view deliveryOutcomeName(DeliveryOutcome outcome);
 
@@ -232,6 +233,7 @@ private:
     void closeDelivery(MessageRecord& rec, DeliveryRecord& d, DeliveryOutcome outcome,
                        std::int64_t timeNs);
     bool settle(MessageRecord& rec, DeliveryRecord& d, DeliveryOutcome outcome, const Event& event);
+    void learnSupersededOutcome(DeliveryRecord& d, DeliveryOutcome outcome, WorkerData* w);
     void setState(MessageRecord& rec, MessageState state, std::int64_t timeNs);
     void refreshCounters(Entry& entry);
     void applyMessageEvent(const Event& event);

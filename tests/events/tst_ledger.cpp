@@ -76,6 +76,7 @@ private Q_SLOTS:
     void redeliveryReportedByWorkerIsNotDerivedAgain();
     void redeliveryAfterCrashWithBrokerEvents();
     void returnReportedAfterTheNextHandOut();
+    void rejectionReportedAfterTheNextHandOut();
     void lostAckIsRecognised();
     void lostAckSeenByBroker();
     void rejectionGoesToTailWithReceiveCountTwo();
@@ -432,6 +433,38 @@ void TestLedger::rejectionGoesToTailWithReceiveCountTwo() {
     QCOMPARE(ledger.worker("w1")->rejected, 1u);
     QCOMPARE(ledger.worker("w2")->acked, 1u);
     QCOMPARE(ledger.summary().redelivered, 1u);
+    QCOMPARE(ledger.summary().unmatchedBrokerEvents, 0u);
+}
+
+void TestLedger::rejectionReportedAfterTheNextHandOut() {
+    // The broker makes a NAck's new copy available before it reports the NAck,
+    // and the worker's own report comes later still: the next hand-out of the
+    // copy can reach the stream first (tst_runner_scenarios saw it once). The
+    // outcome is the same as with the reports in order.
+    Timeline tl;
+    tl.sent(0, "m1");
+    tl.add(1, EventKind::BrokerStored, "producer", "m1", 1, 0);
+    tl.add(10, EventKind::BrokerDelivered, "w1", "m1", 1, 1, "txA");
+    tl.add(11, EventKind::MessageAssigned, "w1", "m1", 1, 1, "txA");
+    tl.add(30, EventKind::BrokerDelivered, "w2", "m1", 4, 2, "txB");
+    tl.add(31, EventKind::MessageAssigned, "w2", "m1", 4, 2, "txB");
+    tl.add(32, EventKind::BrokerNacked, "w1", "m1", 1, 1, "txA").count2 = 4;
+    tl.add(33, EventKind::Rejected, "w1", "m1", 1, 1, "txA");
+    tl.add(40, EventKind::Acked, "w2", "m1", 4, 2, "txB");
+    tl.add(41, EventKind::BrokerAcked, "w2", "m1", 4, 2, "txB");
+    Ledger ledger;
+    ledger.apply(std::span<const Event>(tl.events).first(7));
+    QCOMPARE(ledger.message("m1")->state, MessageState::InFlight);  // w2 holds the copy
+    ledger.apply(std::span<const Event>(tl.events).subspan(7));
+
+    const MessageRecord* m = ledger.message("m1");
+    QCOMPARE(m->state, MessageState::Acked);
+    QCOMPARE(m->deliveries.size(), std::size_t(2));
+    QCOMPARE(delivery(m, 0).outcome, DeliveryOutcome::Rejected);
+    QCOMPARE(delivery(m, 1).outcome, DeliveryOutcome::Acked);
+    QCOMPARE(ledger.worker("w1")->rejected, 1u);
+    QCOMPARE(ledger.worker("w1")->returned, 0u);  // superseded first, then known
+    QCOMPARE(ledger.worker("w2")->acked, 1u);
     QCOMPARE(ledger.summary().unmatchedBrokerEvents, 0u);
 }
 
