@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "client/queues_client.h"
+#include "wait_until.h"
 
 namespace qs::test {
 
@@ -51,20 +52,6 @@ inline int closedPort() {
     ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
     ::close(fd);
     return ntohs(addr.sin_port);
-}
-
-// Polls until predicate() holds or the timeout passes. It returns as soon as
-// the predicate holds: the deadline is for starved sanitizer runs in CI.
-inline bool waitUntil(const std::function<bool()>& predicate,
-                      std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (predicate()) {
-            return true;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return predicate();
 }
 
 inline double secondsSince(std::chrono::steady_clock::time_point start) {

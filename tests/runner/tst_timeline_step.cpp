@@ -13,26 +13,16 @@
 #include "runner/scenario_runner.h"
 #include "runner/timeline_step.h"
 #include "test_broker.h"
+#include "wait_until.h"
 #include "workers/worker_pool.h"
 
 using namespace qs;
+using qs::test::waitUntil;
 using runner::ActionKind;
 using runner::TimelineAction;
 using workers::WorkerState;
 
 namespace {
-
-// Returns as soon as predicate() holds; the deadline is for starved sanitizer runs.
-bool waitUntil(const std::function<bool()>& predicate) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (predicate()) {
-            return true;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return predicate();
-}
 
 TimelineAction action(ActionKind kind, const std::string& worker = {}) {
     TimelineAction a;

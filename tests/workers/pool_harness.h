@@ -16,28 +16,11 @@
 #include "events/event_stream.h"
 #include "events/ledger.h"
 #include "test_broker.h"
+#include "wait_until.h"
 #include "workers/task_producer.h"
 #include "workers/worker_pool.h"
 
 namespace qs::test {
-
-// Polls `predicate` until it holds. It returns as soon as it does, so the
-// deadline only bounds a failure: it is generous because CI runs the sanitizer
-// suites in parallel on a starved machine (ctest -j4 on 2 cores next to a
-// build), where a gRPC round trip can take seconds.
-inline constexpr std::chrono::seconds kWaitDeadline{60};
-
-inline bool waitUntil(const std::function<bool()>& predicate,
-                      std::chrono::milliseconds timeout = kWaitDeadline) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (predicate()) {
-            return true;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return predicate();
-}
 
 class PoolHarness {
 public:
