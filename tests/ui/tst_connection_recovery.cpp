@@ -27,6 +27,7 @@ private Q_SLOTS:
     void lostServerIsShownRetriedAndReconnected();
     void mainWindowShowsLostState();
     void connectionIsShownOnce();
+    void noServerStartsTheEmbeddedBrokerOnTheGivenPort();
 
 private:
     static std::unique_ptr<broker::Broker> startBroker(int port, std::string* error);
@@ -46,6 +47,21 @@ std::unique_ptr<broker::Broker> TestConnectionRecovery::startBroker(int port, st
         QTest::qWait(100);
     }
     return nullptr;
+}
+
+// A port nothing listens on now: one a broker had, stopped again.
+static int freePort() {
+    broker::BrokerOptions options;
+    options.bindAddress = "127.0.0.1";
+    options.port = 0;
+    broker::Broker b(options);
+    std::string error;
+    if (!b.start(&error)) {
+        return -1;
+    }
+    const int port = b.port();
+    b.stop();
+    return port;
 }
 
 // Watches the event loop while `until` is false: the longest gap between two
@@ -203,6 +219,19 @@ void TestConnectionRecovery::connectionIsShownOnce() {
                  qPrintable(message));
         QTest::qWait(50);
     }
+}
+
+// `queuescope --port N`: when no server answers the probe, the embedded broker
+// takes port N (it used to take 50000 whatever --port said).
+void TestConnectionRecovery::noServerStartsTheEmbeddedBrokerOnTheGivenPort() {
+    const int probePort = freePort();
+    const int embeddedPort = freePort();
+    QVERIFY(probePort > 0 && embeddedPort > 0 && probePort != embeddedPort);
+    ConnectionController controller;
+    controller.autoStart(QStringLiteral("127.0.0.1:%1").arg(probePort), embeddedPort);
+    QTRY_COMPARE_WITH_TIMEOUT(controller.state(), ConnectionController::State::Connected, 30000);
+    QVERIFY(controller.isEmbedded());
+    QCOMPARE(controller.embeddedBroker()->port(), embeddedPort);
 }
 
 QTEST_MAIN(TestConnectionRecovery)
