@@ -82,8 +82,8 @@ build_base() {  # sets $base_dir to the cached base root, building it if needed
     { tail -n 20 "$cache/download-$key.log" >&2; fail "downloading the package list failed (log: $cache/download-$key.log)"; }
   umount -l "$tmp/proc"; mounted=()
   touch "$tmp/.complete"
-  # Only the current key is kept.
-  find "$cache" -mindepth 1 -maxdepth 1 -type d ! -name "$key" ! -name ".building-*" \
+  # Only the current key is kept, with its logs.
+  find "$cache" -mindepth 1 -maxdepth 1 ! -name "$key" ! -name "*-$key.log" ! -name ".building-*" \
     -exec rm -rf --one-file-system {} +
   mv "$tmp" "$dir"
   say "base root cached in $dir"
