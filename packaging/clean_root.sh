@@ -17,7 +17,6 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-list=$here/packaging/debian-packages.txt
 cache=${QUEUESCOPE_ROOT_CACHE:-/var/cache/queuescope/clean-root}
 mirror=${QUEUESCOPE_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 suite=bookworm
@@ -25,7 +24,7 @@ suite=bookworm
 say() { echo "    [clean-root] $*"; }
 fail() { echo "==> clean-root check FAILED: $*" >&2; exit 1; }
 
-packages() { sed -e 's/#.*//' "$list" | tr -s ' \t' '\n' | sed '/^$/d'; }
+packages() { bash "$here/packaging/dev.sh" packages; }  # the list, read in one place
 
 # Bump when build_base() makes a different root, so cached ones are rebuilt.
 base_format=1

@@ -7,6 +7,7 @@
 #                                             release, setup, install, asan, tsan (default: all)
 #   bash packaging/dev.sh package             build the .deb packages into build/packages/
 #   bash packaging/dev.sh deps                only install the Debian packages
+#   bash packaging/dev.sh packages            print that package list, one name a line
 #
 # The Debian packages are listed once, in packaging/debian-packages.txt. Build trees:
 # build/app, build/package, build/ci-{release,asan,tsan} (tests). The release stage is
@@ -238,6 +239,9 @@ case "$cmd" in
   deps)
     install_deps
     ;;
+  packages)
+    printf '%s\n' "${packages[@]}"
+    ;;
   run)
     install_deps
     mkdir -p build
@@ -278,7 +282,7 @@ case "$cmd" in
     echo "==> test stages (${stages[*]}) passed in $(( $(stamp) - start )) s"
     ;;
   *)
-    echo "usage: bash packaging/dev.sh {run|test|package|deps} [args...]" >&2
+    echo "usage: bash packaging/dev.sh {run|test|package|deps|packages} [args...]" >&2
     exit 2
     ;;
 esac
