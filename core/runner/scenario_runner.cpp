@@ -13,6 +13,7 @@
 #include "events/event_stream.h"
 #include "runner/channel_steps.h"
 #include "runner/event_recorder.h"
+#include "runner/scenario_schedule.h"
 #include "runner/timeline_step.h"
 #include "workers/worker_pool.h"
 
@@ -29,6 +30,10 @@ std::string seconds(double s) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.2f", s);
     return buffer;
+}
+
+double secondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 bool usesRequeue(const Scenario& s) {
@@ -50,273 +55,355 @@ std::uint64_t unfinished(const LedgerSummary& s) {
            s.count(MessageState::InFlight);
 }
 
-// One scheduled step of the run.
-struct Step {
-    double at = 0.0;
-    int order = 0;  // ties: tasks sent at once, then worker groups, then actions
-    std::string label;
-    std::function<void()> run;
-};
-
-}  // namespace
-
-int RunResult::exitCode() const {
-    if (!started || !error.empty()) {
-        return 3;
-    }
-    if (tasksLost > 0 || totals.sendFailed > 0 || producer.failed > 0) {
-        return 1;
-    }
-    return 0;
+LedgerOptions ledgerOptionsFor(const Scenario& sc) {
+    LedgerOptions options;
+    options.maxReceiveCount = sc.tasks.policy.maxReceiveCount;
+    options.maxPendingDerivedEvents = 100000;
+    options.maxFinishedMessages = std::max<std::size_t>(100000, sc.tasks.count + 1000);
+    return options;
 }
 
-ScenarioRunner::ScenarioRunner(Scenario scenario, RunOptions options)
-    : scenario_(std::move(scenario)), options_(std::move(options)) {}
+// One headless run from setup to result. ScenarioRunner::run() calls its parts
+// in order: setUp(), playSchedule(), end(), then result(). The steps and their
+// order come from the ScenarioSchedule, which the console's player drives too.
+class RunSession {
+public:
+    RunSession(const Scenario& sc, const RunOptions& options, const std::atomic<bool>& stop)
+        : sc_(sc),
+          options_(options),
+          stopRequested_(stop),
+          schedule_(sc, PoolAtEnd::Stop),
+          stream_(kStreamCapacity, options.recordEvents),
+          recorder_(stream_, ledgerOptionsFor(sc), sc.channel, usesRequeue(sc)) {}
 
-RunResult ScenarioRunner::run() {
-    RunResult result;
-    auto log = [this](const std::string& line) {
+    // The event logs, the broker, the admin client and the setup steps; false
+    // (with result().error) when the run cannot start.
+    bool setUp();
+    // The timed steps, each when due, until the schedule's end rule, a failed
+    // step or a stop request ends the run.
+    void playSchedule();
+    // The end steps, then the recorder and the broker go.
+    void end();
+    // What the ledger and the pool say about the run.
+    RunResult result();
+    // The result of a run that did not start.
+    RunResult failedSetUp() { return std::move(result_); }
+
+private:
+    bool startBroker();
+    bool connectAdmin();
+    void createProducerAndPool();
+    void applyTimed(const ScheduleStep& step);
+    void applyEnd(const ScheduleStep& step);
+    void sendTasks();
+    void startWorkers(std::size_t group);
+    void applyAction(const TimelineAction& action);
+    void runChannel(ChannelStep step);
+    void stopPool();
+    void waitForQuietStream();
+    bool drained() const;
+    bool cancelled() const;
+    void shutdownBroker();
+    void countLost();
+    void log(const std::string& line) const {
         if (options_.log) {
             options_.log(line);
         }
-    };
-    if (std::string problems = scenario_.validate(); !problems.empty()) {
-        result.error = problems;
-        return result;
     }
-    const Scenario& sc = scenario_;
 
-    EventStream stream(kStreamCapacity, options_.recordEvents);
-    LedgerOptions ledgerOptions;
-    ledgerOptions.maxReceiveCount = sc.tasks.policy.maxReceiveCount;
-    ledgerOptions.maxPendingDerivedEvents = 100000;
-    ledgerOptions.maxFinishedMessages = std::max<std::size_t>(100000, sc.tasks.count + 1000);
-    EventRecorder recorder(stream, ledgerOptions, sc.channel, usesRequeue(sc));
+    const Scenario& sc_;
+    const RunOptions& options_;
+    const std::atomic<bool>& stopRequested_;
+    RunResult result_;
+    ScenarioSchedule schedule_;
+    EventStream stream_;
+    EventRecorder recorder_;
+    std::unique_ptr<broker::Broker> broker_;
+    std::unique_ptr<BrokerEventSink> sink_;
+    client::ClientOptions clientOptions_;
+    std::unique_ptr<client::QueuesClient> admin_;
+    std::unique_ptr<workers::TaskProducer> producer_;
+    std::unique_ptr<workers::WorkerPool> pool_;
+    bool producerStarted_ = false;
+    Clock::time_point start_;
+};
+
+bool RunSession::setUp() {
     const std::int64_t originNs = monotonicNanos();
-    if (!recorder.openLogs(options_.eventsCsvPath, options_.eventsJsonlPath, originNs,
-                           &result.error)) {
-        return result;
+    if (!recorder_.openLogs(options_.eventsCsvPath, options_.eventsJsonlPath, originNs,
+                            &result_.error)) {
+        return false;
     }
-
-    // The broker: embedded on an ephemeral port, its observer feeding the
-    // same stream, or a remote server.
-    std::unique_ptr<broker::Broker> broker;
-    std::unique_ptr<BrokerEventSink> sink;
-    if (options_.address.empty()) {
-        broker::BrokerOptions bo;
-        bo.bindAddress = "127.0.0.1";
-        bo.port = 0;
-        broker = std::make_unique<broker::Broker>(bo);
-        sink = std::make_unique<BrokerEventSink>(stream);
-        broker->setObserver(sink.get());
-        std::string error;
-        if (!broker->start(&error)) {
-            broker->setObserver(nullptr);
-            result.error = "embedded broker did not start: " + error;
-            return result;
-        }
-        result.address = broker->address();
-        result.embeddedBroker = true;
-        log("embedded broker on " + result.address);
-    } else {
-        result.address = options_.address;
-        log("using KubeMQ server at " + result.address);
+    if (!startBroker()) {
+        return false;
     }
-    recorder.start();
-    auto shutdownBroker = [&] {
-        if (broker) {
-            broker->setObserver(nullptr);
-            broker->stop();
-        }
-    };
-
-    client::ClientOptions clientOptions;
-    clientOptions.address = result.address;
-    clientOptions.authToken = options_.authToken;
-    clientOptions.clientId = "queuescope-runner";
-    auto adminCreated = client::QueuesClient::create(clientOptions);
-    if (!adminCreated.ok()) {
-        result.error = "cannot create a client: " + adminCreated.error().describe();
-        recorder.finish();
+    recorder_.start();
+    if (!connectAdmin()) {
+        recorder_.finish();
         shutdownBroker();
-        return result;
+        return false;
     }
-    std::unique_ptr<client::QueuesClient> admin = std::move(adminCreated).value();
-    if (auto ping = admin->ping(); !ping.ok()) {
-        result.error =
-            "cannot reach the broker at " + result.address + ": " + ping.error().describe();
-        recorder.finish();
-        shutdownBroker();
-        return result;
+    for (const ScheduleStep& step : schedule_.setupSteps()) {
+        result_.steps.push_back(step.label);
+        runChannel(ChannelStep::Create);
     }
-    if (auto created = runChannelStep(*admin, sc, ChannelStep::Create)) {
-        if (created->ok) {
-            log(created->text);
-        } else {
-            result.warnings.push_back(created->text);
-        }
-    }
-    result.started = true;
+    result_.started = true;
+    createProducerAndPool();
+    return true;
+}
 
-    // Producer and pool.
-    const workers::TaskSpec spec = sc.taskSpec();
+// Embedded on an ephemeral port, its observer feeding the run's stream, or a
+// remote server.
+bool RunSession::startBroker() {
+    if (!options_.address.empty()) {
+        result_.address = options_.address;
+        log("using KubeMQ server at " + result_.address);
+        return true;
+    }
+    broker::BrokerOptions bo;
+    bo.bindAddress = "127.0.0.1";
+    bo.port = 0;
+    broker_ = std::make_unique<broker::Broker>(bo);
+    sink_ = std::make_unique<BrokerEventSink>(stream_);
+    broker_->setObserver(sink_.get());
+    std::string error;
+    if (!broker_->start(&error)) {
+        broker_->setObserver(nullptr);
+        result_.error = "embedded broker did not start: " + error;
+        return false;
+    }
+    result_.address = broker_->address();
+    result_.embeddedBroker = true;
+    log("embedded broker on " + result_.address);
+    return true;
+}
+
+bool RunSession::connectAdmin() {
+    clientOptions_.address = result_.address;
+    clientOptions_.authToken = options_.authToken;
+    clientOptions_.clientId = "queuescope-runner";
+    auto created = client::QueuesClient::create(clientOptions_);
+    if (!created.ok()) {
+        result_.error = "cannot create a client: " + created.error().describe();
+        return false;
+    }
+    admin_ = std::move(created).value();
+    if (auto ping = admin_->ping(); !ping.ok()) {
+        result_.error =
+            "cannot reach the broker at " + result_.address + ": " + ping.error().describe();
+        return false;
+    }
+    return true;
+}
+
+void RunSession::createProducerAndPool() {
     workers::ProducerOptions producerOptions;
-    producerOptions.client = clientOptions;
+    producerOptions.client = clientOptions_;
     producerOptions.client.clientId = "producer";
-    producerOptions.events = &stream;
-    workers::TaskProducer producer(producerOptions, spec);
-    bool producerStarted = false;
+    producerOptions.events = &stream_;
+    producer_ = std::make_unique<workers::TaskProducer>(producerOptions, sc_.taskSpec());
 
     workers::PoolOptions poolOptions;
-    poolOptions.client = clientOptions;
-    poolOptions.channel = sc.channel;
-    poolOptions.events = &stream;
+    poolOptions.client = clientOptions_;
+    poolOptions.channel = sc_.channel;
+    poolOptions.events = &stream_;
     poolOptions.seed = options_.seed;
-    workers::WorkerPool pool(poolOptions, sc.workers.front().config);
+    pool_ = std::make_unique<workers::WorkerPool>(poolOptions, sc_.workers.front().config);
+}
 
-    std::vector<Step> steps;
-    {
-        Step s;
-        s.at = sc.tasks.startAt;
-        s.order = sc.tasks.rate > 0.0 ? 1 : 0;
-        s.label = "send " + std::to_string(sc.tasks.count) + " tasks" +
-                  (sc.tasks.rate > 0.0 ? " at " + seconds(sc.tasks.rate) + "/s" : "");
-        s.run = [&] {
-            std::string error;
-            bool ok = sc.tasks.rate > 0.0 ? producer.start(&error) : producer.run(&error);
-            if (!ok) {
-                result.error = "producer: " + error;
-            }
-            producerStarted = ok;
-        };
-        steps.push_back(std::move(s));
-    }
-    for (std::size_t g = 0; g < sc.workers.size(); ++g) {
-        const WorkerGroup& group = sc.workers[g];
-        Step s;
-        s.at = group.startAt;
-        s.order = 2;
-        s.label = "start " + std::to_string(group.count) +
-                  " worker(s): " + workers::describe(group.config);
-        s.run = [&, g] {
-            const int count = sc.workers[g].count;
-            std::string error;
-            auto ids = pool.addWorkers(count, &error, sc.groupOverride(g));
-            if (static_cast<int>(ids.size()) != count) {
-                result.error = "workers: " + error;
-            }
-        };
-        steps.push_back(std::move(s));
-    }
-    for (const TimelineAction& action : sc.timeline) {
-        Step s;
-        s.at = action.at;
-        s.order = 3;
-        s.label = action.describe();
-        s.run = [&, action] {
-            for (const auto& warning : applyTimelineAction(pool, action).warnings) {
-                result.warnings.push_back(action.describe() + ": " + warning);
-            }
-        };
-        steps.push_back(std::move(s));
-    }
-    std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
-        return a.at != b.at ? a.at < b.at : a.order < b.order;
-    });
-
-    const auto start = Clock::now();
-    const double limit = sc.untilDrained ? sc.timeoutSeconds : sc.runForSeconds;
-    std::size_t next = 0;
+void RunSession::playSchedule() {
+    start_ = Clock::now();
     for (;;) {
-        const double t = std::chrono::duration<double>(Clock::now() - start).count();
-        while (next < steps.size() && steps[next].at <= t && result.error.empty()) {
-            log("t=" + seconds(t) + "s " + steps[next].label);
-            steps[next].run();
-            ++next;
-        }
-        const bool cancelled = stopRequested_.load() ||
-                               (options_.cancelFlag != nullptr && options_.cancelFlag->load());
-        if (!result.error.empty() || cancelled) {
-            if (cancelled) {
-                result.warnings.push_back("stopped early on request");
-            }
-            break;
-        }
-        if (sc.untilDrained && producerStarted) {
-            const workers::ProducerProgress p = producer.progress();
-            const RecorderStatus st = recorder.status();
-            const std::uint64_t attempted = p.sent + p.failed;
-            const bool allSeen = st.summary.sent >= static_cast<std::uint64_t>(sc.tasks.count);
-            if (p.finished && attempted == static_cast<std::uint64_t>(sc.tasks.count) && allSeen &&
-                unfinished(st.summary) <= st.movedElsewhere) {
-                result.drained = true;
-                log("t=" + seconds(t) + "s every task reached an end state");
+        const double t = secondsSince(start_);
+        while (result_.error.empty()) {
+            const ScheduleStep* step = schedule_.takeDue(t);
+            if (step == nullptr) {
                 break;
             }
+            log("t=" + seconds(t) + "s " + step->label);
+            applyTimed(*step);
         }
-        if (t >= limit) {
-            result.timedOut = sc.untilDrained;
-            log("t=" + seconds(t) + "s " +
-                (sc.untilDrained ? std::string("time bound reached before the queue drained")
-                                 : std::string("run time over")));
+        if (!result_.error.empty()) {
+            break;
+        }
+        if (cancelled()) {
+            result_.warnings.push_back("stopped early on request");
+            break;
+        }
+        if (const RunEnd end = schedule_.endAt(t, sc_.untilDrained && drained());
+            end != RunEnd::None) {
+            result_.drained = end == RunEnd::Drained;
+            result_.timedOut = end == RunEnd::TimeBound;
+            log("t=" + seconds(t) + "s " + std::string(describe(end)));
             break;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    for (; next < steps.size(); ++next) {
-        result.warnings.push_back("not reached: " + steps[next].label);
+    for (const ScheduleStep& step : schedule_.untaken()) {
+        result_.warnings.push_back("not reached: " + step.label);
     }
+}
 
-    producer.stop();
-    producer.wait();
-    const auto stopStart = Clock::now();
-    pool.stop();
-    log("pool stopped in " +
-        seconds(std::chrono::duration<double>(Clock::now() - stopStart).count()) + " s");
-    // Let the broker's reaction to the closed streams (returned messages)
-    // reach the ledger: wait until the stream has been quiet for a moment.
-    if (options_.recordEvents) {
-        const auto quietDeadline = Clock::now() + std::chrono::seconds(2);
-        std::uint64_t lastSeen = ~std::uint64_t{0};
-        while (Clock::now() < quietDeadline) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(60));
-            const std::uint64_t pushed = stream.pushedCount();
-            if (pushed == lastSeen &&
-                recorder.status().eventsRecorded + stream.droppedCount() >= pushed) {
-                break;
-            }
-            lastSeen = pushed;
-        }
+void RunSession::applyTimed(const ScheduleStep& step) {
+    result_.steps.push_back(step.label);
+    switch (step.kind) {
+        case StepKind::SendTasks:
+            sendTasks();
+            break;
+        case StepKind::StartWorkers:
+            startWorkers(step.index);
+            break;
+        case StepKind::Action:
+            applyAction(sc_.timeline[step.index]);
+            break;
+        default:
+            break;  // setup and end steps are not timed
     }
-    if (auto deleted = runChannelStep(*admin, sc, ChannelStep::Delete)) {
-        if (deleted->ok) {
-            log(deleted->text);
+}
+
+// All at once: sent before the next step (the workers find a full queue).
+void RunSession::sendTasks() {
+    std::string error;
+    const bool ok = sc_.tasks.rate > 0.0 ? producer_->start(&error) : producer_->run(&error);
+    if (!ok) {
+        result_.error = "producer: " + error;
+    }
+    producerStarted_ = ok;
+}
+
+void RunSession::startWorkers(std::size_t group) {
+    const int count = sc_.workers[group].count;
+    std::string error;
+    const auto ids = pool_->addWorkers(count, &error, sc_.groupOverride(group));
+    if (static_cast<int>(ids.size()) != count) {
+        result_.error = "workers: " + error;
+    }
+}
+
+void RunSession::applyAction(const TimelineAction& action) {
+    for (const auto& warning : applyTimelineAction(*pool_, action).warnings) {
+        result_.warnings.push_back(action.describe() + ": " + warning);
+    }
+}
+
+void RunSession::runChannel(ChannelStep step) {
+    if (auto outcome = runChannelStep(*admin_, sc_, step)) {
+        if (outcome->ok) {
+            log(outcome->text);
         } else {
-            result.warnings.push_back(deleted->text);
+            result_.warnings.push_back(outcome->text);
         }
     }
-    admin.reset();
-    recorder.finish();
-    shutdownBroker();
+}
 
-    result.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
-    result.producer = producer.progress();
-    result.pool = pool.snapshot();
-    Ledger& ledger = recorder.ledger();
-    result.totals = ledger.summary();
-    result.workers = ledger.workers();
-    result.eventsRecorded = recorder.status().eventsRecorded;
-    result.eventsDropped = stream.droppedCount();
-    result.eventsWritten = recorder.eventsWritten();
-    if (std::string writeError = recorder.status().writeError; !writeError.empty()) {
-        result.error = "event log: " + writeError;
+bool RunSession::drained() const {
+    if (!producerStarted_) {
+        return false;
     }
+    const workers::ProducerProgress p = producer_->progress();
+    const RecorderStatus st = recorder_.status();
+    const auto count = static_cast<std::uint64_t>(sc_.tasks.count);
+    return p.finished && p.sent + p.failed == count && st.summary.sent >= count &&
+           unfinished(st.summary) <= st.movedElsewhere;
+}
+
+bool RunSession::cancelled() const {
+    return stopRequested_.load() || (options_.cancelFlag != nullptr && options_.cancelFlag->load());
+}
+
+void RunSession::end() {
+    for (const ScheduleStep& step : schedule_.endSteps()) {
+        result_.steps.push_back(step.label);
+        applyEnd(step);
+    }
+    admin_.reset();
+    recorder_.finish();
+    shutdownBroker();
+    result_.elapsedSeconds = secondsSince(start_);
+}
+
+void RunSession::applyEnd(const ScheduleStep& step) {
+    switch (step.kind) {
+        case StepKind::StopProducer:
+            producer_->stop();
+            producer_->wait();
+            break;
+        case StepKind::StopWorkers:
+            stopPool();
+            break;
+        case StepKind::DeleteChannel:
+            runChannel(ChannelStep::Delete);
+            break;
+        default:
+            break;  // not an end step
+    }
+}
+
+void RunSession::stopPool() {
+    const auto stopStart = Clock::now();
+    pool_->stop();
+    log("pool stopped in " + seconds(secondsSince(stopStart)) + " s");
+    waitForQuietStream();
+}
+
+// Lets the broker's reaction to the closed streams (returned messages) reach
+// the ledger: waits until the stream has been quiet for a moment.
+void RunSession::waitForQuietStream() {
+    if (!options_.recordEvents) {
+        return;
+    }
+    const auto quietDeadline = Clock::now() + std::chrono::seconds(2);
+    std::uint64_t lastSeen = ~std::uint64_t{0};
+    while (Clock::now() < quietDeadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(60));
+        const std::uint64_t pushed = stream_.pushedCount();
+        if (pushed == lastSeen &&
+            recorder_.status().eventsRecorded + stream_.droppedCount() >= pushed) {
+            break;
+        }
+        lastSeen = pushed;
+    }
+}
+
+void RunSession::shutdownBroker() {
+    if (broker_) {
+        broker_->setObserver(nullptr);
+        broker_->stop();
+    }
+}
+
+RunResult RunSession::result() {
+    result_.producer = producer_->progress();
+    result_.pool = pool_->snapshot();
+    Ledger& ledger = recorder_.ledger();
+    result_.totals = ledger.summary();
+    result_.workers = ledger.workers();
+    result_.eventsRecorded = recorder_.status().eventsRecorded;
+    result_.eventsDropped = stream_.droppedCount();
+    result_.eventsWritten = recorder_.eventsWritten();
+    if (std::string writeError = recorder_.status().writeError; !writeError.empty()) {
+        result_.error = "event log: " + writeError;
+    }
+    countLost();
+    if (options_.keepMessageRecords) {
+        ledger.forEachMessage([&](const MessageRecord& m) { result_.messages.push_back(m); });
+        std::sort(result_.messages.begin(), result_.messages.end(),
+                  [](const MessageRecord& a, const MessageRecord& b) {
+                      return a.sentNs != b.sentNs ? a.sentNs < b.sentNs : a.messageId < b.messageId;
+                  });
+    }
+    return std::move(result_);
+}
+
+void RunSession::countLost() {
+    RunResult& result = result_;
+    Ledger& ledger = recorder_.ledger();
     std::uint64_t moved = 0;
     ledger.forEachMessage([&](const MessageRecord& m) {
         if (isTerminal(m.state)) {
             return;
         }
-        if (m.state == MessageState::Waiting && m.channel != sc.channel) {
+        if (m.state == MessageState::Waiting && m.channel != sc_.channel) {
             ++moved;
             return;
         }
@@ -337,14 +424,36 @@ RunResult ScenarioRunner::run() {
         const std::uint64_t settled = result.pool.totals.acked;
         result.tasksLost = result.producer.sent > settled ? result.producer.sent - settled : 0;
     }
-    if (options_.keepMessageRecords) {
-        ledger.forEachMessage([&](const MessageRecord& m) { result.messages.push_back(m); });
-        std::sort(result.messages.begin(), result.messages.end(),
-                  [](const MessageRecord& a, const MessageRecord& b) {
-                      return a.sentNs != b.sentNs ? a.sentNs < b.sentNs : a.messageId < b.messageId;
-                  });
+}
+
+}  // namespace
+
+int RunResult::exitCode() const {
+    if (!started || !error.empty()) {
+        return 3;
     }
-    return result;
+    if (tasksLost > 0 || totals.sendFailed > 0 || producer.failed > 0) {
+        return 1;
+    }
+    return 0;
+}
+
+ScenarioRunner::ScenarioRunner(Scenario scenario, RunOptions options)
+    : scenario_(std::move(scenario)), options_(std::move(options)) {}
+
+RunResult ScenarioRunner::run() {
+    if (std::string problems = scenario_.validate(); !problems.empty()) {
+        RunResult result;
+        result.error = problems;
+        return result;
+    }
+    RunSession session(scenario_, options_, stopRequested_);
+    if (!session.setUp()) {
+        return session.failedSetUp();
+    }
+    session.playSchedule();
+    session.end();
+    return session.result();
 }
 
 }  // namespace qs::runner

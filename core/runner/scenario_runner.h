@@ -12,9 +12,10 @@
 #include "workers/worker_state.h"
 
 // Runs one Scenario to its end, headless: starts the embedded broker (or uses
-// a remote address), sends the tasks, runs the pool, plays the timeline,
-// records every event into a Ledger (and optional event logs) and returns
-// what happened.
+// a remote address), takes the steps of the scenario's ScenarioSchedule (send
+// the tasks, start the worker groups, the timeline) on its own clock, records
+// every event into a Ledger (and optional event logs) and returns what
+// happened.
 namespace qs::runner {
 
 struct RunOptions {
@@ -52,6 +53,9 @@ struct RunResult {
     std::uint64_t eventsRecorded = 0;
     std::uint64_t eventsDropped = 0;
     std::uint64_t eventsWritten = 0;
+    // The scenario's steps as they were applied, in order, by their schedule
+    // labels (ScenarioSchedule): setup, timed steps reached, end steps.
+    std::vector<std::string> steps;
 
     // 0 = every task accounted for; 1 = a task was lost or failed to send;
     // 3 = the run could not start or failed (broker, connection, log file).
