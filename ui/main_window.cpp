@@ -392,6 +392,11 @@ void MainWindow::wireEngine() {
     });
     connect(player_, &ScenarioPlayer::failed, this,
             [this](const QString& e) { statusBar()->showMessage(e, 10000); });
+    connect(player_, &ScenarioPlayer::stepsNotReached, this, [this](const QStringList& steps) {
+        statusBar()->showMessage(QStringLiteral("⚠ Scenario ended before these steps: ") +
+                                     steps.join(QStringLiteral("; ")),
+                                 20000);
+    });
     connect(player_, &ScenarioPlayer::channelStepDone, this, [this](bool ok, const QString& text) {
         // A failed step does not stop the run (sending creates the channel), but
         // it must not pass unseen: it stays up longer and says what goes on.

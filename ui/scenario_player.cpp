@@ -19,7 +19,7 @@ ScenarioPlayer::ScenarioPlayer(RunController* run, QObject* parent) : QObject(pa
     // A channel step's answer for an older connection never comes back (the
     // controller drops it): do not wait for it forever.
     connect(run_->connection(), &ConnectionController::connectionChanged, this, [this] {
-        if (phase_ == Phase::Creating || phase_ == Phase::Deleting) {
+        if (phase_ == Phase::Creating || phase_ == Phase::Ending) {
             const QString name = q(scenario_.name);
             stop();
             Q_EMIT failed(QStringLiteral("Scenario \"%1\": the connection changed during a "
@@ -43,18 +43,15 @@ bool ScenarioPlayer::start(const runner::Scenario& scenario, QString* error) {
     stop();
     run_->resetRun();
     scenario_ = scenario;
+    schedule_.emplace(scenario_, runner::PoolAtEnd::KeepUnlessChannelDeleted);
     run_->setChannel(q(scenario.channel));
-    if (!scenario.workers.empty()) {
-        run_->setConfig(scenario.workers.front().config);
-    }
-    nextAction_ = 0;
-    groupStarted_.assign(scenario.workers.size(), false);
-    tasksStarted_ = false;
-    nextWorkerNumber_ = 1;
+    run_->setConfig(scenario.workers.front().config);
     clock_.invalidate();
     Q_EMIT started(q(scenario.name));
-    if (runner::wantsChannelStep(scenario_, runner::ChannelStep::Create)) {
+    // The only setup step is the channel's creation; the clock starts at its answer.
+    if (!schedule_->setupSteps().empty()) {
         phase_ = Phase::Creating;
+        Q_EMIT stepTaken(q(schedule_->setupSteps().front().label));
         runStep(runner::ChannelStep::Create, [this] { begin(); });
     } else {
         begin();
@@ -79,18 +76,106 @@ void ScenarioPlayer::stop() {
     }
 }
 
+void ScenarioPlayer::tick() {
+    const double t = elapsedSeconds();
+    while (const runner::ScheduleStep* step = schedule_->takeDue(t)) {
+        Q_EMIT stepTaken(q(step->label));
+        if (!applyTimed(*step)) {
+            return;
+        }
+    }
+    if (schedule_->endAt(t, scenario_.untilDrained && drained()) != runner::RunEnd::None) {
+        finish();
+    }
+}
+
+bool ScenarioPlayer::applyTimed(const runner::ScheduleStep& step) {
+    switch (step.kind) {
+        case runner::StepKind::SendTasks:
+            return sendTasks();
+        case runner::StepKind::StartWorkers:
+            return startWorkers(step.index);
+        case runner::StepKind::Action:
+            apply(scenario_.timeline[step.index]);
+            return true;
+        default:
+            return true;  // setup and end steps are not timed
+    }
+}
+
+// As in the headless runner, a group that does not fully start ends the scenario.
+bool ScenarioPlayer::startWorkers(std::size_t group) {
+    QString error;
+    workers::WorkerPool* pool = ensurePool(&error);
+    std::string why;
+    const int count = scenario_.workers[group].count;
+    if (pool) {
+        const auto ids = pool->addWorkers(count, &why, scenario_.groupOverride(group));
+        Q_EMIT run_->poolChanged();
+        if (static_cast<int>(ids.size()) == count) {
+            return true;
+        }
+        error = q(why);
+    }
+    Q_EMIT failed(QStringLiteral("Cannot start workers: ") + error);
+    stop();
+    return false;
+}
+
+// As in the headless runner, tasks that cannot be sent end the scenario.
+bool ScenarioPlayer::sendTasks() {
+    const workers::TaskSpec spec = scenario_.taskSpec();
+    QString error;
+    if (spec.count == 0 || run_->startProducer(spec, &error)) {
+        return true;
+    }
+    Q_EMIT failed(QStringLiteral("Cannot send tasks: ") + error);
+    stop();
+    return false;
+}
+
+// Every task sent (or none to send) and every one settled for good.
+bool ScenarioPlayer::drained() const {
+    if (scenario_.tasks.count == 0) {
+        return true;
+    }
+    const auto progress = run_->producerProgress();
+    return progress && progress->finished && drained_ && drained_();
+}
+
 void ScenarioPlayer::finish() {
     timer_.stop();
-    if (!runner::wantsChannelStep(scenario_, runner::ChannelStep::Delete)) {
-        stop();
-        return;
+    QStringList notReached;
+    for (const runner::ScheduleStep& step : schedule_->untaken()) {
+        notReached << q(step.label);
     }
-    // As the headless runner: nothing may still send to or poll the channel
-    // when it is deleted. Shrinking the pool cancels the polls, then joins.
-    phase_ = Phase::Deleting;
-    run_->stopProducer();
-    run_->setWorkerCount(0);
-    runStep(runner::ChannelStep::Delete, [this] { stop(); });
+    if (!notReached.isEmpty()) {
+        Q_EMIT stepsNotReached(notReached);
+    }
+    phase_ = Phase::Ending;
+    takeEndSteps(0);
+}
+
+void ScenarioPlayer::takeEndSteps(std::size_t first) {
+    const auto& steps = schedule_->endSteps();
+    for (std::size_t i = first; i < steps.size(); ++i) {
+        Q_EMIT stepTaken(q(steps[i].label));
+        switch (steps[i].kind) {
+            case runner::StepKind::StopProducer:
+                run_->stopProducer();
+                break;
+            case runner::StepKind::StopWorkers:
+                // Shrinking the pool cancels the polls, then joins.
+                run_->setWorkerCount(0);
+                break;
+            case runner::StepKind::DeleteChannel:
+                runStep(runner::ChannelStep::Delete, [this, i] { takeEndSteps(i + 1); });
+                return;
+            default:
+                break;  // not an end step
+        }
+    }
+    stop();
 }
 
 void ScenarioPlayer::runStep(runner::ChannelStep step, std::function<void()> then) {
@@ -118,61 +203,6 @@ void ScenarioPlayer::runStep(runner::ChannelStep step, std::function<void()> the
             }
             then();
         });
-}
-
-void ScenarioPlayer::tick() {
-    const double t = elapsedSeconds();
-    for (std::size_t g = 0; g < scenario_.workers.size(); ++g) {
-        const runner::WorkerGroup& group = scenario_.workers[g];
-        if (groupStarted_[g] || t < group.startAt) {
-            continue;
-        }
-        groupStarted_[g] = true;
-        QString error;
-        workers::WorkerPool* pool = ensurePool(&error);
-        if (!pool) {
-            Q_EMIT failed(QStringLiteral("Cannot start workers: ") + error);
-            stop();
-            return;
-        }
-        std::string why;
-        const auto ids = pool->addWorkers(group.count, &why, scenario_.groupOverride(g));
-        if (ids.empty() && group.count > 0) {
-            Q_EMIT failed(QStringLiteral("Cannot start workers: ") + q(why));
-            stop();
-            return;
-        }
-        Q_EMIT run_->poolChanged();
-    }
-    if (!tasksStarted_ && t >= scenario_.tasks.startAt) {
-        tasksStarted_ = true;
-        const workers::TaskSpec spec = scenario_.taskSpec();
-        QString error;
-        if (spec.count > 0 && !run_->startProducer(spec, &error)) {
-            Q_EMIT failed(QStringLiteral("Cannot send tasks: ") + error);
-        }
-    }
-    while (nextAction_ < scenario_.timeline.size() && scenario_.timeline[nextAction_].at <= t) {
-        apply(scenario_.timeline[nextAction_]);
-        ++nextAction_;
-    }
-    const bool actionsDone = nextAction_ >= scenario_.timeline.size();
-    if (!scenario_.untilDrained) {
-        if (t >= scenario_.runForSeconds && actionsDone) {
-            finish();
-        }
-        return;
-    }
-    if (t >= scenario_.timeoutSeconds) {
-        finish();
-        return;
-    }
-    // Drained: every task sent and every one of them settled for good.
-    const auto progress = run_->producerProgress();
-    if (actionsDone && tasksStarted_ && (!progress || progress->finished) && drained_ &&
-        drained_()) {
-        finish();
-    }
 }
 
 workers::WorkerPool* ScenarioPlayer::ensurePool(QString* error) {

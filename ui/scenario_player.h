@@ -2,27 +2,30 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QStringList>
 #include <QTimer>
 #include <functional>
-#include <vector>
+#include <optional>
 
 #include "runner/channel_steps.h"
 #include "runner/scenario.h"
+#include "runner/scenario_schedule.h"
 
 namespace qs::workers {
 class WorkerPool;
 }
 
-// Plays a scenario inside the console: creates its channel when it asks for
-// that, starts its worker groups and its producer, then applies each timeline
-// action (crash, pause, set, scale...) at its time, all on the UI thread, to
-// the RunController's pool with runner::applyTimelineAction() (the headless
-// runner's own step), telling the RunController what it must mirror (the
-// shared configuration, the number of workers). At its natural end it stops
-// its workers and deletes the channel when the scenario asks for that.
-// Channel management runs on the connection controller's thread pool
-// (runner::runChannelStep(), the headless runner's own step); the UI thread
-// never waits for it.
+// Plays a scenario inside the console by driving its runner::ScenarioSchedule
+// (the headless runner's own schedule) from a QTimer on the UI thread: the
+// setup step (create the channel), then each timed step when due (send the
+// tasks, start a worker group, a timeline action), then, at the schedule's
+// end, the end steps. Each step is applied with the headless runner's own
+// step function (Scenario::taskSpec / groupOverride, applyTimelineAction,
+// runChannelStep) to the RunController's pool and producer, telling the
+// RunController what it must mirror (the shared configuration, the number of
+// workers). At the end the producer stops; the workers stay for the user to
+// go on with, unless the scenario deletes its channel. Channel management runs
+// on the connection controller's thread pool; the UI thread never waits for it.
 namespace qs::ui {
 
 class RunController;
@@ -41,17 +44,23 @@ public:
     // True when every task is settled for good (the console's own view);
     // used to end "untilDrained" scenarios.
     void setDrainedCheck(std::function<bool()> check) { drained_ = std::move(check); }
-    // From start() until finished(): creating the channel, playing, or deleting it.
+    // From start() until finished(): creating the channel, playing, or ending.
     bool isRunning() const { return timer_.isActive() || phase_ != Phase::Idle; }
     const runner::Scenario& scenario() const { return scenario_; }
     double elapsedSeconds() const;
 
 Q_SIGNALS:
     void started(const QString& name);
+    // A step of the schedule is being applied (setup, timed or end step): its
+    // schedule label, the same the headless runner reports in RunResult::steps.
+    void stepTaken(const QString& label);
     // A timeline action was applied: its description, with what did not
     // happen as asked appended in parentheses ("(no worker worker-9)"); then
     // `warned` is true.
     void actionApplied(const QString& description, bool warned);
+    // The run ended (drained, or its time was over) before these timed steps
+    // were due; they were not applied.
+    void stepsNotReached(const QStringList& labels);
     void finished(const QString& name);
     void failed(const QString& error);
     // A channel step answered: `text` is "created channel X", "deleted channel
@@ -59,13 +68,21 @@ Q_SIGNALS:
     void channelStepDone(bool ok, const QString& text);
 
 private:
-    enum class Phase { Idle, Creating, Playing, Deleting };
+    enum class Phase { Idle, Creating, Playing, Ending };
 
     void begin();
     void tick();
-    void finish();  // the natural end: end steps, then finished()
+    // Applies a timed step; false when it failed and the scenario stopped.
+    bool applyTimed(const runner::ScheduleStep& step);
+    bool startWorkers(std::size_t group);
+    bool sendTasks();
     // Through runner::applyTimelineAction(), as the headless runner.
     void apply(const runner::TimelineAction& action);
+    bool drained() const;
+    // The natural end: reports the steps not reached, takes the end steps from
+    // `first` on, then finished().
+    void finish();
+    void takeEndSteps(std::size_t first);
     // The run's pool, created (without workers) when there is none yet;
     // nullptr with *error when not connected.
     workers::WorkerPool* ensurePool(QString* error);
@@ -74,14 +91,11 @@ private:
 
     RunController* run_;
     runner::Scenario scenario_;
+    std::optional<runner::ScenarioSchedule> schedule_;
     QTimer timer_;
     QElapsedTimer clock_;
     Phase phase_ = Phase::Idle;
     quint64 generation_ = 0;  // bumped by stop(): late channel-step answers are dropped
-    std::size_t nextAction_ = 0;
-    std::vector<bool> groupStarted_;
-    bool tasksStarted_ = false;
-    int nextWorkerNumber_ = 1;
     std::function<bool()> drained_;
 };
 
