@@ -392,6 +392,7 @@ void MainWindow::wireEngine() {
     });
     connect(player_, &ScenarioPlayer::failed, this,
             [this](const QString& e) { statusBar()->showMessage(e, 10000); });
+    connect(player_, &ScenarioPlayer::finished, producer_, &ProducerPanel::clearScenario);
     connect(player_, &ScenarioPlayer::stepsNotReached, this, [this](const QStringList& steps) {
         statusBar()->showMessage(QStringLiteral("⚠ Scenario ended before these steps: ") +
                                      steps.join(QStringLiteral("; ")),
@@ -543,10 +544,10 @@ bool MainWindow::playScenario(const QString& nameOrPath, QString* error) {
         return false;
     }
     workerPanel_->setControls(run_->config());
-    // The form shows what the scenario really sends (queue, policy, dead-letter
-    // channel, poison tasks), not the producer's previous values.
+    // What the scenario sends shows beside the producer form, not in it: the
+    // form keeps the user's own settings for the next manual send.
     const workers::TaskSpec spec = scenario.taskSpec();
-    producer_->showSpec(spec);
+    producer_->showScenario(QString::fromStdString(scenario.name), spec);
     if (!spec.policy.deadLetterQueue.empty()) {
         channels_->model()->noteDeadLetter(QString::fromStdString(spec.policy.deadLetterQueue),
                                            QString::fromStdString(spec.channel));

@@ -30,11 +30,46 @@ QLabel* label(const QString& text, QWidget* buddy) {
     l->setToolTip(buddy->toolTip());
     return l;
 }
+
+// "80 task(s) at 20/s (max receives 5, dead-letter tasks.dlq)".
+QString describeSends(const workers::TaskSpec& spec) {
+    QString sends =
+        spec.ratePerSecond > 0
+            ? QStringLiteral("%1 task(s) at %2/s").arg(spec.count).arg(spec.ratePerSecond)
+            : QStringLiteral("%1 task(s) at once").arg(spec.count);
+    QStringList policy;
+    if (spec.policy.delaySeconds > 0) {
+        policy << QStringLiteral("delay %1 s").arg(spec.policy.delaySeconds);
+    }
+    if (spec.policy.expirationSeconds > 0) {
+        policy << QStringLiteral("expires after %1 s").arg(spec.policy.expirationSeconds);
+    }
+    if (spec.policy.maxReceiveCount > 0) {
+        policy << QStringLiteral("max receives %1").arg(spec.policy.maxReceiveCount);
+    }
+    if (!spec.policy.deadLetterQueue.empty()) {
+        policy << QStringLiteral("dead-letter %1")
+                      .arg(QString::fromStdString(spec.policy.deadLetterQueue));
+    }
+    if (!spec.poison.empty()) {
+        QStringList numbers;
+        for (int n : spec.poison) {
+            numbers << QString::number(n);
+        }
+        policy << QStringLiteral("poison %1").arg(numbers.join(QStringLiteral(", ")));
+    }
+    if (!policy.isEmpty()) {
+        sends += QStringLiteral(" (") + policy.join(QStringLiteral(", ")) + QLatin1Char(')');
+    }
+    return sends;
+}
+
 }  // namespace
 
 ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
     : QWidget(parent),
       run_(run),
+      scenario_(new QLabel),
       channel_(tip(new QLineEdit(run->channel()),
                    QStringLiteral(
                        "The queue (channel) the tasks go to and the workers consume. Changing it\n"
@@ -111,6 +146,10 @@ ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
     progress_->setToolTip(QStringLiteral("Tasks accepted by the broker so far."));
     progress_->setValue(0);
     status_->setWordWrap(true);
+    scenario_->setWordWrap(true);
+    scenario_->setTextFormat(Qt::PlainText);  // a scenario's name is not markup
+    scenario_->setObjectName(QStringLiteral("scenarioNote"));
+    scenario_->hide();
 
     auto* form = new QFormLayout;
     form->setLabelAlignment(Qt::AlignRight);
@@ -143,6 +182,7 @@ ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(scenario_);
     layout->addLayout(form);
     layout->addWidget(policyBox);
     layout->addLayout(mode);
@@ -176,34 +216,20 @@ void ProducerPanel::setBodyTemplate(const QString& text) {
     body_->setText(text);
 }
 
-void ProducerPanel::showSpec(const workers::TaskSpec& spec) {
-    if (!spec.channel.empty()) {
-        channel_->setText(QString::fromStdString(spec.channel));
-    }
-    count_->setValue(spec.count);
-    body_->setText(QString::fromStdString(spec.bodyTemplate));
-    metadata_->setText(QString::fromStdString(spec.metadataTemplate));
-    QStringList tags;
-    for (const auto& [key, value] : spec.tags) {
-        tags << QString::fromStdString(key) + QLatin1Char('=') + QString::fromStdString(value);
-    }
-    tags_->setText(tags.join(QStringLiteral(", ")));
-    delay_->setValue(spec.policy.delaySeconds);
-    expiration_->setValue(spec.policy.expirationSeconds);
-    maxReceive_->setValue(spec.policy.maxReceiveCount);
-    deadLetter_->setText(QString::fromStdString(spec.policy.deadLetterQueue));
-    if (spec.ratePerSecond > 0) {
-        steady_->setChecked(true);
-        const QSignalBlocker block(rate_);  // showing the rate must not change a running producer
-        rate_->setValue(spec.ratePerSecond);
-    } else {
-        burst_->setChecked(true);
-    }
-    QStringList poison;
-    for (int n : spec.poison) {
-        poison << QString::number(n);
-    }
-    poison_->setText(poison.join(QStringLiteral(", ")));
+void ProducerPanel::showScenario(const QString& name, const workers::TaskSpec& spec) {
+    scenario_->setText(QStringLiteral("Scenario \"%1\" sends %2 to %3. The form keeps your own "
+                                      "settings for your next send.")
+                           .arg(name, describeSends(spec), QString::fromStdString(spec.channel)));
+    scenario_->show();
+}
+
+void ProducerPanel::clearScenario() {
+    scenario_->clear();
+    scenario_->hide();
+}
+
+QString ProducerPanel::scenarioNote() const {
+    return scenario_->text();
 }
 
 workers::TaskSpec ProducerPanel::specFromForm(QString* error) const {

@@ -29,9 +29,12 @@ public:
     workers::TaskSpec specFromForm(QString* error) const;
     void setCount(int n);
     void setBodyTemplate(const QString& text);
-    // Fills every field from `spec` (queue, template, tags, policy, rate, poison), so the
-    // form shows what a playing scenario actually sends.
-    void showSpec(const workers::TaskSpec& spec);
+    // While a scenario plays, a note above the form says what it sends (count,
+    // rate, queue, policy, poison). The form itself keeps the user's own
+    // settings: a scenario's settings belong to its run, not to the next Send.
+    void showScenario(const QString& name, const workers::TaskSpec& spec);
+    void clearScenario();  // the scenario ended
+    QString scenarioNote() const;
 
 public Q_SLOTS:
     void send();
@@ -43,6 +46,7 @@ Q_SIGNALS:
 
 private:
     RunController* run_;
+    QLabel* scenario_;
     QLineEdit* channel_;
     QSpinBox* count_;
     QLineEdit* body_;

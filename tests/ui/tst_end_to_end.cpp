@@ -34,6 +34,7 @@ private Q_SLOTS:
     void tenTasksThreeWorkersBatchFive();
     void crashMidBatchIsRedelivered();
     void firstLookShowsWhatTheScenarioUses();
+    void scenarioSettingsStayWithItsRun();
     void poisonTaskIsOneDeadLetteredRow();
     void scenarioCreatesThenDeletesItsChannel();
     void timelineActionsAreTheRunnersSteps();
@@ -176,8 +177,9 @@ void TestEndToEnd::crashMidBatchIsRedelivered() {
     QVERIFY2(named, qPrintable(window_->explainPanel()->lines().join(QLatin1Char('\n'))));
 }
 
-// What a first-time user sees: the producer form shows the playing scenario's
-// queue and policy (not the defaults), the history pane says what it is for
+// What a first-time user sees: a note over the producer form says what the
+// playing scenario sends (queue, policy, poison; not the defaults) while the
+// form keeps the user's own settings, the history pane says what it is for
 // before anything is selected, and the share legend names every worker in full.
 void TestEndToEnd::firstLookShowsWhatTheScenarioUses() {
     window_->resize(1280, 720);
@@ -189,15 +191,27 @@ void TestEndToEnd::firstLookShowsWhatTheScenarioUses() {
     QVERIFY2(loadScenario(QStringLiteral("05-poison-dead-letter"), &scenario, &error),
              qPrintable(error));
     QVERIFY(!scenario.tasks.policy.deadLetterQueue.empty());
+    const workers::TaskSpec mine = window_->producerPanel()->specFromForm(&error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY(window_->producerPanel()->scenarioNote().isEmpty());
     QVERIFY2(window_->playScenario(QStringLiteral("05-poison-dead-letter"), &error),
              qPrintable(error));
+    const QString note = window_->producerPanel()->scenarioNote();
+    for (const QString& part :
+         QStringList{QStringLiteral("sends 6 task(s) at once"),
+                     QString::fromStdString(scenario.channel), QStringLiteral("max receives 3"),
+                     QString(QStringLiteral("dead-letter ") +
+                             QString::fromStdString(scenario.tasks.policy.deadLetterQueue)),
+                     QStringLiteral("poison 3")}) {
+        QVERIFY2(note.contains(part), qPrintable(note + QStringLiteral(" lacks ") + part));
+    }
     const workers::TaskSpec shown = window_->producerPanel()->specFromForm(&error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    QCOMPARE(shown.channel, scenario.channel);
-    QCOMPARE(shown.count, scenario.tasks.count);
-    QCOMPARE(shown.policy.deadLetterQueue, scenario.tasks.policy.deadLetterQueue);
-    QCOMPARE(shown.policy.maxReceiveCount, scenario.tasks.policy.maxReceiveCount);
-    QCOMPARE(shown.poison, scenario.tasks.poison);
+    QCOMPARE(shown.channel, scenario.channel);  // the run's queue, which its workers consume
+    QCOMPARE(shown.count, mine.count);
+    QCOMPARE(shown.policy.deadLetterQueue, mine.policy.deadLetterQueue);
+    QCOMPARE(shown.policy.maxReceiveCount, mine.policy.maxReceiveCount);
+    QCOMPARE(shown.poison, mine.poison);
     // After the run reset the hint is back, not a blank pane.
     QVERIFY(window_->messagePanel()->historyText().contains(
         QStringLiteral("Select a message in the table")));
@@ -216,6 +230,46 @@ void TestEndToEnd::firstLookShowsWhatTheScenarioUses() {
         qPrintable(QStringLiteral("%1 < %2").arg(legend->width()).arg(legend->sizeHint().width())),
         5000);
     window_->scenarioPlayer()->stop();
+}
+
+// A scenario's settings belong to its run: after scenario 06 (80 tasks at
+// 20/s, its own policy), the producer form still holds the user's own
+// settings, and the next manual send goes out at once, not at 20/s.
+void TestEndToEnd::scenarioSettingsStayWithItsRun() {
+    ProducerPanel* form = window_->producerPanel();
+    form->setCount(1000);
+    QString error;
+    const workers::TaskSpec mine = form->specFromForm(&error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(mine.ratePerSecond, 0.0);
+
+    ScenarioPlayer* player = window_->scenarioPlayer();
+    QSignalSpy finished(player, &ScenarioPlayer::finished);
+    QVERIFY2(window_->playScenario(QStringLiteral("06-live-tuning"), &error), qPrintable(error));
+    QVERIFY2(form->scenarioNote().contains(QStringLiteral("80 task(s) at 20/s")),
+             qPrintable(form->scenarioNote()));
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+    QVERIFY(form->scenarioNote().isEmpty());
+
+    const workers::TaskSpec after = form->specFromForm(&error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(after.count, mine.count);
+    QCOMPARE(after.ratePerSecond, mine.ratePerSecond);
+    QCOMPARE(after.bodyTemplate, mine.bodyTemplate);
+    QCOMPARE(after.tags, mine.tags);
+    QCOMPARE(after.policy.maxReceiveCount, mine.policy.maxReceiveCount);
+    QCOMPARE(after.policy.deadLetterQueue, mine.policy.deadLetterQueue);
+    QCOMPARE(after.policy.delaySeconds, mine.policy.delaySeconds);
+    QCOMPARE(after.policy.expirationSeconds, mine.policy.expirationSeconds);
+    QCOMPARE(after.poison, mine.poison);
+
+    form->send();
+    const workers::TaskSpec* sent = window_->run()->producerSpec();
+    QVERIFY(sent != nullptr);
+    QCOMPARE(sent->count, 1000);
+    QCOMPARE(sent->ratePerSecond, 0.0);
+    QCOMPARE(sent->policy.maxReceiveCount, mine.policy.maxReceiveCount);
+    window_->run()->stopAll();
 }
 
 // Scenario 05: the poison task is dead-lettered. The broker's copy in the
