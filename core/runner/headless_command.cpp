@@ -315,7 +315,7 @@ Timeline (repeatable)
   --at S:resume[:WORKER|all]
   --at S:slowdown:WORKER|all:F  multiply work durations by F
   --at S:scale:N                grow or shrink the pool to N workers ()" +
-                             wl::kWorkerCount.range() + R"())
+                             wl::kWorkerCount.range() + R"()
   --at S:set:[WORKER:]K=V,...   change settings (batch, waitSeconds, autoAck, work,
                                 failureRate, onFailure, requeueChannel, crashRate,
                                 settle, maxPolls, restartAfterSeconds)

@@ -244,6 +244,17 @@ private Q_SLOTS:
         QCOMPARE(h.scenario.workers.front().config.restartDelayMs, 86400000);
     }
 
+    // The help text is assembled from pieces: no stray or missing parenthesis.
+    void helpParenthesesPair() {
+        const std::string usage = headlessUsage();
+        int depth = 0;
+        for (char c : usage) {
+            depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+            QVERIFY(depth >= 0);
+        }
+        QCOMPARE(depth, 0);
+    }
+
     // Each ranged option: its help text shows the record's range, the top of
     // the range is accepted, and just above it is refused naming the range.
     void helpRangesAreTheCheckedRanges_data() {
