@@ -1,6 +1,7 @@
 #include "client/downstream_session.h"
 
 #include "client/proto_convert.h"
+#include "client/transaction.h"
 #include "common/ids.h"
 
 namespace qs::client::detail {
@@ -9,26 +10,6 @@ namespace {
 // Successful settlements are never answered, so their records can only be
 // forgotten by age; errors normally arrive within milliseconds.
 constexpr std::size_t kSettleRecordLimit = 8192;
-
-// The operation of an error frame whose settlement is no longer remembered.
-SettleOp operationOf(kubemq::QueuesDownstreamRequestType type) {
-    switch (type) {
-        case kubemq::AckAll:
-            return SettleOp::AckAll;
-        case kubemq::NAckAll:
-            return SettleOp::RejectAll;
-        case kubemq::NAckRange:
-            return SettleOp::Reject;
-        case kubemq::ReQueueAll:
-            return SettleOp::RequeueAll;
-        case kubemq::ReQueueRange:
-            return SettleOp::Requeue;
-        case kubemq::CloseByClient:
-            return SettleOp::Close;
-        default:
-            return SettleOp::Ack;
-    }
-}
 
 // Why a Get got no answer because its stream ended.
 Error lostError(const StreamState& state, bool freshStream) {
@@ -175,7 +156,7 @@ SettlementError DownstreamSession::settlementError(
     std::lock_guard lock(settlesMutex_);
     auto record = settles_.find(response.refrequestid());
     if (record == settles_.end()) {
-        error.operation = operationOf(response.requesttypedata());
+        error.operation = settleOpOf(response.requesttypedata());
         return error;
     }
     error.operation = record->second.op;
