@@ -10,7 +10,7 @@ Database::~Database() {
 
 bool Database::open(const std::string& path, int flags, std::string* error) {
     close();
-    const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+    const int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         *error = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
         close();
@@ -82,8 +82,8 @@ int Statement::step() {
 }
 
 void Statement::reset() {
+    // Bindings are kept: every caller binds every parameter before a step.
     sqlite3_reset(stmt_);
-    sqlite3_clear_bindings(stmt_);
 }
 
 std::int64_t Statement::columnInt(int index) const {

@@ -19,7 +19,9 @@ public:
     Database(const Database&) = delete;
     Database& operator=(const Database&) = delete;
 
-    // flags: SQLITE_OPEN_*. False with *error ("why") on failure.
+    // flags: SQLITE_OPEN_*; the connection is opened without SQLite's own
+    // mutexes (SQLITE_OPEN_NOMUTEX): one thread at a time uses it.
+    // False with *error ("why") on failure.
     bool open(const std::string& path, int flags, std::string* error);
     void close();
     sqlite3* get() const { return db_; }
@@ -48,7 +50,7 @@ public:
     void bindNull(int index);
     // Steps once: SQLITE_ROW, SQLITE_DONE or an error code.
     int step();
-    void reset();
+    void reset();  // keeps the bindings
 
     std::int64_t columnInt(int index) const;
     double columnDouble(int index) const;
