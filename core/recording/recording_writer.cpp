@@ -465,7 +465,7 @@ bool RecordingWriter::close(std::string* error) {
     // file then stays in WAL mode, complete, and SQLite folds the WAL in
     // when the last connection closes.
     std::string ignored;
-    if (stats_.error.empty()) {
+    if (stats().error.empty()) {
         impl_->db.exec("PRAGMA journal_mode=DELETE;", &ignored);
     }
     impl_.reset();

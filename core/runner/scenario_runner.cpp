@@ -317,17 +317,14 @@ RunResult ScenarioRunner::run() {
     result.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     result.producer = producer.progress();
     result.pool = pool.snapshot();
-    Ledger& ledger = recorder.ledger();
-    result.totals = ledger.summary();
-    result.workers = ledger.workers();
     result.eventsRecorded = recorder.status().eventsRecorded;
     result.eventsDropped = stream.droppedCount();
     result.eventsWritten = recorder.eventsWritten();
     if (std::string writeError = recorder.status().writeError; !writeError.empty()) {
         result.error = "event log: " + writeError;
     }
-    computeLedgerTotals(ledger, sc.channel, options_.recordEvents, options_.keepMessageRecords,
-                        result);
+    computeLedgerTotals(recorder.ledger(), sc.channel, options_.recordEvents,
+                        options_.keepMessageRecords, result);
     recording.finish(result);
     return result;
 }
