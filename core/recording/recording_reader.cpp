@@ -64,7 +64,8 @@ bool checkFile(const std::string& path, std::string* why) {
     }
     in.read(reinterpret_cast<char*>(header.data()), static_cast<std::streamsize>(header.size()));
     const auto got = static_cast<std::size_t>(in.gcount());
-    if (got < sizeof kSqliteMagic || std::memcmp(header.data(), kSqliteMagic, sizeof kSqliteMagic) != 0) {
+    if (got < sizeof kSqliteMagic ||
+        std::memcmp(header.data(), kSqliteMagic, sizeof kSqliteMagic) != 0) {
         *why = "not an SQLite database, so not a Queuescope recording";
         return false;
     }
@@ -169,8 +170,9 @@ bool RecordingReader::load(const std::string& path, const RecordingReaderOptions
         return false;
     }
     std::int64_t applicationId = 0;
-    if (!impl.query("PRAGMA application_id",
-                    [&](const Statement& s) { applicationId = s.columnInt(0); }, why)) {
+    if (!impl.query(
+            "PRAGMA application_id", [&](const Statement& s) { applicationId = s.columnInt(0); },
+            why)) {
         return false;
     }
     if (applicationId != kApplicationId) {
@@ -180,8 +182,8 @@ bool RecordingReader::load(const std::string& path, const RecordingReaderOptions
         return false;
     }
     std::int64_t version = 0;
-    if (!impl.query("PRAGMA user_version", [&](const Statement& s) { version = s.columnInt(0); },
-                    why)) {
+    if (!impl.query(
+            "PRAGMA user_version", [&](const Statement& s) { version = s.columnInt(0); }, why)) {
         return false;
     }
     if (version > kSchemaVersion) {
@@ -199,8 +201,9 @@ bool RecordingReader::load(const std::string& path, const RecordingReaderOptions
     schemaVersion_ = static_cast<int>(version);
     if (options.checkIntegrity) {
         std::string verdict;
-        if (!impl.query("PRAGMA quick_check(1)",
-                        [&](const Statement& s) { verdict = std::string(s.columnText(0)); }, why)) {
+        if (!impl.query(
+                "PRAGMA quick_check(1)",
+                [&](const Statement& s) { verdict = std::string(s.columnText(0)); }, why)) {
             return false;
         }
         if (verdict != "ok") {
@@ -210,14 +213,14 @@ bool RecordingReader::load(const std::string& path, const RecordingReaderOptions
     }
     for (std::string_view table : kRequiredTables) {
         bool found = false;
-        if (!impl.query("SELECT 1 FROM sqlite_master WHERE type='table' AND name='" +
-                            std::string(table) + "'",
-                        [&](const Statement&) { found = true; }, why)) {
+        if (!impl.query(
+                "SELECT 1 FROM sqlite_master WHERE type='table' AND name='" + std::string(table) +
+                    "'",
+                [&](const Statement&) { found = true; }, why)) {
             return false;
         }
         if (!found) {
-            *why = "damaged: a Queuescope recording without its '" + std::string(table) +
-                   "' table";
+            *why = "damaged: a Queuescope recording without its '" + std::string(table) + "' table";
             return false;
         }
     }
@@ -227,31 +230,33 @@ bool RecordingReader::load(const std::string& path, const RecordingReaderOptions
             [&](const Statement& s) { into[std::string(s.columnText(0))] = columnValue(s, 1); },
             why);
     };
-    const bool ok =
-        readFacts("SELECT key, value FROM settings", settings_) &&
-        readFacts("SELECT key, value FROM outcome", outcome_) &&
-        impl.query("SELECT first_id, count, why FROM gaps ORDER BY first_id",
-                   [&](const Statement& s) {
-                       gaps_.push_back({static_cast<std::uint64_t>(s.columnInt(0)),
-                                        static_cast<std::uint64_t>(s.columnInt(1)),
-                                        std::string(s.columnText(2))});
-                   },
-                   why) &&
-        impl.query("SELECT id, name FROM names ORDER BY id",
-                   [&](const Statement& s) {
-                       const auto id = static_cast<std::size_t>(s.columnInt(0));
-                       if (id < (std::size_t{1} << 24)) {
-                           names_.resize(std::max(names_.size(), id + 1));
-                           names_[id] = Name(s.columnText(1));
-                       }
-                   },
-                   why) &&
-        impl.query("SELECT count(*), coalesce(max(id), 0) FROM events",
-                   [&](const Statement& s) {
-                       eventCount_ = static_cast<std::uint64_t>(s.columnInt(0));
-                       lastIndex_ = static_cast<std::uint64_t>(s.columnInt(1));
-                   },
-                   why);
+    const bool ok = readFacts("SELECT key, value FROM settings", settings_) &&
+                    readFacts("SELECT key, value FROM outcome", outcome_) &&
+                    impl.query(
+                        "SELECT first_id, count, why FROM gaps ORDER BY first_id",
+                        [&](const Statement& s) {
+                            gaps_.push_back({static_cast<std::uint64_t>(s.columnInt(0)),
+                                             static_cast<std::uint64_t>(s.columnInt(1)),
+                                             std::string(s.columnText(2))});
+                        },
+                        why) &&
+                    impl.query(
+                        "SELECT id, name FROM names ORDER BY id",
+                        [&](const Statement& s) {
+                            const auto id = static_cast<std::size_t>(s.columnInt(0));
+                            if (id < (std::size_t{1} << 24)) {
+                                names_.resize(std::max(names_.size(), id + 1));
+                                names_[id] = Name(s.columnText(1));
+                            }
+                        },
+                        why) &&
+                    impl.query(
+                        "SELECT count(*), coalesce(max(id), 0) FROM events",
+                        [&](const Statement& s) {
+                            eventCount_ = static_cast<std::uint64_t>(s.columnInt(0));
+                            lastIndex_ = static_cast<std::uint64_t>(s.columnInt(1));
+                        },
+                        why);
     if (!ok) {
         return false;
     }
@@ -330,15 +335,17 @@ bool RecordingReader::forEachEventInTime(std::int64_t fromNs, std::int64_t toNs,
     std::uint64_t first = 0;
     std::uint64_t last = 0;
     std::string why;
-    const std::string sql = "SELECT coalesce(min(first_id), 0), coalesce(max(last_id), 0) "
-                            "FROM event_blocks WHERE max_t_ns >= " +
-                            std::to_string(from) + " AND min_t_ns <= " + std::to_string(to);
-    if (!impl_->query(sql,
-                      [&](const Statement& s) {
-                          first = static_cast<std::uint64_t>(s.columnInt(0));
-                          last = static_cast<std::uint64_t>(s.columnInt(1));
-                      },
-                      &why)) {
+    const std::string sql =
+        "SELECT coalesce(min(first_id), 0), coalesce(max(last_id), 0) "
+        "FROM event_blocks WHERE max_t_ns >= " +
+        std::to_string(from) + " AND min_t_ns <= " + std::to_string(to);
+    if (!impl_->query(
+            sql,
+            [&](const Statement& s) {
+                first = static_cast<std::uint64_t>(s.columnInt(0));
+                last = static_cast<std::uint64_t>(s.columnInt(1));
+            },
+            &why)) {
         *error = path_ + ": " + why;
         return false;
     }

@@ -25,8 +25,8 @@ inline constexpr std::uint64_t kEventsPerBlock = 4096;
 std::string_view schemaSql();
 
 // Tables a readable recording must have.
-inline constexpr std::string_view kRequiredTables[] = {
-    "settings", "outcome", "names", "message_ids", "transactions", "events", "event_blocks",
-    "gaps"};
+inline constexpr std::string_view kRequiredTables[] = {"settings",     "outcome",      "names",
+                                                       "message_ids",  "transactions", "events",
+                                                       "event_blocks", "gaps"};
 
 }  // namespace qs::recording

@@ -298,17 +298,18 @@ std::unique_ptr<RecordingWriter> RecordingWriter::create(const std::string& path
         // killed process leaves every committed batch readable. NORMAL syncs
         // only at checkpoints; 16,384 pages (64 MB) between checkpoints keep
         // those rare (the close folds the rest in).
-        impl.db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-                     "PRAGMA wal_autocheckpoint=16384;",
-                     &why) &&
-        impl.db.exec("BEGIN;"
-                     "PRAGMA application_id=" +
-                         std::to_string(kApplicationId) +
-                         ";"
-                         "PRAGMA user_version=" +
-                         std::to_string(kSchemaVersion) + ";" + std::string(schemaSql()) +
-                         "COMMIT;",
-                     &why) &&
+        impl.db.exec(
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+            "PRAGMA wal_autocheckpoint=16384;",
+            &why) &&
+        impl.db.exec(
+            "BEGIN;"
+            "PRAGMA application_id=" +
+                std::to_string(kApplicationId) +
+                ";"
+                "PRAGMA user_version=" +
+                std::to_string(kSchemaVersion) + ";" + std::string(schemaSql()) + "COMMIT;",
+            &why) &&
         impl.prepare(&why);
     if (!ok) {
         *error = path + ": cannot create the recording: " + why;
@@ -341,10 +342,10 @@ void RecordingWriter::append(std::vector<Event>& batch) {
         const bool failed = !stats_.error.empty() || stop_;
         if (failed || stats_.pendingEvents + batch.size() > options_.maxPendingEvents) {
             stats_.eventsLost += batch.size();
-            const std::string why = failed ? "not written: " + (stats_.error.empty()
-                                                                    ? std::string("writer closed")
-                                                                    : stats_.error)
-                                           : "the writer could not keep up";
+            const std::string why =
+                failed ? "not written: " +
+                             (stats_.error.empty() ? std::string("writer closed") : stats_.error)
+                       : "the writer could not keep up";
             if (!gaps_.empty() && gaps_.back().firstIndex + gaps_.back().count == first &&
                 gaps_.back().why == why) {
                 gaps_.back().count += batch.size();
@@ -386,9 +387,8 @@ void RecordingWriter::loop() {
     for (bool stopping = false; !stopping;) {
         {
             std::unique_lock lock(mutex_);
-            wake_.wait_for(lock, options_.commitInterval, [this] {
-                return stop_ || stats_.pendingEvents >= kEagerCommitEvents;
-            });
+            wake_.wait_for(lock, options_.commitInterval,
+                           [this] { return stop_ || stats_.pendingEvents >= kEagerCommitEvents; });
             stopping = stop_;
             chunks.swap(pending_);
             facts.swap(facts_);

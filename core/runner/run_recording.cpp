@@ -3,8 +3,8 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <random>
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "common/version.h"
 #include "recording/recording_reader.h"
@@ -70,8 +70,7 @@ void RunRecording::finish(RunResult& result) {
     if (stats.eventsLost > 0) {
         result.warnings.push_back("recording: " + std::to_string(stats.eventsLost) +
                                   " events were not recorded" +
-                                  (stats.error.empty() ? " (the writer could not keep up)"
-                                                       : ""));
+                                  (stats.error.empty() ? " (the writer could not keep up)" : ""));
     }
     recordRunOutcome(*writer_, result);
     std::string error;
@@ -98,10 +97,11 @@ void recordRunSettings(RecordingWriter& writer, const Scenario& scenario, const 
                        const LedgerOptions& ledgerOptions, std::uint64_t seed) {
     writer.setSetting("queuescope_version", std::string(kVersion));
     writer.setSetting("started_at_utc", utcNow());
-    writer.setSetting("started_at_unix_ns",
-                      static_cast<std::int64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                                    std::chrono::system_clock::now().time_since_epoch())
-                                                    .count()));
+    writer.setSetting(
+        "started_at_unix_ns",
+        static_cast<std::int64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                      std::chrono::system_clock::now().time_since_epoch())
+                                      .count()));
     writer.setSetting("scenario_json", scenarioToJson(scenario));
     writer.setSetting("scenario_name", scenario.name);
     writer.setSetting("channel", scenario.channel);
@@ -192,7 +192,8 @@ LedgerOptions readLedgerOptions(const RecordingReader& rec) {
         return v >= 0 ? static_cast<std::size_t>(v) : fallback;
     };
     o.maxReceiveCount = static_cast<std::int32_t>(rec.settingInt("ledger_max_receive_count", 0));
-    o.maxDeliveriesPerMessage = size("ledger_max_deliveries_per_message", o.maxDeliveriesPerMessage);
+    o.maxDeliveriesPerMessage =
+        size("ledger_max_deliveries_per_message", o.maxDeliveriesPerMessage);
     o.maxFinishedMessages = size("ledger_max_finished_messages", o.maxFinishedMessages);
     o.latencySampleCap = size("ledger_latency_sample_cap", o.latencySampleCap);
     o.maxPendingDerivedEvents = size("ledger_max_pending_derived_events", 0);
@@ -249,15 +250,15 @@ bool replayRecording(const std::string& path, ReplayedRun* out, std::string* err
         r.producer.failed = s.sendFailed;
         r.warnings.push_back("the run did not finish: its recording ends at t=" +
                              seconds(r.elapsedSeconds) + " s (last committed batch)");
-        run.note = "This run did not finish (no outcome was recorded); the numbers below are "
-                   "what its events show up to t=" +
-                   seconds(r.elapsedSeconds) + " s.";
+        run.note =
+            "This run did not finish (no outcome was recorded); the numbers below are "
+            "what its events show up to t=" +
+            seconds(r.elapsedSeconds) + " s.";
     }
     r.eventsRecorded = applied;
     if (const std::uint64_t lost = rec->lostEvents(); lost > 0) {
-        const std::string text = "the recording lost " + std::to_string(lost) +
-                                 " events (" + rec->gaps().front().why +
-                                 "): its numbers may be short";
+        const std::string text = "the recording lost " + std::to_string(lost) + " events (" +
+                                 rec->gaps().front().why + "): its numbers may be short";
         r.warnings.push_back(text);
         run.note += (run.note.empty() ? "" : " ") + std::string("The recording lost ") +
                     std::to_string(lost) + " events.";

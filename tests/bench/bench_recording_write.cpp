@@ -24,9 +24,9 @@ using Clock = std::chrono::steady_clock;
 
 std::vector<qs::Event> taskEvents(int task) {
     static const qs::EventKind kinds[] = {
-        qs::EventKind::TaskSent,    qs::EventKind::BrokerStored,    qs::EventKind::BrokerDelivered,
-        qs::EventKind::MessageAssigned, qs::EventKind::WorkStarted, qs::EventKind::WorkFinished,
-        qs::EventKind::Acked,       qs::EventKind::BrokerAcked};
+        qs::EventKind::TaskSent,        qs::EventKind::BrokerStored, qs::EventKind::BrokerDelivered,
+        qs::EventKind::MessageAssigned, qs::EventKind::WorkStarted,  qs::EventKind::WorkFinished,
+        qs::EventKind::Acked,           qs::EventKind::BrokerAcked};
     char id[32];
     std::snprintf(id, sizeof id, "NUIDx7Qp3Lk9Zr%08d", task);
     char txn[40];
@@ -78,15 +78,16 @@ int main(int argc, char** argv) {
         else if (i + 1 < argc && a == "--dir")
             dir = argv[++i];
         else {
-            std::fprintf(stderr, "usage: bench_recording_write [--events N] [--runs N] [--dir D]\n");
+            std::fprintf(stderr,
+                         "usage: bench_recording_write [--events N] [--runs N] [--dir D]\n");
             return 2;
         }
     }
     // Built up front: the run measures the writer, not the making of events.
     std::vector<std::vector<qs::Event>> batches(1);
-    for (int task = 0; static_cast<int>(batches.size() - 1) * 4096 +
-                           static_cast<int>(batches.back().size()) <
-                       events;
+    for (int task = 0;
+         static_cast<int>(batches.size() - 1) * 4096 + static_cast<int>(batches.back().size()) <
+         events;
          ++task) {
         for (qs::Event& e : taskEvents(task)) {
             if (batches.back().size() == 4096)
@@ -119,12 +120,13 @@ int main(int argc, char** argv) {
         const double cpu = threadlessCpuSeconds() - cpu0;
         const auto st = writer->stats();
         const double size = static_cast<double>(std::filesystem::file_size(path));
-        std::printf("run %d: %llu events in %.2f s (%.0f events/s), cpu %.0f ns/event, %.1f "
-                    "bytes/event, lost %llu\n",
-                    r + 1, static_cast<unsigned long long>(st.eventsCommitted), wall,
-                    static_cast<double>(handed) / wall, cpu * 1e9 / static_cast<double>(handed),
-                    size / static_cast<double>(st.eventsCommitted),
-                    static_cast<unsigned long long>(st.eventsLost));
+        std::printf(
+            "run %d: %llu events in %.2f s (%.0f events/s), cpu %.0f ns/event, %.1f "
+            "bytes/event, lost %llu\n",
+            r + 1, static_cast<unsigned long long>(st.eventsCommitted), wall,
+            static_cast<double>(handed) / wall, cpu * 1e9 / static_cast<double>(handed),
+            size / static_cast<double>(st.eventsCommitted),
+            static_cast<unsigned long long>(st.eventsLost));
         cpuNs.push_back(cpu * 1e9 / static_cast<double>(handed));
         rates.push_back(static_cast<double>(handed) / wall);
         bytes.push_back(size / static_cast<double>(st.eventsCommitted));

@@ -55,8 +55,8 @@ struct Args {
     int batch = 50;
     int runs = 1;
     bool ledger = false;
-    int only = -1;     // -1 both, 1 events on only, 0 events off only
-    int slicedMs = 0;  // > 0: switch events on and off every slicedMs within each run
+    int only = -1;           // -1 both, 1 events on only, 0 events off only
+    int slicedMs = 0;        // > 0: switch events on and off every slicedMs within each run
     bool recording = false;  // compare the recording on and off (events on for both)
     std::string recordDir = "/tmp";
     qs::workers::SettleMode settle = qs::workers::SettleMode::Each;
@@ -112,8 +112,8 @@ Outcome runOnce(const Args& args, bool events, bool record = false) {
     std::unique_ptr<qs::recording::RecordingWriter> writer;
     const std::string recordingPath = args.recordDir + "/bench_workers.qsrun";
     if (record) {
-        writer = qs::recording::RecordingWriter::create(recordingPath, qs::monotonicNanos(), {},
-                                                        &error);
+        writer =
+            qs::recording::RecordingWriter::create(recordingPath, qs::monotonicNanos(), {}, &error);
         if (!writer) {
             std::fprintf(stderr, "recording: %s\n", error.c_str());
             std::exit(3);
@@ -273,9 +273,10 @@ Outcome runOnce(const Args& args, bool events, bool record = false) {
 // --recording: whole runs in pairs, recording on and off (events on for both),
 // alternating which side runs first.
 int compareRecording(const Args& args) {
-    std::printf("bench_workers: %d tasks, %d workers, batch %d, zero work, events on, recording "
-                "on vs off (%s)\n",
-                args.tasks, args.workers, args.batch, args.recordDir.c_str());
+    std::printf(
+        "bench_workers: %d tasks, %d workers, batch %d, zero work, events on, recording "
+        "on vs off (%s)\n",
+        args.tasks, args.workers, args.batch, args.recordDir.c_str());
     std::vector<double> rateOn, rateOff, overheads, bytesPerEvent, cpuOn, cpuOff;
     for (int r = 0; r < args.runs; ++r) {
         const bool onFirst = r % 2 == 0;

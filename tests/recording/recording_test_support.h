@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QtTest/QtTest>
-
 #include <sstream>
 #include <string>
 #include <vector>

@@ -3,9 +3,8 @@
 // holds committed events. The file still opens, holds a gap-free prefix of
 // the run's events (indexes 1..N, none missing) and `queuescope summary` says
 // the run did not finish.
-#include <QtTest/QtTest>
-
 #include <QProcess>
+#include <QtTest/QtTest>
 
 #include "recording/recording_reader.h"
 #include "recording_test_support.h"
@@ -56,7 +55,9 @@ private Q_SLOTS:
         bool ordered = true;
         QVERIFY2(reader->forEachEvent(
                      1, reader->lastIndex() + 1,
-                     [&](std::uint64_t index, const Event&) { ordered = ordered && index == expected++; },
+                     [&](std::uint64_t index, const Event&) {
+                         ordered = ordered && index == expected++;
+                     },
                      &error),
                  error.c_str());
         QVERIFY(ordered);

@@ -15,10 +15,9 @@ private Q_SLOTS:
     void losesNothing() {
         QTemporaryDir dir;
         const std::string file = dir.filePath(QStringLiteral("fast.qsrun")).toStdString();
-        const auto run =
-            test::runCommand({"--tasks", "20000", "--workers", "8", "--batch", "50", "--work",
-                              "none", "--wait", "1", "--timeout", "200", "--record", file,
-                              "--quiet", "--seed", "3"});
+        const auto run = test::runCommand({"--tasks", "20000", "--workers", "8", "--batch", "50",
+                                           "--work", "none", "--wait", "1", "--timeout", "200",
+                                           "--record", file, "--quiet", "--seed", "3"});
         QVERIFY2(run.code == 0, (run.out + run.err).c_str());
         std::string error;
         auto reader = recording::RecordingReader::open(file, &error);

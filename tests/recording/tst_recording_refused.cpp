@@ -4,11 +4,10 @@
 // a newer or older schema version, truncated, damaged in the middle, a
 // missing table. The writer reports a path it cannot create and a write that
 // fails (file size limit) instead of dropping events silently.
-#include <QtTest/QtTest>
-
 #include <sqlite3.h>
 #include <sys/resource.h>
 
+#include <QtTest/QtTest>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -78,7 +77,9 @@ class RecordingRefused : public QObject {
 
 private:
     QTemporaryDir dir_;
-    std::string path(const char* name) const { return dir_.filePath(QString::fromUtf8(name)).toStdString(); }
+    std::string path(const char* name) const {
+        return dir_.filePath(QString::fromUtf8(name)).toStdString();
+    }
 
 private Q_SLOTS:
     void missingPath() { expectRefused(path("nothing-here.qsrun"), "no such file"); }
@@ -108,15 +109,17 @@ private Q_SLOTS:
     void newerSchemaVersion() {
         makeRecording(path("newer.qsrun"), 10);
         sqlite(path("newer.qsrun"), "PRAGMA user_version=" + std::to_string(kSchemaVersion + 1));
-        expectRefused(path("newer.qsrun"), "written by a newer Queuescope (recording schema version " +
-                                               std::to_string(kSchemaVersion + 1));
+        expectRefused(path("newer.qsrun"),
+                      "written by a newer Queuescope (recording schema version " +
+                          std::to_string(kSchemaVersion + 1));
     }
 
     void olderSchemaVersion() {
         makeRecording(path("older.qsrun"), 10);
         sqlite(path("older.qsrun"), "PRAGMA user_version=0");
-        expectRefused(path("older.qsrun"), "written by an older Queuescope (recording schema "
-                                           "version 0), which this build no longer reads");
+        expectRefused(path("older.qsrun"),
+                      "written by an older Queuescope (recording schema "
+                      "version 0), which this build no longer reads");
     }
 
     void missingTable() {

@@ -2,7 +2,6 @@
 // byte (binary and long text, empty names, extreme numbers), read back by
 // index range and by time range; settings and outcome keep their types.
 #include <QtTest/QtTest>
-
 #include <cstdint>
 #include <filesystem>
 #include <limits>
@@ -93,7 +92,9 @@ class RecordingRoundTrip : public QObject {
 
 private:
     QTemporaryDir dir_;
-    std::string path(const char* name) const { return dir_.filePath(QString::fromUtf8(name)).toStdString(); }
+    std::string path(const char* name) const {
+        return dir_.filePath(QString::fromUtf8(name)).toStdString();
+    }
 
 private Q_SLOTS:
     void everyKindAndFieldByteForByte() {

@@ -3,7 +3,6 @@
 // scenarios 01 and 05, the second with NAcks and a dead-letter queue); bad
 // files and bad command lines get a message and a non-zero exit.
 #include <QtTest/QtTest>
-
 #include <fstream>
 
 #include "recording/recording_reader.h"
@@ -24,9 +23,9 @@ private:
 
     void runThenSummary(const std::string& scenarioFile, int expectedCode) {
         const std::string recording = path((scenarioFile + ".qsrun").c_str());
-        const auto run = runCommand({"--scenario", std::string(QUEUESCOPE_SCENARIO_DIR) + "/" +
-                                                       scenarioFile,
-                                     "--record", recording, "--quiet", "--seed", "7"});
+        const auto run =
+            runCommand({"--scenario", std::string(QUEUESCOPE_SCENARIO_DIR) + "/" + scenarioFile,
+                        "--record", recording, "--quiet", "--seed", "7"});
         QVERIFY2(run.code == expectedCode, run.err.c_str());
         QVERIFY2(run.out.find("Result: ") != std::string::npos, run.out.c_str());
         const auto summary = summaryCommand({recording});
@@ -80,8 +79,7 @@ private Q_SLOTS:
     void runRecordRefusals() {
         auto r = runCommand({"--record", path("x.qsrun"), "--no-events"});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.find("--record needs the event stream") != std::string::npos,
-                 r.err.c_str());
+        QVERIFY2(r.err.find("--record needs the event stream") != std::string::npos, r.err.c_str());
         r = runCommand({"--record", path("same.log"), "--events-csv", path("same.log")});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.find("--record and an event log name the same file") != std::string::npos,
