@@ -92,13 +92,14 @@ RunResult ScenarioRunner::run() {
     ledgerOptions.maxReceiveCount = sc.tasks.policy.maxReceiveCount;
     ledgerOptions.maxPendingDerivedEvents = 100000;
     ledgerOptions.maxFinishedMessages = std::max<std::size_t>(100000, sc.tasks.count + 1000);
+    // Declared before the recorder, which hands it events: it outlives it.
+    RunRecording recording(result);
     EventRecorder recorder(stream, ledgerOptions, sc.channel, usesRequeue(sc));
     const std::int64_t originNs = monotonicNanos();
     if (!recorder.openLogs(options_.eventsCsvPath, options_.eventsJsonlPath, originNs,
                            &result.error)) {
         return result;
     }
-    RunRecording recording(result);
     if (!recording.open(options_.recordingPath, originNs, &result.error)) {
         return result;
     }

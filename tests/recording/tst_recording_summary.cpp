@@ -48,6 +48,20 @@ private Q_SLOTS:
     void classicWorkQueue() { runThenSummary("01-classic-work-queue.json", 0); }
     void poisonDeadLetter() { runThenSummary("05-poison-dead-letter.json", 0); }
 
+    // A run that fails early (no broker on port 1) still leaves a recording
+    // with its outcome, and its summary is the run's.
+    void runThatCouldNotStart() {
+        const std::string recording = path("early.qsrun");
+        const auto run =
+            runCommand({"--address", "127.0.0.1:1", "--record", recording, "--quiet"});
+        QCOMPARE(run.code, 3);
+        QVERIFY2(run.out.find("error: cannot reach the broker") != std::string::npos,
+                 run.out.c_str());
+        const auto summary = summaryCommand({recording});
+        QVERIFY2(summary.code == 0, summary.err.c_str());
+        QCOMPARE(summary.out, run.out);
+    }
+
     void summaryRefusesBadFiles() {
         const std::string text = path("notes.qsrun");
         std::ofstream(text) << "not a recording\n";
