@@ -46,8 +46,8 @@ constexpr std::string_view kSwitches[] = {"help",          "version",        "qu
                                           "until-drained", "create-channel", "delete-channel"};
 constexpr std::string_view kValued[] = {
     // General, run length, channel
-    "scenario", "address", "auth-token", "events-csv", "events-jsonl", "seed", "timeout", "run-for",
-    "channel",
+    "scenario", "address", "auth-token", "events-csv", "events-jsonl", "record", "seed", "timeout",
+    "run-for", "channel",
     // Tasks
     "tasks", "body", "metadata", "tag", "rate", "tasks-at", "delay", "expiration", "max-receive",
     "dead-letter", "poison",
@@ -244,6 +244,9 @@ General
   --auth-token TOKEN     token for --address
   --events-csv FILE      write the full event log as CSV
   --events-jsonl FILE    write the full event log as JSON Lines
+  --record FILE          record the run into FILE (an SQLite *.qsrun file,
+                         docs/recording.md); `queuescope summary FILE` prints
+                         this run's summary from it
   --no-events            no event stream (fastest; totals come from pool counters)
   --seed N               seed for work durations and failure draws (default random)
   --quiet                no progress lines on stderr
@@ -324,7 +327,7 @@ Exit status
   0  every task was acked, dead-lettered, dropped or expired
   1  a task was lost (sent, never settled for good) or could not be sent
   2  bad command line or scenario
-  3  the run failed (broker, connection, event log file)
+  3  the run failed (broker, connection, event log or recording file)
 )";
     return text;
 }
@@ -417,6 +420,10 @@ bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
             h.options.eventsCsvPath = v;
         } else if (n == "events-jsonl") {
             h.options.eventsJsonlPath = v;
+        } else if (n == "record") {
+            if (v.empty())
+                return bad("needs a FILE");
+            h.options.recordingPath = v;
         } else if (n == "no-events") {
             h.options.recordEvents = false;
         } else if (n == "seed") {
@@ -553,6 +560,17 @@ bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
     if (!h.options.eventsCsvPath.empty() && !h.options.eventsJsonlPath.empty() &&
         sameFile(h.options.eventsCsvPath, h.options.eventsJsonlPath)) {
         *error = "--events-csv and --events-jsonl name the same file";
+        return false;
+    }
+    for (const std::string* log : {&h.options.eventsCsvPath, &h.options.eventsJsonlPath}) {
+        if (!h.options.recordingPath.empty() && !log->empty() &&
+            sameFile(*log, h.options.recordingPath)) {
+            *error = "--record and an event log name the same file";
+            return false;
+        }
+    }
+    if (!h.options.recordingPath.empty() && !h.options.recordEvents) {
+        *error = "--record needs the event stream: drop --no-events";
         return false;
     }
     std::stable_sort(s.timeline.begin(), s.timeline.end(),

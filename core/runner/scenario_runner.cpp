@@ -13,6 +13,8 @@
 #include "events/event_stream.h"
 #include "runner/channel_steps.h"
 #include "runner/event_recorder.h"
+#include "runner/run_recording.h"
+#include "runner/run_totals.h"
 #include "runner/timeline_step.h"
 #include "workers/worker_pool.h"
 
@@ -23,7 +25,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kStreamCapacity = 1u << 20;
-constexpr std::size_t kMaxLostIds = 100;
 
 std::string seconds(double s) {
     char buffer[32];
@@ -91,11 +92,21 @@ RunResult ScenarioRunner::run() {
     ledgerOptions.maxReceiveCount = sc.tasks.policy.maxReceiveCount;
     ledgerOptions.maxPendingDerivedEvents = 100000;
     ledgerOptions.maxFinishedMessages = std::max<std::size_t>(100000, sc.tasks.count + 1000);
+    // Declared before the recorder, which hands it events: it outlives it.
+    RunRecording recording(result);
     EventRecorder recorder(stream, ledgerOptions, sc.channel, usesRequeue(sc));
     const std::int64_t originNs = monotonicNanos();
     if (!recorder.openLogs(options_.eventsCsvPath, options_.eventsJsonlPath, originNs,
                            &result.error)) {
         return result;
+    }
+    if (!recording.open(options_.recordingPath, originNs, &result.error)) {
+        return result;
+    }
+    const std::uint64_t seed = resolveSeed(options_.seed);
+    if (recording.writer() != nullptr) {
+        recordRunSettings(*recording.writer(), sc, options_, ledgerOptions, seed);
+        recorder.setRecording(recording.writer());
     }
 
     // The broker: embedded on an ephemeral port, its observer feeding the
@@ -142,12 +153,17 @@ RunResult ScenarioRunner::run() {
         return result;
     }
     std::unique_ptr<client::QueuesClient> admin = std::move(adminCreated).value();
-    if (auto ping = admin->ping(); !ping.ok()) {
+    auto ping = admin->ping();
+    if (!ping.ok()) {
         result.error =
             "cannot reach the broker at " + result.address + ": " + ping.error().describe();
         recorder.finish();
         shutdownBroker();
         return result;
+    }
+    if (recording.writer() != nullptr) {
+        recordBroker(*recording.writer(), result.address, result.embeddedBroker,
+                     ping.value().version);
     }
     if (auto created = runChannelStep(*admin, sc, ChannelStep::Create)) {
         if (created->ok) {
@@ -171,7 +187,7 @@ RunResult ScenarioRunner::run() {
     poolOptions.client = clientOptions;
     poolOptions.channel = sc.channel;
     poolOptions.events = &stream;
-    poolOptions.seed = options_.seed;
+    poolOptions.seed = seed;
     workers::WorkerPool pool(poolOptions, sc.workers.front().config);
 
     std::vector<Step> steps;
@@ -302,48 +318,15 @@ RunResult ScenarioRunner::run() {
     result.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     result.producer = producer.progress();
     result.pool = pool.snapshot();
-    Ledger& ledger = recorder.ledger();
-    result.totals = ledger.summary();
-    result.workers = ledger.workers();
     result.eventsRecorded = recorder.status().eventsRecorded;
     result.eventsDropped = stream.droppedCount();
     result.eventsWritten = recorder.eventsWritten();
     if (std::string writeError = recorder.status().writeError; !writeError.empty()) {
         result.error = "event log: " + writeError;
     }
-    std::uint64_t moved = 0;
-    ledger.forEachMessage([&](const MessageRecord& m) {
-        if (isTerminal(m.state)) {
-            return;
-        }
-        if (m.state == MessageState::Waiting && m.channel != sc.channel) {
-            ++moved;
-            return;
-        }
-        if (result.lostMessageIds.size() < kMaxLostIds) {
-            result.lostMessageIds.push_back(m.messageId);
-        }
-    });
-    result.tasksMoved = moved;
-    result.tasksLost = unfinished(result.totals) - std::min(moved, unfinished(result.totals));
-    if (options_.recordEvents &&
-        result.totals.sent < result.producer.sent + result.producer.failed) {
-        // Events were dropped before the ledger saw every send: count what the
-        // ledger cannot vouch for as lost rather than hide it.
-        result.tasksLost += result.producer.sent + result.producer.failed - result.totals.sent;
-    }
-    if (!options_.recordEvents) {
-        // Without events only the pool's counters can tell.
-        const std::uint64_t settled = result.pool.totals.acked;
-        result.tasksLost = result.producer.sent > settled ? result.producer.sent - settled : 0;
-    }
-    if (options_.keepMessageRecords) {
-        ledger.forEachMessage([&](const MessageRecord& m) { result.messages.push_back(m); });
-        std::sort(result.messages.begin(), result.messages.end(),
-                  [](const MessageRecord& a, const MessageRecord& b) {
-                      return a.sentNs != b.sentNs ? a.sentNs < b.sentNs : a.messageId < b.messageId;
-                  });
-    }
+    computeLedgerTotals(recorder.ledger(), sc.channel, options_.recordEvents,
+                        options_.keepMessageRecords, result);
+    recording.finish(result);
     return result;
 }
 
