@@ -18,6 +18,7 @@
 
 #include "channel_list_model.h"
 #include "client/queues_client.h"
+#include "common/protocol_limits.h"
 #include "connection_controller.h"
 
 namespace qs::ui {
@@ -92,7 +93,8 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     peekButton->setToolTip(QStringLiteral(
         "Look at waiting messages without consuming them: they stay in the queue and their\n"
         "receive count does not change."));
-    peekCount_->setRange(1, 1000);
+    // A peek is a ReceiveQueueMessages: the protocol's MaxNumberOfMessages applies.
+    peekCount_->setRange(protocol::kMaxNumberOfMessages.min, protocol::kMaxNumberOfMessages.max);
     peekCount_->setValue(25);
     peekCount_->setPrefix(QStringLiteral("max "));
     peekCount_->setToolTip(QStringLiteral("How many waiting messages to peek at."));

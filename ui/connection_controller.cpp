@@ -78,7 +78,7 @@ void ConnectionController::setState(State s) {
     Q_EMIT stateChanged(s);
 }
 
-void ConnectionController::setBrokerObserver(broker::BrokerObserver* observer) {
+void ConnectionController::setBrokerObserver(BrokerObserver* observer) {
     observer_ = observer;
     if (broker_) {
         broker_->setObserver(observer);

@@ -10,9 +10,11 @@
 #include "client/server_info.h"
 #include "connection_settings.h"
 
+namespace qs {
+class BrokerObserver;
+}
 namespace qs::broker {
 class Broker;
-class BrokerObserver;
 }  // namespace qs::broker
 namespace qs::client {
 class QueuesClient;
@@ -61,7 +63,7 @@ public:
     std::shared_ptr<client::QueuesClient> client() const { return client_; }
     broker::Broker* embeddedBroker() const { return broker_.get(); }
     // Attached to the embedded broker (now and after a restart).
-    void setBrokerObserver(broker::BrokerObserver* observer);
+    void setBrokerObserver(BrokerObserver* observer);
 
     // Runs `work` on the controller's thread pool and `done(result)` back on
     // the UI thread with `context` alive; skipped if the connection changed.
@@ -93,7 +95,7 @@ private:
     ConnectionSettings settings_;
     std::shared_ptr<client::QueuesClient> client_;
     std::unique_ptr<broker::Broker> broker_;
-    broker::BrokerObserver* observer_ = nullptr;
+    BrokerObserver* observer_ = nullptr;
     client::ServerInfo info_;
     qint64 infoAtMs_ = 0;  // when info_ was received (ms since epoch)
     QString lastError_;

@@ -13,7 +13,9 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "common/protocol_limits.h"
 #include "run_controller.h"
+#include "workers/setting_limits.h"
 
 namespace qs::ui {
 
@@ -96,7 +98,8 @@ ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
               QStringLiteral(
                   "Max receive count: after this many negative settlements (NAck) the broker\n"
                   "stops retrying and moves the task to the dead-letter channel (or drops it).\n"
-                  "0 = server default (1024). Redeliveries after a crash do not count."))),
+                  "0 = server default (%1). Redeliveries after a crash do not count.")
+                  .arg(protocol::kDefaultMaxReceiveCount))),
       deadLetter_(
           tip(new QLineEdit,
               QStringLiteral("Dead-letter channel: where tasks go after their max receive count.\n"
@@ -117,20 +120,23 @@ ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
       stop_(new QPushButton(QStringLiteral("Stop"))),
       progress_(new QProgressBar),
       status_(new QLabel) {
-    count_->setRange(1, 10'000'000);
+    namespace wl = workers::limits;
+    count_->setRange(wl::kTaskCount.min, wl::kTaskCount.max);
     count_->setValue(20);
     count_->setGroupSeparatorShown(true);
-    delay_->setRange(0, 43200);
+    delay_->setRange(protocol::kDelaySeconds.min, protocol::kDelaySeconds.max);
     delay_->setSuffix(QStringLiteral(" s"));
-    expiration_->setRange(0, 43200);
+    expiration_->setRange(protocol::kExpirationSeconds.min, protocol::kExpirationSeconds.max);
     expiration_->setSuffix(QStringLiteral(" s"));
     expiration_->setSpecialValueText(QStringLiteral("never"));
-    maxReceive_->setRange(0, 1024);
+    maxReceive_->setRange(protocol::kMaxReceiveCount.min, protocol::kMaxReceiveCount.max);
     maxReceive_->setValue(3);
-    maxReceive_->setSpecialValueText(QStringLiteral("default (1024)"));
+    maxReceive_->setSpecialValueText(
+        QStringLiteral("default (%1)").arg(protocol::kDefaultMaxReceiveCount));
     deadLetter_->setText(QStringLiteral("tasks.dlq"));
     deadLetter_->setPlaceholderText(QStringLiteral("none: drop"));
-    rate_->setRange(0.1, 100000);
+    rate_->setRange(wl::kProducerRate.min, wl::kProducerRate.max);
+    rate_->setSpecialValueText(QStringLiteral("all at once"));  // a rate of 0
     rate_->setValue(5);
     rate_->setSuffix(QStringLiteral(" /s"));
     rate_->setEnabled(false);

@@ -8,26 +8,87 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSlider>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
 
+#include "common/limit.h"
 #include "run_controller.h"
+#include "stepped_slider.h"
 #include "worker_card.h"
+#include "workers/setting_limits.h"
 #include "workers/worker_pool.h"
 
 namespace qs::ui {
 
 namespace {
 
-QSlider* makeSlider(int min, int max, int step, const QString& tip, const QString& name) {
-    auto* s = new QSlider(Qt::Horizontal);
-    s->setRange(min, max);
-    s->setSingleStep(step);
-    s->setPageStep(step * 5);
+namespace wl = workers::limits;
+
+SteppedSlider* makeSlider(std::vector<double> steps, const QString& tip, const QString& name) {
+    auto* s = new SteppedSlider(std::move(steps));
     s->setToolTip(tip);
     s->setObjectName(name);
     return s;
+}
+
+QString number(double value) {
+    return QString::fromStdString(formatLimitNumber(value));
+}
+
+// 0.125 -> "12.5 %" (rounded to hide binary noise: 0.07 * 100 is 7.000000000000001).
+QString percent(double rate) {
+    return number(std::round(rate * 100.0 * 1e6) / 1e6) + QStringLiteral(" %");
+}
+
+QString milliseconds(double ms) {
+    return ms < 10000.0 ? number(ms) + QStringLiteral(" ms")
+                        : number(ms / 1000.0) + QStringLiteral(" s");
+}
+
+// The work's typical duration: what the slider shows.
+double workCentre(const workers::WorkProfile& work) {
+    switch (work.kind) {
+        case workers::WorkKind::Uniform:
+            return (work.minMs + work.maxMs) / 2;
+        case workers::WorkKind::None:
+            return 0.0;
+        default:
+            return work.ms;
+    }
+}
+
+QString workText(const workers::WorkProfile& work) {
+    switch (work.kind) {
+        case workers::WorkKind::None:
+            return QStringLiteral("none");
+        case workers::WorkKind::Uniform:
+            return number(work.minMs) + QStringLiteral("..") + milliseconds(work.maxMs);
+        case workers::WorkKind::Exponential:
+            return QStringLiteral("mean ") + milliseconds(work.ms);
+        default:
+            return milliseconds(work.ms);
+    }
+}
+
+// Copies the fields the panel's controls own and `fields` names.
+void copyFields(const workers::WorkerConfig& from, workers::ConfigFields fields,
+                workers::WorkerConfig& to) {
+    using F = workers::ConfigField;
+    auto has = [&fields](F f) { return fields.test(static_cast<std::size_t>(f)); };
+    if (has(F::BatchSize))
+        to.batchSize = from.batchSize;
+    if (has(F::WaitMs))
+        to.waitMs = from.waitMs;
+    if (has(F::AutoAck))
+        to.autoAck = from.autoAck;
+    if (has(F::Work))
+        to.work = from.work;
+    if (has(F::FailureRate))
+        to.failureRate = from.failureRate;
+    if (has(F::CrashRate))
+        to.crashRate = from.crashRate;
 }
 
 QLabel* valueLabel(const QString& widest) {
@@ -54,7 +115,7 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
       run_(run),
       workers_(new QSpinBox(this)),
       batch_(makeSlider(
-          1, 50, 1,
+          SteppedSlider::roundSteps(wl::kBatchSize.min, wl::kBatchSize.max),
           QStringLiteral(
               "Batch size (MaxItems of each poll): how many tasks a worker asks for at once.\n"
               "The broker answers as soon as that many are waiting, otherwise only when the\n"
@@ -62,7 +123,7 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
               "idle; every task in it is redelivered if the worker crashes."),
           QStringLiteral("batchSlider"))),
       wait_(makeSlider(
-          1, 30, 1,
+          SteppedSlider::roundSteps(wl::kWaitMs.min / 1000.0, wl::kWaitMs.max / 1000.0),
           QStringLiteral(
               "Wait timeout: how long the broker holds a poll open when fewer tasks than the\n"
               "batch size are waiting (long polling). KubeMQ never returns a partial batch\n"
@@ -71,33 +132,33 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
       autoAck_(new QCheckBox(QStringLiteral("Auto-ack on delivery"), this)),
       workKind_(new QComboBox(this)),
       work_(makeSlider(
-          0, 3000, 50,
+          SteppedSlider::roundSteps(wl::kWorkMs.min, wl::kWorkMs.max),
           QStringLiteral(
               "Simulated work per task. Longer work keeps tasks in flight (reserved, invisible\n"
               "to other workers) for longer."),
           QStringLiteral("workSlider"))),
       failure_(makeSlider(
-          0, 100, 1,
+          SteppedSlider::linearSteps(wl::kFailureRate.min, wl::kFailureRate.max, 0.01),
           QStringLiteral(
               "Chance that processing a task fails. A failed task is rejected (NAck): the broker\n"
               "stores a new copy at the tail of the queue with receive count + 1. After the\n"
               "message's MaxReceiveCount it goes to the dead-letter channel instead."),
           QStringLiteral("failureSlider"))),
       crashRate_(makeSlider(
-          0, 20, 1,
+          SteppedSlider::linearSteps(wl::kCrashRate.min, wl::kCrashRate.max, 0.01),
           QStringLiteral(
               "Chance per task that the worker crashes mid-work: it drops its connection\n"
               "without acking, and the broker returns every unacked task of its batch to\n"
               "the queue (same sequence, same receive count)."),
           QStringLiteral("crashSlider"))),
-      batchValue_(valueLabel(QStringLiteral("50"))),
-      waitValue_(valueLabel(QStringLiteral("30 s"))),
-      workValue_(valueLabel(QStringLiteral("3000 ms"))),
+      batchValue_(valueLabel(QString::number(wl::kBatchSize.max))),
+      waitValue_(valueLabel(number(wl::kWaitMs.max / 1000.0) + QStringLiteral(" s"))),
+      workValue_(valueLabel(QStringLiteral("9999 ms"))),
       failureValue_(valueLabel(QStringLiteral("100 %"))),
-      crashValue_(valueLabel(QStringLiteral("20 %"))),
+      crashValue_(valueLabel(QStringLiteral("100 %"))),
       summary_(new QLabel(this)),
       cardsLayout_(new QVBoxLayout) {
-    workers_->setRange(0, 64);
+    workers_->setRange(wl::kWorkerCount.min, wl::kWorkerCount.max);
     workers_->setObjectName(QStringLiteral("workerSpin"));
     workers_->setToolTip(QStringLiteral(
         "Number of workers: each is a separate client with its own connection, competing for the\n"
@@ -150,7 +211,7 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
         if (!label || !label->widget() || !field || !field->widget()) {
             continue;
         }
-        const auto* slider = field->widget()->findChild<QSlider*>();
+        const auto* slider = field->widget()->findChild<SteppedSlider*>();
         label->widget()->setToolTip(slider ? slider->toolTip() : field->widget()->toolTip());
     }
     auto* configBox =
@@ -188,15 +249,34 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
     });
 
     setControls(run_->config());
-    for (QSlider* s : {batch_, wait_, work_, failure_, crashRate_}) {
-        connect(s, &QSlider::valueChanged, this, [this] {
-            updateLabels();
-            scheduleApply();
-        });
-    }
-    connect(workKind_, &QComboBox::currentIndexChanged, this, [this] { scheduleApply(); });
-    connect(autoAck_, &QCheckBox::toggled, this, [this] {
-        scheduleApply();
+    using F = workers::ConfigField;
+    connect(batch_, &SteppedSlider::stepValueChanged, this, [this](double v) {
+        shown_.batchSize = static_cast<int>(v);
+        userChanged(F::BatchSize);
+    });
+    connect(wait_, &SteppedSlider::stepValueChanged, this, [this](double seconds) {
+        shown_.waitMs = static_cast<int>(std::llround(seconds * 1000.0));
+        userChanged(F::WaitMs);
+    });
+    connect(work_, &SteppedSlider::stepValueChanged, this, [this](double ms) {
+        shown_.work = workFromControls(ms);
+        userChanged(F::Work);
+    });
+    connect(workKind_, &QComboBox::currentIndexChanged, this, [this] {
+        shown_.work = workFromControls(workCentre(shown_.work));
+        userChanged(F::Work);
+    });
+    connect(failure_, &SteppedSlider::stepValueChanged, this, [this](double rate) {
+        shown_.failureRate = rate;
+        userChanged(F::FailureRate);
+    });
+    connect(crashRate_, &SteppedSlider::stepValueChanged, this, [this](double rate) {
+        shown_.crashRate = rate;
+        userChanged(F::CrashRate);
+    });
+    connect(autoAck_, &QCheckBox::toggled, this, [this](bool on) {
+        shown_.autoAck = on;
+        userChanged(F::AutoAck);
         applyTimer_.stop();
         applyConfigNow();  // a toggle is a deliberate single step: apply at once
     });
@@ -225,52 +305,44 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
 
 workers::WorkerConfig WorkerPoolPanel::configFromControls() const {
     workers::WorkerConfig c = run_->config();
-    c.batchSize = batch_->value();
-    c.waitMs = wait_->value() * 1000;
-    c.autoAck = autoAck_->isChecked();
-    const double ms = work_->value();
-    switch (workKind_->currentIndex()) {
-        case 1:
-            c.work = workers::WorkProfile::uniform(ms * 0.5, ms * 1.5);
-            break;
-        case 2:
-            c.work = workers::WorkProfile::exponential(ms);
-            break;
-        default:
-            c.work = workers::WorkProfile::fixed(ms);
-            break;
-    }
-    c.failureRate = failure_->value() / 100.0;
-    c.crashRate = crashRate_->value() / 100.0;
+    copyFields(shown_, pending_, c);
     return c;
+}
+
+workers::WorkProfile WorkerPoolPanel::workFromControls(double centreMs) const {
+    switch (workKind_->currentIndex()) {
+        case 1:  // ±50 %, within the work limit
+            return workers::WorkProfile::uniform(centreMs * 0.5,
+                                                 std::min(centreMs * 1.5, wl::kWorkMs.max));
+        case 2:
+            return workers::WorkProfile::exponential(centreMs);
+        default:
+            return workers::WorkProfile::fixed(centreMs);
+    }
 }
 
 void WorkerPoolPanel::setControls(const workers::WorkerConfig& c) {
     const QSignalBlocker b1(batch_), b2(wait_), b3(autoAck_), b4(workKind_), b5(work_),
         b6(failure_), b7(crashRate_);
-    batch_->setValue(c.batchSize);
-    wait_->setValue(std::max(1, c.waitMs / 1000));
+    shown_ = c;
+    pending_.reset();
+    batch_->showValue(c.batchSize);
+    wait_->showValue(c.waitMs / 1000.0);
     autoAck_->setChecked(c.autoAck);
     switch (c.work.kind) {
         case workers::WorkKind::Uniform:
             workKind_->setCurrentIndex(1);
-            work_->setValue(static_cast<int>((c.work.minMs + c.work.maxMs) / 2));
             break;
         case workers::WorkKind::Exponential:
             workKind_->setCurrentIndex(2);
-            work_->setValue(static_cast<int>(c.work.ms));
-            break;
-        case workers::WorkKind::None:
-            workKind_->setCurrentIndex(0);
-            work_->setValue(0);
             break;
         default:
             workKind_->setCurrentIndex(0);
-            work_->setValue(static_cast<int>(c.work.ms));
             break;
     }
-    failure_->setValue(static_cast<int>(c.failureRate * 100 + 0.5));
-    crashRate_->setValue(static_cast<int>(c.crashRate * 100 + 0.5));
+    work_->showValue(workCentre(c.work));
+    failure_->showValue(c.failureRate);
+    crashRate_->showValue(c.crashRate);
     updateLabels();
 }
 
@@ -279,11 +351,17 @@ int WorkerPoolPanel::requestedWorkers() const {
 }
 
 void WorkerPoolPanel::updateLabels() {
-    batchValue_->setText(QString::number(batch_->value()));
-    waitValue_->setText(QStringLiteral("%1 s").arg(wait_->value()));
-    workValue_->setText(QStringLiteral("%1 ms").arg(work_->value()));
-    failureValue_->setText(QStringLiteral("%1 %").arg(failure_->value()));
-    crashValue_->setText(QStringLiteral("%1 %").arg(crashRate_->value()));
+    batchValue_->setText(QString::number(shown_.batchSize));
+    waitValue_->setText(number(shown_.waitMs / 1000.0) + QStringLiteral(" s"));
+    workValue_->setText(workText(shown_.work));
+    failureValue_->setText(percent(shown_.failureRate));
+    crashValue_->setText(percent(shown_.crashRate));
+}
+
+void WorkerPoolPanel::userChanged(workers::ConfigField field) {
+    pending_.set(static_cast<std::size_t>(field));
+    updateLabels();
+    scheduleApply();
 }
 
 void WorkerPoolPanel::scheduleApply() {
@@ -291,10 +369,14 @@ void WorkerPoolPanel::scheduleApply() {
 }
 
 void WorkerPoolPanel::applyConfigNow() {
+    const workers::WorkerConfig config = configFromControls();
+    pending_.reset();
     QString error;
-    if (!run_->setConfig(configFromControls(), &error)) {
+    if (!run_->setConfig(config, &error)) {
         summary_->setText(QStringLiteral("Invalid configuration: ") + error);
     }
+    // Shows what the run has now: a refused change goes back to the run's value.
+    setControls(run_->config());
 }
 
 void WorkerPoolPanel::addWorker() {

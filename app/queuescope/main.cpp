@@ -1,5 +1,6 @@
 // queuescope: the desktop console, or `queuescope run ...` for the headless
-// runner (dispatched before any QApplication exists).
+// runner and `queuescope summary RUN.qsrun` for a recorded run's summary
+// (both dispatched before any QApplication exists: no display needed).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -17,6 +18,7 @@
 #include "connection_controller.h"
 #include "main_window.h"
 #include "runner/headless_command.h"
+#include "runner/summary_command.h"
 #include "theme.h"
 #include "timeline_view.h"
 
@@ -37,6 +39,9 @@ int main(int argc, char** argv) {
     if (argc > 1 && std::string_view(argv[1]) == "run") {
         return qs::runner::runHeadless(argc, argv);
     }
+    if (argc > 1 && std::string_view(argv[1]) == "summary") {
+        return qs::runner::runSummary(argc, argv);
+    }
     const bool screenshot = hasArg(argc, argv, "--screenshot");
     // These show no window, so they work on a machine without a display too.
     const bool textOnly = hasArg(argc, argv, "--version") || hasArg(argc, argv, "-v") ||
@@ -55,7 +60,8 @@ int main(int argc, char** argv) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Queuescope: watch KubeMQ work queues live.\n"
-        "  queuescope run ...   runs a scenario headless (see `queuescope run --help`)."));
+        "  queuescope run ...   runs a scenario headless (see `queuescope run --help`).\n"
+        "  queuescope summary RUN.qsrun   prints a recorded run's summary."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption screenshotOpt(

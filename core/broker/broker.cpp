@@ -10,7 +10,7 @@
 #include <optional>
 #include <sstream>
 
-#include "broker/broker_observer.h"
+#include "events/broker_observer.h"
 #include "broker/event_sink.h"
 #include "broker/kubemq_service.h"
 #include "broker/queue_engine.h"

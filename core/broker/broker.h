@@ -6,9 +6,11 @@
 #include <string>
 #include <string_view>
 
-namespace qs::broker {
-
+namespace qs {
 class BrokerObserver;
+}
+
+namespace qs::broker {
 
 // Server-side TLS. PEM files are read by start(); a missing or empty file makes
 // start() fail with an error naming it. With clientCaFile set, clients must

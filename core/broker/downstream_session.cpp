@@ -11,6 +11,7 @@
 #include "broker/kubemq_errors.h"
 #include "broker/message_codec.h"
 #include "common/ids.h"
+#include "common/protocol_limits.h"
 
 namespace qs::broker {
 
@@ -63,9 +64,11 @@ void DownstreamSession::get(const kubemq::QueuesDownstreamRequest& request) {
     if (nameCheck != ChannelNameCheck::Valid)
         return sendError(request, transactionId, kubemq::Get, errors::kSubscribe);
 
-    const int waitMs = std::max(request.waittimeout(), errors::kDownstreamMinWaitMs);
+    // No upper bound on either, as on the real server (spec §2.8.2): MaxItems
+    // 1025 and more are served, unlike a pull's MaxNumberOfMessages.
+    const int waitMs = std::max(request.waittimeout(), protocol::kDownstreamMinWaitMs);
     const int maxItems =
-        request.maxitems() <= 0 ? errors::kDownstreamDefaultMaxItems : request.maxitems();
+        request.maxitems() <= 0 ? protocol::kDownstreamDefaultMaxItems : request.maxitems();
     auto channel = context_.engine.channel(request.channel());
     const Actor actor{request.clientid(), transactionId};
     std::vector<StoredMessage> messages;

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "broker/broker_observer.h"
+#include "events/broker_observer.h"
 #include "common/clock.h"
 
 namespace qs::broker {

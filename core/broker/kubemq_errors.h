@@ -41,15 +41,6 @@ inline constexpr const char* kShutdown = "Error 409: server is in shutdown mode"
 inline constexpr const char* kAuthFailed = "Error 421: authentication verification failed, ";
 inline constexpr const char* kInvalidPublish = "stan: invalid publish request";
 
-// Limits of spec §2.15.
-inline constexpr int kMaxNumberOfMessages = 1024;
-inline constexpr int kMaxWaitTimeoutSeconds = 3600;
-inline constexpr int kMaxExpirationSeconds = 43200;
-inline constexpr int kMaxDelaySeconds = 43200;
-inline constexpr int kMaxReceiveCountLimit = 1024;
-inline constexpr int kMaxVisibilitySeconds = 43200;
-inline constexpr int kDefaultVisibilitySeconds = 60;
-inline constexpr int kDownstreamMinWaitMs = 1000;
-inline constexpr int kDownstreamDefaultMaxItems = 200000;
+// The limits these errors enforce are in common/protocol_limits.h.
 
 }  // namespace qs::broker::errors

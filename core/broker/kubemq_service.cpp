@@ -20,6 +20,7 @@
 #include "broker/upstream_session.h"
 #include "common/clock.h"
 #include "common/ids.h"
+#include "common/protocol_limits.h"
 
 namespace qs::broker {
 
@@ -53,9 +54,9 @@ std::string_view pullRequestError(const std::string& clientId, const std::string
         return errors::kClientId;
     if (checkChannelName(channel) == ChannelNameCheck::Invalid)
         return errors::kQueueName;
-    if (maxMessages && (*maxMessages < 1 || *maxMessages > errors::kMaxNumberOfMessages))
+    if (maxMessages && !protocol::kMaxNumberOfMessages.contains(*maxMessages))
         return errors::kMaxMessages;
-    if (waitSeconds < 0 || waitSeconds > errors::kMaxWaitTimeoutSeconds)
+    if (!protocol::kWaitTimeSeconds.contains(waitSeconds))
         return errors::kWaitTimeout;
     return receiveChannelError(channel);
 }
@@ -158,7 +159,8 @@ grpc::Status KubemqService::ReceiveQueueMessages(grpc::ServerContext* server,
         if (!acceptPull(context_, "ReceiveQueueMessages", *request, request->maxnumberofmessages(),
                         *reply))
             return grpc::Status::OK;
-        const int wait = std::max(request->waittimeseconds(), 1);  // 0 = the 1 s default
+        const int wait = std::max(request->waittimeseconds(),
+                                  protocol::kWaitTimeSeconds.defaultValue);  // 0 = 1 s
 
         auto channel = context_.engine.channel(request->channel());
         const Actor actor{request->clientid(), reply->requestid()};
@@ -194,7 +196,8 @@ grpc::Status KubemqService::AckAllQueueMessages(grpc::ServerContext* server,
     return authorized(context_, *server, [&] {
         if (!acceptPull(context_, "AckAllQueueMessages", *request, std::nullopt, *reply))
             return grpc::Status::OK;
-        const int wait = std::max(request->waittimeseconds(), 1);  // 0 = the 1 s default
+        const int wait = std::max(request->waittimeseconds(),
+                                  protocol::kWaitTimeSeconds.defaultValue);  // 0 = 1 s
         auto channel = context_.engine.channel(request->channel());
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait);
         const std::size_t affected = purgeWaiting(

@@ -5,6 +5,7 @@
 #include "broker/message_codec.h"
 #include "common/clock.h"
 #include "common/ids.h"
+#include "common/protocol_limits.h"
 
 namespace qs::broker {
 
@@ -16,12 +17,11 @@ std::string_view MessageSender::validate(const kubemq::QueueMessage& message) {
     if (message.metadata().empty() && message.body().empty())
         return errors::kEmptyMessage;
     const auto& policy = message.policy();
-    if (policy.expirationseconds() < 0 ||
-        policy.expirationseconds() > errors::kMaxExpirationSeconds)
+    if (!protocol::kExpirationSeconds.contains(policy.expirationseconds()))
         return errors::kExpiration;
-    if (policy.maxreceivecount() < 0 || policy.maxreceivecount() > errors::kMaxReceiveCountLimit)
+    if (!protocol::kMaxReceiveCount.contains(policy.maxreceivecount()))
         return errors::kMaxReceiveCount;
-    if (policy.delayseconds() < 0 || policy.delayseconds() > errors::kMaxDelaySeconds)
+    if (!protocol::kDelaySeconds.contains(policy.delayseconds()))
         return errors::kDelay;
     if (!policy.maxreceivequeue().empty() &&
         checkChannelName(policy.maxreceivequeue()) == ChannelNameCheck::Invalid)
@@ -36,8 +36,8 @@ StoredMessage MessageSender::toStored(const kubemq::QueueMessage& message,
     const auto& policy = message.policy();
     stored.expirationSeconds = policy.expirationseconds();
     stored.delaySeconds = policy.delayseconds();
-    stored.maxReceiveCount =
-        policy.maxreceivecount() == 0 ? errors::kMaxReceiveCountLimit : policy.maxreceivecount();
+    stored.maxReceiveCount = policy.maxreceivecount() == 0 ? protocol::kDefaultMaxReceiveCount
+                                                           : policy.maxreceivecount();
     if (!policy.maxreceivequeue().empty())
         stored.setRouting(policy.maxreceivequeue(), {});
     return stored;

@@ -7,6 +7,7 @@
 #include "broker/kubemq_errors.h"
 #include "broker/message_codec.h"
 #include "common/ids.h"
+#include "common/protocol_limits.h"
 
 namespace qs::broker {
 
@@ -248,10 +249,10 @@ void StreamMessageSession::receive(const kubemq::StreamQueueMessagesRequest& req
     if (!visibilityFrom(request, &visibility))
         return respondError(request, errors::kVisibility);
     int wait = request.waittimeseconds();
-    if (wait < 0 || wait > errors::kMaxWaitTimeoutSeconds)
+    if (!protocol::kWaitTimeSeconds.contains(wait))
         return respondError(request, errors::kWaitTimeout);
     if (wait == 0)
-        wait = 1;
+        wait = protocol::kWaitTimeSeconds.defaultValue;
     if (nameCheck != ChannelNameCheck::Valid)
         return respondError(request, errors::kSubscribe);
     channel_ = context_.engine.channel(request.channel());
@@ -284,9 +285,9 @@ void StreamMessageSession::deliverIfAvailable() {
 bool StreamMessageSession::visibilityFrom(const kubemq::StreamQueueMessagesRequest& request,
                                           int* seconds) {
     const int value = request.visibilityseconds();
-    if (value < 0 || value > errors::kMaxVisibilitySeconds)
+    if (!protocol::kVisibilitySeconds.contains(value))
         return false;
-    *seconds = value == 0 ? errors::kDefaultVisibilitySeconds : value;
+    *seconds = value == 0 ? protocol::kVisibilitySeconds.defaultValue : value;
     return true;
 }
 

@@ -1,6 +1,7 @@
 #include "client/argument_checks.h"
 
 #include <string>
+#include <utility>
 
 namespace qs::client {
 
@@ -37,17 +38,18 @@ std::optional<Error> checkChannelName(std::string_view channel, std::string_view
 }
 
 std::optional<Error> checkMaxMessages(int maxMessages) {
-    if (maxMessages < 1 || maxMessages > kMaxMessagesLimit) {
-        return invalid("max messages must be between 1 and " + std::to_string(kMaxMessagesLimit) +
-                       " (got " + std::to_string(maxMessages) + ")");
+    if (std::string problem = protocol::kMaxNumberOfMessages.problem(maxMessages);
+        !problem.empty()) {
+        return invalid(std::move(problem));
     }
     return std::nullopt;
 }
 
 std::optional<Error> checkWaitTimeout(std::chrono::milliseconds wait) {
-    if (wait.count() < 0 || wait > kMaxWaitTimeout) {
-        return invalid("wait timeout must be between 0 and " +
-                       std::to_string(kMaxWaitTimeout.count()) + " seconds (got " +
+    const auto& limit = protocol::kWaitTimeSeconds;
+    if (wait.count() < 0 || wait > std::chrono::seconds(limit.max)) {
+        return invalid(std::string(limit.name) + " must be between " + std::to_string(limit.min) +
+                       " and " + std::to_string(limit.max) + " seconds (got " +
                        std::to_string(wait.count()) + " ms)");
     }
     return std::nullopt;
@@ -62,19 +64,13 @@ std::optional<Error> checkMessage(const QueueMessage& message) {
                        "' needs a body or metadata (tags alone do not count)");
     }
     const MessagePolicy& policy = message.policy;
-    if (policy.expirationSeconds < 0 || policy.expirationSeconds > kMaxExpirationSeconds) {
-        return invalid("expiration seconds must be between 0 and " +
-                       std::to_string(kMaxExpirationSeconds) + " (got " +
-                       std::to_string(policy.expirationSeconds) + ")");
-    }
-    if (policy.delaySeconds < 0 || policy.delaySeconds > kMaxDelaySeconds) {
-        return invalid("delay seconds must be between 0 and " + std::to_string(kMaxDelaySeconds) +
-                       " (got " + std::to_string(policy.delaySeconds) + ")");
-    }
-    if (policy.maxReceiveCount < 0 || policy.maxReceiveCount > kMaxReceiveCountLimit) {
-        return invalid("max receive count must be between 0 and " +
-                       std::to_string(kMaxReceiveCountLimit) + " (got " +
-                       std::to_string(policy.maxReceiveCount) + ")");
+    for (const auto& [limit, value] :
+         {std::pair{&protocol::kExpirationSeconds, policy.expirationSeconds},
+          std::pair{&protocol::kDelaySeconds, policy.delaySeconds},
+          std::pair{&protocol::kMaxReceiveCount, policy.maxReceiveCount}}) {
+        if (std::string problem = limit->problem(value); !problem.empty()) {
+            return invalid(std::move(problem));
+        }
     }
     if (!policy.deadLetterQueue.empty()) {
         if (auto error = checkChannelName(policy.deadLetterQueue, "dead-letter queue")) {

@@ -202,7 +202,7 @@ void ClientCore::cancelAll() {
     {
         std::lock_guard lock(downstreamMutex);
         if (downstream) {
-            downstream->end(DownstreamSession::EndReason::Cancelled);
+            downstream->end(StreamEndReason::Cancelled);
         }
     }
     {
@@ -233,7 +233,7 @@ void ClientCore::abandonStreams() {
     {
         std::lock_guard lock(downstreamMutex);
         if (downstream) {
-            downstream->end(DownstreamSession::EndReason::Abandoned);
+            downstream->end(StreamEndReason::Abandoned);
         }
         consecutiveFailures = 0;
         nextAttempt = {};

@@ -210,7 +210,7 @@ Result<ReceivedBatch> QueuesClient::receive(const std::string& channel, int maxM
         }
         fresh = true;
         if (core_->isCancelled(epoch)) {
-            session->end(DownstreamSession::EndReason::Cancelled);
+            session->end(detail::StreamEndReason::Cancelled);
             return core_->cancelledError("receive");
         }
     }

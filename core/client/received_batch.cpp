@@ -39,6 +39,8 @@ Error invalid(std::string message) {
     return Error{ErrorCategory::InvalidArgument, std::move(message), 0};
 }
 
+}  // namespace
+
 kubemq::QueuesDownstreamRequestType wireType(SettleOp op) {
     switch (op) {
         case SettleOp::Ack:
@@ -59,7 +61,15 @@ kubemq::QueuesDownstreamRequestType wireType(SettleOp op) {
     return kubemq::PollRequestTypeUnknown;
 }
 
-}  // namespace
+SettleOp settleOpOf(kubemq::QueuesDownstreamRequestType type) {
+    for (SettleOp op : {SettleOp::Reject, SettleOp::Requeue, SettleOp::AckAll, SettleOp::RejectAll,
+                        SettleOp::RequeueAll, SettleOp::Close}) {
+        if (wireType(op) == type) {
+            return op;
+        }
+    }
+    return SettleOp::Ack;
+}
 
 Transaction::Transaction(std::shared_ptr<DownstreamSession> session, std::string transactionId,
                          std::string clientId, bool autoAck, bool validate)

@@ -14,6 +14,11 @@ namespace qs::client::detail {
 
 class DownstreamSession;
 
+// A settlement's request type on the wire, and back: an error frame names only
+// the type (AckRange and types that settle nothing read as Ack).
+kubemq::QueuesDownstreamRequestType wireType(SettleOp op);
+SettleOp settleOpOf(kubemq::QueuesDownstreamRequestType type);
+
 class Transaction {
 public:
     Transaction(std::shared_ptr<DownstreamSession> session, std::string transactionId,

@@ -1,21 +1,16 @@
 #pragma once
 
-// Private: one QueuesUpstream stream with its reader thread.
-#include <grpcpp/grpcpp.h>
-
+// Private: the QueuesUpstream stream of one QueueUpstream, re-opened after failures.
 #include <chrono>
-#include <condition_variable>
-#include <map>
+#include <cstdint>
 #include <memory>
 #include <mutex>
-#include <optional>
-#include <thread>
 #include <vector>
 
 #include "client/client_core.h"
 #include "client/queue_message.h"
+#include "client/request_stream.h"
 #include "client/result.h"
-#include "kubemq.grpc.pb.h"
 
 namespace qs::client::detail {
 
@@ -32,12 +27,13 @@ public:
     void close();  // cancel and refuse further sends
 
 private:
-    struct Stream;
-    std::shared_ptr<Stream> current(Error* error);
+    std::shared_ptr<UpstreamStream> current(Error* error);
+    Error failure(const StreamState& state, std::uint64_t epoch,
+                  std::chrono::milliseconds timeout) const;
 
     std::shared_ptr<ClientCore> core_;
     std::mutex mutex_;
-    std::shared_ptr<Stream> stream_;
+    std::shared_ptr<UpstreamStream> stream_;
     bool closed_ = false;
 };
 

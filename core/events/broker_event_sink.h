@@ -2,21 +2,22 @@
 
 #include <vector>
 
-#include "broker/broker_observer.h"
+#include "events/broker_observer.h"
 #include "events/event_stream.h"
 
 namespace qs {
 
 // Feeds the embedded broker's own view into the shared EventStream, so broker
-// and client events land on one timeline. Header-only dependency on the
-// broker: this library never links queuescope_broker.
+// and client events land on one timeline. It implements the BrokerObserver
+// interface the broker reports through; the events library never includes
+// nor links anything of core/broker.
 //
 // Ownership: does not own the stream; the stream must outlive the sink, and
 // the sink must outlive its registration with the broker (call
 // Broker::setObserver(nullptr) or destroy the broker first).
 // Threading: onBrokerEvent() is called on broker threads, concurrently; it
 // only pushes into the stream (never blocks on the reader).
-class BrokerEventSink final : public broker::BrokerObserver {
+class BrokerEventSink final : public BrokerObserver {
 public:
     explicit BrokerEventSink(EventStream& stream) noexcept : stream_(stream) {}
 

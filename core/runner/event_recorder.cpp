@@ -42,6 +42,8 @@ void EventRecorder::start() {
 void EventRecorder::drainOnce(std::vector<Event>& batch) {
     batch.clear();
     stream_.drain(batch);
+    const std::size_t drained = batch.size();
+    const std::int64_t lastEventNs = batch.empty() ? 0 : batch.back().timeNs;
     if (!batch.empty()) {
         ledger_.apply(batch);
         std::vector<Event> derived;
@@ -53,6 +55,11 @@ void EventRecorder::drainOnce(std::vector<Event>& batch) {
                     writer->write(derived);
                 }
             }
+        }
+        if (recording_ != nullptr) {
+            // Moved, not copied: `batch` comes back empty (a recycled buffer).
+            recording_->append(batch);
+            recording_->append(derived);
         }
     }
     std::uint64_t moved = 0;
@@ -67,9 +74,9 @@ void EventRecorder::drainOnce(std::vector<Event>& batch) {
     std::lock_guard lock(mutex_);
     status_.summary = summary;
     status_.movedElsewhere = moved;
-    status_.eventsRecorded += batch.size();
-    if (!batch.empty()) {
-        status_.lastEventNs = batch.back().timeNs;
+    status_.eventsRecorded += drained;
+    if (drained > 0) {
+        status_.lastEventNs = lastEventNs;
     }
     for (auto* writer : {csv_.get(), jsonl_.get()}) {
         if (writer != nullptr && !writer->ok() && status_.writeError.empty()) {

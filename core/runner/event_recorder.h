@@ -12,9 +12,11 @@
 #include "events/event_log_writer.h"
 #include "events/event_stream.h"
 #include "events/ledger.h"
+#include "recording/recording_writer.h"
 
 // The reader side of a headless run: a thread that drains the EventStream in
-// batches, feeds the Ledger (which it owns) and appends to the event logs.
+// batches, feeds the Ledger (which it owns) and appends to the event logs and
+// the run's recording.
 namespace qs::runner {
 
 struct RecorderStatus {
@@ -37,6 +39,9 @@ public:
     // Opens the logs; false with *error when a file cannot be created.
     bool openLogs(const std::string& csvPath, const std::string& jsonlPath, std::int64_t originNs,
                   std::string* error);
+    // Hands every drained batch (and the ledger's derived events) to `writer`
+    // too. Not owned; it must outlive finish(). Call before start().
+    void setRecording(recording::RecordingWriter* writer) { recording_ = writer; }
     void start();
     // Drains what is left, stops the thread, flushes the logs.
     void finish();
@@ -57,6 +62,7 @@ private:
     std::ofstream jsonlFile_;
     std::unique_ptr<EventLogWriter> csv_;
     std::unique_ptr<EventLogWriter> jsonl_;
+    recording::RecordingWriter* recording_ = nullptr;
 
     std::thread thread_;
     mutable std::mutex mutex_;

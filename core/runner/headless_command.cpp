@@ -16,10 +16,12 @@
 #include <string_view>
 
 #include "common/prefix_lines.h"
+#include "common/protocol_limits.h"
 #include "common/version.h"
 #include "runner/scenario_json.h"
 #include "runner/scenario_library.h"
 #include "runner/summary_table.h"
+#include "workers/setting_limits.h"
 #include "workers/work_profile.h"
 
 namespace qs::runner {
@@ -44,8 +46,8 @@ constexpr std::string_view kSwitches[] = {"help",          "version",        "qu
                                           "until-drained", "create-channel", "delete-channel"};
 constexpr std::string_view kValued[] = {
     // General, run length, channel
-    "scenario", "address", "auth-token", "events-csv", "events-jsonl", "seed", "timeout", "run-for",
-    "channel",
+    "scenario", "address", "auth-token", "events-csv", "events-jsonl", "record", "seed", "timeout",
+    "run-for", "channel",
     // Tasks
     "tasks", "body", "metadata", "tag", "rate", "tasks-at", "delay", "expiration", "max-receive",
     "dead-letter", "poison",
@@ -100,6 +102,18 @@ bool parseInt(const std::string& text, long long min, long long max, int* out) {
     *out = static_cast<int>(v);
     return true;
 }
+
+bool parseInt(const std::string& text, const Limit<int>& limit, int* out) {
+    return parseInt(text, limit.min, limit.max, out);
+}
+
+bool parseNumber(const std::string& text, const Limit<double>& limit, double* out) {
+    return parseDouble(text, out) && limit.contains(*out);
+}
+
+// The options given in seconds for settings kept in ms.
+constexpr Limit<double> kWaitSeconds = workers::limits::kWaitMs.scaled(0.001, "s");
+constexpr Limit<double> kRestartSeconds = workers::limits::kRestartDelayMs.scaled(0.001, "s");
 
 std::vector<std::string> split(const std::string& text, char sep, std::size_t maxParts = 0) {
     std::vector<std::string> parts;
@@ -164,8 +178,9 @@ bool parseAt(const std::string& text, TimelineAction* out, std::string* error) {
             }
             break;
         case ActionKind::Scale:
-            if (parts.size() != 3 || !parseInt(parts[2], 0, 1000, &a.count)) {
-                return bad("expected SECONDS:scale:COUNT (0..1000)");
+            if (parts.size() != 3 || !parseInt(parts[2], workers::limits::kWorkerCount, &a.count)) {
+                return bad("expected SECONDS:scale:COUNT (" +
+                           workers::limits::kWorkerCount.range() + ")");
             }
             break;
         case ActionKind::Set: {
@@ -211,7 +226,9 @@ Scenario defaultScenario() {
 }
 
 std::string headlessUsage() {
-    return R"(Usage: queuescope run [--scenario NAME|FILE] [options]
+    // Every range below comes from the record the parser checks against.
+    namespace wl = workers::limits;
+    const std::string text = R"(Usage: queuescope run [--scenario NAME|FILE] [options]
 
 Runs a work-queue scenario headless: sends tasks, runs a pool of workers (one
 client and one connection each) against the embedded broker (started in this
@@ -227,6 +244,9 @@ General
   --auth-token TOKEN     token for --address
   --events-csv FILE      write the full event log as CSV
   --events-jsonl FILE    write the full event log as JSON Lines
+  --record FILE          record the run into FILE (an SQLite *.qsrun file,
+                         docs/recording.md); `queuescope summary FILE` prints
+                         this run's summary from it
   --no-events            no event stream (fastest; totals come from pool counters)
   --seed N               seed for work durations and failure draws (default random)
   --quiet                no progress lines on stderr
@@ -244,33 +264,51 @@ Channel
   --delete-channel       delete the channel at the end
 
 Tasks (the producer)
-  --tasks N              number of tasks (default 10)
+  --tasks N              number of tasks, )" +
+                             wl::kTaskCount.range() + R"( (default 10)
   --body TEMPLATE        body template, {n} = task number, {total} = N
                          (default "Task #{n}")
   --metadata TEMPLATE    metadata template (same placeholders)
   --tag KEY=VALUE        tag on every task (repeatable)
-  --rate R               tasks per second (default 0 = all at once)
+  --rate R               sending rate, )" +
+                             wl::kProducerRate.range() + R"(
+                         (default 0 = all at once)
   --tasks-at S           start sending S seconds into the run
-  --delay S              policy: delay seconds (0..43200)
-  --expiration S         policy: expiration seconds (0..43200)
-  --max-receive N        policy: max receive count (0..1024, 0 = server default)
+  --delay S              policy: delay seconds ()" +
+                             protocol::kDelaySeconds.range() + R"()
+  --expiration S         policy: expiration seconds ()" +
+                             protocol::kExpirationSeconds.range() + R"()
+  --max-receive N        policy: max receive count ()" +
+                             protocol::kMaxReceiveCount.range() + R"(,
+                         0 = server default)
   --dead-letter QUEUE    policy: dead-letter queue
   --poison LIST          task numbers sent as poison tasks (always fail), e.g. 3,7
 
 Workers
-  --workers N            workers in the first group (default 3)
-  --batch N              messages per poll (1..1024)
-  --wait S               poll wait timeout in seconds (the broker waits >= 1 s)
+  --workers N            workers in the first group, )" +
+                             wl::kWorkerCount.range() + R"( (default 3)
+  --batch N              messages per poll, )" +
+                             wl::kBatchSize.range() + R"(
+  --wait S               poll wait timeout, )" +
+                             kWaitSeconds.range() + R"( (the broker waits >= 1 s)
   --auto-ack | --no-auto-ack
   --work SPEC            none | MS | fixed:MS | uniform:MIN:MAX | exponential:MEAN
+                         (each )" +
+                             wl::kWorkMs.range() + R"()
   --work-ms MS           same as --work fixed:MS
-  --failure-rate P       probability 0..1 that processing a task fails
+  --failure-rate P       probability )" +
+                             wl::kFailureRate.range() + R"( that processing a task fails
   --on-failure ACTION    reject (default) | requeue
   --requeue-channel Q    destination for --on-failure requeue
-  --crash-rate P         probability 0..1 per task that the worker crashes mid-work
-  --restart-after S      restart a crashed worker after S seconds (default: never)
+  --crash-rate P         probability )" +
+                             wl::kCrashRate.range() + R"( per task that the worker crashes mid-work
+  --restart-after S      restart a crashed worker after S seconds, )" +
+                             kRestartSeconds.range() + R"(
+                         (default: never)
   --settle MODE          each (default) | batch | never ("forgot to ack")
-  --max-polls N          a worker stops (closing its connection) after N polls
+  --max-polls N          a worker stops (closing its connection) after N polls,
+                         )" + wl::kMaxPolls.range() +
+                             R"( (default 0 = never)
 
 Timeline (repeatable)
   --at S:crash:WORKER           drop WORKER's connection mid-batch, no settling
@@ -279,7 +317,8 @@ Timeline (repeatable)
   --at S:pause[:WORKER|all]     pause (a poll in flight is cancelled)
   --at S:resume[:WORKER|all]
   --at S:slowdown:WORKER|all:F  multiply work durations by F
-  --at S:scale:N                grow or shrink the pool to N workers
+  --at S:scale:N                grow or shrink the pool to N workers ()" +
+                             wl::kWorkerCount.range() + R"()
   --at S:set:[WORKER:]K=V,...   change settings (batch, waitSeconds, autoAck, work,
                                 failureRate, onFailure, requeueChannel, crashRate,
                                 settle, maxPolls, restartAfterSeconds)
@@ -288,8 +327,9 @@ Exit status
   0  every task was acked, dead-lettered, dropped or expired
   1  a task was lost (sent, never settled for good) or could not be sent
   2  bad command line or scenario
-  3  the run failed (broker, connection, event log file)
+  3  the run failed (broker, connection, event log or recording file)
 )";
+    return text;
 }
 
 bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
@@ -380,6 +420,10 @@ bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
             h.options.eventsCsvPath = v;
         } else if (n == "events-jsonl") {
             h.options.eventsJsonlPath = v;
+        } else if (n == "record") {
+            if (v.empty())
+                return bad("needs a FILE");
+            h.options.recordingPath = v;
         } else if (n == "no-events") {
             h.options.recordEvents = false;
         } else if (n == "seed") {
@@ -410,8 +454,8 @@ bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
         } else if (n == "delete-channel") {
             s.deleteChannel = true;
         } else if (n == "tasks") {
-            if (!parseInt(v, 0, 100000000, &i))
-                return bad("must be a whole number 0..100000000");
+            if (!parseInt(v, workers::limits::kTaskCount, &i))
+                return bad("must be a whole number " + workers::limits::kTaskCount.bounds());
             s.tasks.count = i;
         } else if (n == "body") {
             s.tasks.body = v;
@@ -423,45 +467,45 @@ bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
                 return bad("expected KEY=VALUE");
             s.tasks.tags[v.substr(0, eq)] = v.substr(eq + 1);
         } else if (n == "rate") {
-            if (!parseDouble(v, &d) || d < 0.0)
-                return bad("must be tasks per second >= 0");
+            if (!parseNumber(v, workers::limits::kProducerRate, &d))
+                return bad("must be " + workers::limits::kProducerRate.bounds());
             s.tasks.rate = d;
         } else if (n == "tasks-at") {
             if (!parseDouble(v, &d) || d < 0.0)
                 return bad("must be seconds >= 0");
             s.tasks.startAt = d;
         } else if (n == "delay") {
-            if (!parseInt(v, 0, 43200, &i))
-                return bad("must be 0..43200 seconds");
+            if (!parseInt(v, protocol::kDelaySeconds, &i))
+                return bad("must be " + protocol::kDelaySeconds.bounds() + " seconds");
             s.tasks.policy.delaySeconds = i;
         } else if (n == "expiration") {
-            if (!parseInt(v, 0, 43200, &i))
-                return bad("must be 0..43200 seconds");
+            if (!parseInt(v, protocol::kExpirationSeconds, &i))
+                return bad("must be " + protocol::kExpirationSeconds.bounds() + " seconds");
             s.tasks.policy.expirationSeconds = i;
         } else if (n == "max-receive") {
-            if (!parseInt(v, 0, 1024, &i))
-                return bad("must be 0..1024");
+            if (!parseInt(v, protocol::kMaxReceiveCount, &i))
+                return bad("must be " + protocol::kMaxReceiveCount.bounds());
             s.tasks.policy.maxReceiveCount = i;
         } else if (n == "dead-letter") {
             s.tasks.policy.deadLetterQueue = v;
         } else if (n == "poison") {
             s.tasks.poison.clear();
             for (const std::string& part : split(v, ',')) {
-                if (!parseInt(part, 1, 100000000, &i))
+                if (!parseInt(part, 1, workers::limits::kTaskCount.max, &i))
                     return bad("expected task numbers like 3,7");
                 s.tasks.poison.push_back(i);
             }
         } else if (n == "workers") {
-            if (!parseInt(v, 0, 1000, &i))
-                return bad("must be 0..1000");
+            if (!parseInt(v, workers::limits::kWorkerCount, &i))
+                return bad("must be " + workers::limits::kWorkerCount.bounds());
             s.workers.front().count = i;
         } else if (n == "batch") {
-            if (!parseInt(v, 1, 1024, &i))
-                return bad("must be 1..1024");
+            if (!parseInt(v, workers::limits::kBatchSize, &i))
+                return bad("must be " + workers::limits::kBatchSize.bounds());
             allGroups([i](workers::WorkerConfig& c) { c.batchSize = i; });
         } else if (n == "wait") {
-            if (!parseDouble(v, &d) || d < 0.0 || d > 3600.0)
-                return bad("must be 0..3600 seconds");
+            if (!parseNumber(v, kWaitSeconds, &d))
+                return bad("must be " + kWaitSeconds.bounds());
             const int ms = static_cast<int>(std::llround(d * 1000.0));
             allGroups([ms](workers::WorkerConfig& c) { c.waitMs = ms; });
         } else if (n == "auto-ack" || n == "no-auto-ack") {
@@ -474,9 +518,11 @@ bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
                 return bad(why);
             allGroups([&w](workers::WorkerConfig& c) { c.work = w; });
         } else if (n == "failure-rate" || n == "crash-rate") {
-            if (!parseDouble(v, &d) || d < 0.0 || d > 1.0)
-                return bad("must be between 0 and 1");
             const bool failure = n == "failure-rate";
+            const Limit<double>& rate =
+                failure ? workers::limits::kFailureRate : workers::limits::kCrashRate;
+            if (!parseNumber(v, rate, &d))
+                return bad("must be " + rate.bounds());
             allGroups([d, failure](workers::WorkerConfig& c) {
                 (failure ? c.failureRate : c.crashRate) = d;
             });
@@ -488,8 +534,8 @@ bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
         } else if (n == "requeue-channel") {
             allGroups([&v](workers::WorkerConfig& c) { c.requeueChannel = v; });
         } else if (n == "restart-after") {
-            if (!parseDouble(v, &d) || d < 0.0 || d > 86400.0)
-                return bad("must be 0..86400 seconds");
+            if (!parseNumber(v, kRestartSeconds, &d))
+                return bad("must be " + kRestartSeconds.bounds());
             const int ms = static_cast<int>(std::llround(d * 1000.0));
             allGroups([ms](workers::WorkerConfig& c) { c.restartDelayMs = ms; });
         } else if (n == "settle") {
@@ -498,8 +544,8 @@ bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
                 return bad("must be each, batch or never");
             allGroups([m](workers::WorkerConfig& c) { c.settle = m; });
         } else if (n == "max-polls") {
-            if (!parseInt(v, 0, 1000000000, &i))
-                return bad("must be a whole number >= 0");
+            if (!parseInt(v, workers::limits::kMaxPolls, &i))
+                return bad("must be a whole number " + workers::limits::kMaxPolls.bounds());
             allGroups([i](workers::WorkerConfig& c) { c.maxPolls = i; });
         } else if (n == "at") {
             TimelineAction a;
@@ -514,6 +560,17 @@ bool parseHeadlessArgs(const std::vector<std::string>& args, HeadlessArgs* out,
     if (!h.options.eventsCsvPath.empty() && !h.options.eventsJsonlPath.empty() &&
         sameFile(h.options.eventsCsvPath, h.options.eventsJsonlPath)) {
         *error = "--events-csv and --events-jsonl name the same file";
+        return false;
+    }
+    for (const std::string* log : {&h.options.eventsCsvPath, &h.options.eventsJsonlPath}) {
+        if (!h.options.recordingPath.empty() && !log->empty() &&
+            sameFile(*log, h.options.recordingPath)) {
+            *error = "--record and an event log name the same file";
+            return false;
+        }
+    }
+    if (!h.options.recordingPath.empty() && !h.options.recordEvents) {
+        *error = "--record needs the event stream: drop --no-events";
         return false;
     }
     std::stable_sort(s.timeline.begin(), s.timeline.end(),

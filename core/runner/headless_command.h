@@ -12,7 +12,7 @@
 //
 // Exit codes: 0 every task reached an end state (acked, dead-lettered,
 // dropped, expired); 1 a task was lost or could not be sent; 2 bad command
-// line or scenario; 3 the run failed (broker, connection, log file).
+// line or scenario; 3 the run failed (broker, connection, log or recording file).
 namespace qs::runner {
 
 struct HeadlessArgs {

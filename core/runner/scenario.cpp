@@ -152,11 +152,11 @@ std::string Scenario::validate() const {
             problem("tasks.policy.deadLetterQueue: " + bad->message);
         }
     }
-    if (tasks.count < 0) {
-        problem("tasks.count: must be >= 0");
+    if (std::string p = workers::limits::kTaskCount.problem(tasks.count); !p.empty()) {
+        problem("tasks.count: " + p);
     }
-    if (!finiteNonNegative(tasks.rate)) {
-        problem("tasks.rate: must be a number >= 0 (0 = all at once)");
+    if (std::string p = workers::limits::kProducerRate.problem(tasks.rate); !p.empty()) {
+        problem("tasks.rate: " + p + "; 0 = all at once");
     }
     if (!finiteNonNegative(tasks.startAt)) {
         problem("tasks.startAt: must be a number of seconds >= 0");
@@ -179,8 +179,8 @@ std::string Scenario::validate() const {
     for (std::size_t i = 0; i < workers.size(); ++i) {
         const WorkerGroup& g = workers[i];
         std::string where = workers.size() == 1 ? "workers" : "workers[" + std::to_string(i) + "]";
-        if (g.count < 0) {
-            problem(where + ".count: must be >= 0");
+        if (std::string p = workers::limits::kWorkerCount.problem(g.count); !p.empty()) {
+            problem(where + ".count: " + p);
         }
         if (!finiteNonNegative(g.startAt)) {
             problem(where + ".startAt: must be a number of seconds >= 0");
@@ -203,8 +203,10 @@ std::string Scenario::validate() const {
         if (a.kind == ActionKind::Slowdown && !(std::isfinite(a.factor) && a.factor > 0.0)) {
             problem(where + ".factor: must be a number > 0");
         }
-        if (a.kind == ActionKind::Scale && a.count < 0) {
-            problem(where + ".count: must be >= 0");
+        if (a.kind == ActionKind::Scale) {
+            if (std::string p = workers::limits::kWorkerCount.problem(a.count); !p.empty()) {
+                problem(where + ".count: " + p);
+            }
         }
         if (a.kind == ActionKind::Set) {
             if (a.patch.empty()) {

@@ -13,6 +13,8 @@
 #include <sstream>
 
 #include "common/prefix_lines.h"
+#include "common/protocol_limits.h"
+#include "workers/setting_limits.h"
 
 namespace qs::runner {
 
@@ -106,10 +108,11 @@ double getNonNegative(const json& v, const std::string& where) {
     return d;
 }
 
-double getRate01(const json& v, const std::string& where) {
+// A number within `limit` (its unit is the one the key is written in).
+double getNumber(const json& v, const std::string& where, const Limit<double>& limit) {
     double d = getNumber(v, where);
-    if (d < 0.0 || d > 1.0) {
-        fail(where, "must be between 0 and 1");
+    if (!limit.contains(d)) {
+        fail(where, "must be " + limit.bounds());
     }
     return d;
 }
@@ -130,16 +133,19 @@ int getInt(const json& v, const std::string& where, long long min, long long max
     return static_cast<int>(n);
 }
 
-int secondsToMs(double seconds, const std::string& where) {
-    if (seconds > 3600.0 * 24) {
-        fail(where, "is too large");
-    }
+int getInt(const json& v, const std::string& where, const Limit<int>& limit) {
+    return getInt(v, where, limit.min, limit.max);
+}
+
+// A duration written in seconds for a setting kept in ms, within `msLimit`.
+int getSecondsAsMs(const json& v, const std::string& where, const Limit<int>& msLimit) {
+    const double seconds = getNumber(v, where, msLimit.scaled(0.001, "s"));
     return static_cast<int>(std::llround(seconds * 1000.0));
 }
 
 workers::WorkProfile parseWork(const json& v, const std::string& where) {
     if (v.is_number()) {
-        return workers::WorkProfile::fixed(getNonNegative(v, where));
+        return workers::WorkProfile::fixed(getNumber(v, where, workers::limits::kWorkMs));
     }
     checkKeys(v, where, {"kind", "ms", "minMs", "maxMs", "meanMs"});
     workers::WorkProfile work;
@@ -153,7 +159,7 @@ workers::WorkProfile parseWork(const json& v, const std::string& where) {
         if (!v.contains(key)) {
             fail(join(where, key), "missing (needed for kind " + kind + ")");
         }
-        return getNonNegative(v[std::string(key)], join(where, key));
+        return getNumber(v[std::string(key)], join(where, key), workers::limits::kWorkMs);
     };
     auto forbid = [&](std::initializer_list<std::string_view> keys) {
         for (std::string_view key : keys) {
@@ -194,15 +200,11 @@ constexpr std::array<std::string_view, 11> kConfigKeys = {
 ConfigPatch parseConfigPatch(const json& v, const std::string& where) {
     ConfigPatch patch;
     if (v.contains("batch")) {
-        patch.batchSize = getInt(v["batch"], join(where, "batch"), 1, 1024);
+        patch.batchSize = getInt(v["batch"], join(where, "batch"), workers::limits::kBatchSize);
     }
     if (v.contains("waitSeconds")) {
-        std::string w = join(where, "waitSeconds");
-        double seconds = getNonNegative(v["waitSeconds"], w);
-        if (seconds > 3600.0) {
-            fail(w, "must be at most 3600");
-        }
-        patch.waitMs = secondsToMs(seconds, w);
+        patch.waitMs =
+            getSecondsAsMs(v["waitSeconds"], join(where, "waitSeconds"), workers::limits::kWaitMs);
     }
     if (v.contains("autoAck")) {
         patch.autoAck = getBool(v["autoAck"], join(where, "autoAck"));
@@ -211,7 +213,8 @@ ConfigPatch parseConfigPatch(const json& v, const std::string& where) {
         patch.work = parseWork(v["work"], join(where, "work"));
     }
     if (v.contains("failureRate")) {
-        patch.failureRate = getRate01(v["failureRate"], join(where, "failureRate"));
+        patch.failureRate =
+            getNumber(v["failureRate"], join(where, "failureRate"), workers::limits::kFailureRate);
     }
     if (v.contains("onFailure")) {
         patch.onFailure = getEnum(v["onFailure"], join(where, "onFailure"),
@@ -221,19 +224,21 @@ ConfigPatch parseConfigPatch(const json& v, const std::string& where) {
         patch.requeueChannel = getString(v["requeueChannel"], join(where, "requeueChannel"));
     }
     if (v.contains("crashRate")) {
-        patch.crashRate = getRate01(v["crashRate"], join(where, "crashRate"));
+        patch.crashRate =
+            getNumber(v["crashRate"], join(where, "crashRate"), workers::limits::kCrashRate);
     }
     if (v.contains("settle")) {
         patch.settle = getEnum(v["settle"], join(where, "settle"), &workers::parseSettleMode,
                                "each, batch, never");
     }
     if (v.contains("maxPolls")) {
-        patch.maxPolls = getInt(v["maxPolls"], join(where, "maxPolls"), 0, 1000000000);
+        patch.maxPolls = getInt(v["maxPolls"], join(where, "maxPolls"), workers::limits::kMaxPolls);
     }
     if (v.contains("restartAfterSeconds")) {
         std::string w = join(where, "restartAfterSeconds");
         const json& r = v["restartAfterSeconds"];
-        patch.restartDelayMs = r.is_null() ? -1 : secondsToMs(getNonNegative(r, w), w);
+        patch.restartDelayMs =
+            r.is_null() ? -1 : getSecondsAsMs(r, w, workers::limits::kRestartDelayMs);
     }
     return patch;
 }
@@ -244,7 +249,7 @@ TaskPlan parseTasks(const json& v) {
               {"count", "body", "metadata", "tags", "policy", "rate", "poison", "startAt"});
     TaskPlan plan;
     if (v.contains("count")) {
-        plan.count = getInt(v["count"], "tasks.count", 0, 100000000);
+        plan.count = getInt(v["count"], "tasks.count", workers::limits::kTaskCount);
     }
     if (v.contains("body")) {
         plan.body = getString(v["body"], "tasks.body");
@@ -267,15 +272,16 @@ TaskPlan parseTasks(const json& v) {
                   {"delaySeconds", "expirationSeconds", "maxReceiveCount", "deadLetterQueue"});
         if (p.contains("delaySeconds")) {
             plan.policy.delaySeconds =
-                getInt(p["delaySeconds"], "tasks.policy.delaySeconds", 0, 43200);
+                getInt(p["delaySeconds"], "tasks.policy.delaySeconds", protocol::kDelaySeconds);
         }
         if (p.contains("expirationSeconds")) {
             plan.policy.expirationSeconds =
-                getInt(p["expirationSeconds"], "tasks.policy.expirationSeconds", 0, 43200);
+                getInt(p["expirationSeconds"], "tasks.policy.expirationSeconds",
+                       protocol::kExpirationSeconds);
         }
         if (p.contains("maxReceiveCount")) {
-            plan.policy.maxReceiveCount =
-                getInt(p["maxReceiveCount"], "tasks.policy.maxReceiveCount", 0, 1024);
+            plan.policy.maxReceiveCount = getInt(
+                p["maxReceiveCount"], "tasks.policy.maxReceiveCount", protocol::kMaxReceiveCount);
         }
         if (p.contains("deadLetterQueue")) {
             plan.policy.deadLetterQueue =
@@ -283,7 +289,7 @@ TaskPlan parseTasks(const json& v) {
         }
     }
     if (v.contains("rate")) {
-        plan.rate = getNonNegative(v["rate"], "tasks.rate");
+        plan.rate = getNumber(v["rate"], "tasks.rate", workers::limits::kProducerRate);
     }
     if (v.contains("poison")) {
         const json& p = v["poison"];
@@ -291,8 +297,8 @@ TaskPlan parseTasks(const json& v) {
             fail("tasks.poison", "must be an array of task numbers");
         }
         for (std::size_t i = 0; i < p.size(); ++i) {
-            plan.poison.push_back(
-                getInt(p[i], "tasks.poison[" + std::to_string(i) + "]", 1, 100000000));
+            plan.poison.push_back(getInt(p[i], "tasks.poison[" + std::to_string(i) + "]", 1,
+                                         workers::limits::kTaskCount.max));
         }
     }
     if (v.contains("startAt")) {
@@ -308,7 +314,7 @@ WorkerGroup parseGroup(const json& v, const std::string& where) {
     checkKeys(v, where, allowed);
     WorkerGroup group;
     if (v.contains("count")) {
-        group.count = getInt(v["count"], join(where, "count"), 0, 1000);
+        group.count = getInt(v["count"], join(where, "count"), workers::limits::kWorkerCount);
     }
     if (v.contains("startAt")) {
         group.startAt = getNonNegative(v["startAt"], join(where, "startAt"));
@@ -371,7 +377,7 @@ TimelineAction parseAction(const json& v, const std::string& where) {
         if (!v.contains("count")) {
             fail(join(where, "count"), "missing (the new number of workers)");
         }
-        action.count = getInt(v["count"], join(where, "count"), 0, 1000);
+        action.count = getInt(v["count"], join(where, "count"), workers::limits::kWorkerCount);
     }
     if (action.kind == ActionKind::Set) {
         action.patch = parseConfigPatch(v, where);

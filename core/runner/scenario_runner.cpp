@@ -13,6 +13,8 @@
 #include "events/event_stream.h"
 #include "runner/channel_steps.h"
 #include "runner/event_recorder.h"
+#include "runner/run_recording.h"
+#include "runner/run_totals.h"
 #include "runner/scenario_schedule.h"
 #include "runner/timeline_step.h"
 #include "workers/worker_pool.h"
@@ -24,7 +26,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kStreamCapacity = 1u << 20;
-constexpr std::size_t kMaxLostIds = 100;
 
 std::string seconds(double s) {
     char buffer[32];
@@ -74,7 +75,9 @@ public:
           stopRequested_(stop),
           schedule_(sc, PoolAtEnd::Stop),
           stream_(kStreamCapacity, options.recordEvents),
-          recorder_(stream_, ledgerOptionsFor(sc), sc.channel, usesRequeue(sc)) {}
+          ledgerOptions_(ledgerOptionsFor(sc)),
+          recording_(result_),
+          recorder_(stream_, ledgerOptions_, sc.channel, usesRequeue(sc)) {}
 
     // The event logs, the broker, the admin client and the setup steps; false
     // (with result().error) when the run cannot start.
@@ -86,10 +89,14 @@ public:
     void end();
     // What the ledger and the pool say about the run.
     RunResult result();
-    // The result of a run that did not start.
-    RunResult failedSetUp() { return std::move(result_); }
+    // The result of a run that did not start (its recording says so).
+    RunResult failedSetUp() {
+        recording_.finish(result_);
+        return std::move(result_);
+    }
 
 private:
+    bool openOutputs();
     bool startBroker();
     bool connectAdmin();
     void createProducerAndPool();
@@ -104,7 +111,6 @@ private:
     bool drained() const;
     bool cancelled() const;
     void shutdownBroker();
-    void countLost();
     void log(const std::string& line) const {
         if (options_.log) {
             options_.log(line);
@@ -117,6 +123,9 @@ private:
     RunResult result_;
     ScenarioSchedule schedule_;
     EventStream stream_;
+    LedgerOptions ledgerOptions_;
+    // Before the recorder, which hands it events: it outlives it.
+    RunRecording recording_;
     EventRecorder recorder_;
     std::unique_ptr<broker::Broker> broker_;
     std::unique_ptr<BrokerEventSink> sink_;
@@ -125,16 +134,12 @@ private:
     std::unique_ptr<workers::TaskProducer> producer_;
     std::unique_ptr<workers::WorkerPool> pool_;
     bool producerStarted_ = false;
+    std::uint64_t seed_ = 0;
     Clock::time_point start_;
 };
 
 bool RunSession::setUp() {
-    const std::int64_t originNs = monotonicNanos();
-    if (!recorder_.openLogs(options_.eventsCsvPath, options_.eventsJsonlPath, originNs,
-                            &result_.error)) {
-        return false;
-    }
-    if (!startBroker()) {
+    if (!openOutputs() || !startBroker()) {
         return false;
     }
     recorder_.start();
@@ -149,6 +154,22 @@ bool RunSession::setUp() {
     }
     result_.started = true;
     createProducerAndPool();
+    return true;
+}
+
+// The event logs and the recording (with the run's settings).
+bool RunSession::openOutputs() {
+    const std::int64_t originNs = monotonicNanos();
+    if (!recorder_.openLogs(options_.eventsCsvPath, options_.eventsJsonlPath, originNs,
+                            &result_.error) ||
+        !recording_.open(options_.recordingPath, originNs, &result_.error)) {
+        return false;
+    }
+    seed_ = resolveSeed(options_.seed);
+    if (recording_.writer() != nullptr) {
+        recordRunSettings(*recording_.writer(), sc_, options_, ledgerOptions_, seed_);
+        recorder_.setRecording(recording_.writer());
+    }
     return true;
 }
 
@@ -188,10 +209,15 @@ bool RunSession::connectAdmin() {
         return false;
     }
     admin_ = std::move(created).value();
-    if (auto ping = admin_->ping(); !ping.ok()) {
+    auto ping = admin_->ping();
+    if (!ping.ok()) {
         result_.error =
             "cannot reach the broker at " + result_.address + ": " + ping.error().describe();
         return false;
+    }
+    if (recording_.writer() != nullptr) {
+        recordBroker(*recording_.writer(), result_.address, result_.embeddedBroker,
+                     ping.value().version);
     }
     return true;
 }
@@ -207,7 +233,7 @@ void RunSession::createProducerAndPool() {
     poolOptions.client = clientOptions_;
     poolOptions.channel = sc_.channel;
     poolOptions.events = &stream_;
-    poolOptions.seed = options_.seed;
+    poolOptions.seed = seed_;
     pool_ = std::make_unique<workers::WorkerPool>(poolOptions, sc_.workers.front().config);
 }
 
@@ -375,55 +401,16 @@ void RunSession::shutdownBroker() {
 RunResult RunSession::result() {
     result_.producer = producer_->progress();
     result_.pool = pool_->snapshot();
-    Ledger& ledger = recorder_.ledger();
-    result_.totals = ledger.summary();
-    result_.workers = ledger.workers();
     result_.eventsRecorded = recorder_.status().eventsRecorded;
     result_.eventsDropped = stream_.droppedCount();
     result_.eventsWritten = recorder_.eventsWritten();
     if (std::string writeError = recorder_.status().writeError; !writeError.empty()) {
         result_.error = "event log: " + writeError;
     }
-    countLost();
-    if (options_.keepMessageRecords) {
-        ledger.forEachMessage([&](const MessageRecord& m) { result_.messages.push_back(m); });
-        std::sort(result_.messages.begin(), result_.messages.end(),
-                  [](const MessageRecord& a, const MessageRecord& b) {
-                      return a.sentNs != b.sentNs ? a.sentNs < b.sentNs : a.messageId < b.messageId;
-                  });
-    }
+    computeLedgerTotals(recorder_.ledger(), sc_.channel, options_.recordEvents,
+                        options_.keepMessageRecords, result_);
+    recording_.finish(result_);
     return std::move(result_);
-}
-
-void RunSession::countLost() {
-    RunResult& result = result_;
-    Ledger& ledger = recorder_.ledger();
-    std::uint64_t moved = 0;
-    ledger.forEachMessage([&](const MessageRecord& m) {
-        if (isTerminal(m.state)) {
-            return;
-        }
-        if (m.state == MessageState::Waiting && m.channel != sc_.channel) {
-            ++moved;
-            return;
-        }
-        if (result.lostMessageIds.size() < kMaxLostIds) {
-            result.lostMessageIds.push_back(m.messageId);
-        }
-    });
-    result.tasksMoved = moved;
-    result.tasksLost = unfinished(result.totals) - std::min(moved, unfinished(result.totals));
-    if (options_.recordEvents &&
-        result.totals.sent < result.producer.sent + result.producer.failed) {
-        // Events were dropped before the ledger saw every send: count what the
-        // ledger cannot vouch for as lost rather than hide it.
-        result.tasksLost += result.producer.sent + result.producer.failed - result.totals.sent;
-    }
-    if (!options_.recordEvents) {
-        // Without events only the pool's counters can tell.
-        const std::uint64_t settled = result.pool.totals.acked;
-        result.tasksLost = result.producer.sent > settled ? result.producer.sent - settled : 0;
-    }
 }
 
 }  // namespace

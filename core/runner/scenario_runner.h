@@ -23,9 +23,10 @@ struct RunOptions {
     std::string authToken;           // sent to a remote server
     std::string eventsCsvPath;       // write the full event log as CSV ("" = no)
     std::string eventsJsonlPath;     // ... as JSON Lines
+    std::string recordingPath;       // record the run into this *.qsrun file ("" = no)
     bool recordEvents = true;        // false: no event stream at all (ledger totals then empty)
     bool keepMessageRecords = true;  // copy the ledger's per-message records into the result
-    std::uint64_t seed = 0;          // 0 = random
+    std::uint64_t seed = 0;          // 0 = random (the recording names the one used)
     // Set (e.g. by a signal handler) to end the run early; it still reports.
     const std::atomic<bool>* cancelFlag = nullptr;
     // Progress lines ("t=1.2s crash worker-2"); called on the runner's thread.

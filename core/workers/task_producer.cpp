@@ -10,6 +10,7 @@
 #include "common/ids.h"
 #include "events/event_stream.h"
 #include "workers/poison.h"
+#include "workers/setting_limits.h"
 #include "workers/task_template.h"
 
 namespace qs::workers {
@@ -19,11 +20,11 @@ using Clock = std::chrono::steady_clock;
 }
 
 std::string TaskSpec::validate() const {
-    if (count < 0) {
-        return "task count must be >= 0";
+    if (std::string problem = limits::kTaskCount.problem(count); !problem.empty()) {
+        return problem;
     }
-    if (!(std::isfinite(ratePerSecond) && ratePerSecond >= 0.0)) {
-        return "rate must be a number >= 0 (0 = all at once)";
+    if (!limits::kProducerRate.contains(ratePerSecond)) {
+        return limits::kProducerRate.problem(ratePerSecond) + "; 0 = all at once";
     }
     if (sendBatchSize < 1) {
         return "send batch size must be >= 1";
@@ -149,7 +150,7 @@ void TaskProducer::wait() {
 }
 
 void TaskProducer::setRate(double ratePerSecond) {
-    if (!(std::isfinite(ratePerSecond) && ratePerSecond >= 0.0)) {
+    if (!limits::kProducerRate.contains(ratePerSecond)) {
         return;
     }
     {

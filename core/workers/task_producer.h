@@ -14,6 +14,7 @@
 #include "client/client_options.h"
 #include "client/queue_message.h"
 #include "events/event.h"
+#include "workers/setting_limits.h"
 
 namespace qs {
 class EventStream;
@@ -26,9 +27,10 @@ class QueuesClient;
 namespace qs::workers {
 
 // What to enqueue.
+// Ranges: workers/setting_limits.h (count, rate) and the protocol's policy limits.
 struct TaskSpec {
     std::string channel;
-    int count = 10;
+    int count = limits::kTaskCount.defaultValue;
     std::string bodyTemplate = "Task #{n}";  // see expandTaskTemplate()
     std::string metadataTemplate;
     std::map<std::string, std::string> tags;
@@ -86,7 +88,8 @@ public:
     void stop();  // remaining tasks are not sent; in-flight requests finish or are cancelled
     void wait();  // joins the thread started by start()
 
-    void setRate(double ratePerSecond);  // live; 0 = send the rest at once
+    // Live; 0 = send the rest at once; outside limits::kProducerRate: ignored.
+    void setRate(double ratePerSecond);
     ProducerProgress progress() const;
     const TaskSpec& spec() const { return spec_; }
 

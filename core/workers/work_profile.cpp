@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "workers/setting_limits.h"
 #include "workers/worker_config.h"  // formatConfigNumber
 
 namespace qs::workers {
@@ -20,18 +21,20 @@ std::chrono::nanoseconds fromMs(double ms) {
 }  // namespace
 
 std::string WorkProfile::validate() const {
-    auto bad = [](double v) { return !std::isfinite(v) || v < 0.0; };
+    const auto& limit = limits::kWorkMs;
     switch (kind) {
         case WorkKind::None:
             return {};
         case WorkKind::Fixed:
-            return bad(ms) ? "work duration must be a finite number of ms >= 0" : std::string{};
+            return limit.problem(ms);
         case WorkKind::Exponential:
-            return bad(ms) ? "exponential work mean must be a finite number of ms >= 0"
-                           : std::string{};
+            return limit.contains(ms) ? std::string{} : "exponential mean: " + limit.problem(ms);
         case WorkKind::Uniform:
-            if (bad(minMs) || bad(maxMs)) {
-                return "uniform work bounds must be finite numbers of ms >= 0";
+            if (!limit.contains(minMs)) {
+                return "uniform minimum: " + limit.problem(minMs);
+            }
+            if (!limit.contains(maxMs)) {
+                return "uniform maximum: " + limit.problem(maxMs);
             }
             if (minMs > maxMs) {
                 return "uniform work needs minMs <= maxMs";

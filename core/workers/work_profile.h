@@ -30,7 +30,7 @@ struct WorkProfile {
         return {WorkKind::Exponential, meanMs, 0.0, 0.0};
     }
 
-    // Empty when usable; otherwise why not (negative or inverted bounds).
+    // Empty when usable; otherwise why not (outside limits::kWorkMs, or inverted bounds).
     std::string validate() const;
 
     // Draws one duration. Not thread-safe on `rng`: each worker owns its engine.

@@ -1,16 +1,8 @@
 #include "workers/worker_config.h"
 
-#include <cmath>
 #include <cstdio>
 
 namespace qs::workers {
-
-namespace {
-bool isRate(double v) {
-    return std::isfinite(v) && v >= 0.0 && v <= 1.0;
-}
-
-}  // namespace
 
 std::string formatConfigNumber(double value) {
     char buffer[32];
@@ -73,26 +65,21 @@ std::string describe(const WorkerConfig& config) {
 }
 
 std::string WorkerConfig::validate() const {
-    if (batchSize < 1) {
-        return "batch size must be >= 1";
-    }
-    if (waitMs < 0) {
-        return "wait timeout must be >= 0";
-    }
-    if (std::string problem = work.validate(); !problem.empty()) {
-        return problem;
-    }
-    if (!isRate(failureRate)) {
-        return "failure rate must be between 0 and 1";
-    }
-    if (!isRate(crashRate)) {
-        return "crash rate must be between 0 and 1";
+    for (std::string problem :
+         {limits::kBatchSize.problem(batchSize), limits::kWaitMs.problem(waitMs), work.validate(),
+          limits::kFailureRate.problem(failureRate), limits::kCrashRate.problem(crashRate)}) {
+        if (!problem.empty()) {
+            return problem;
+        }
     }
     if (onFailure == FailureAction::Requeue && requeueChannel.empty()) {
         return "failure action 'requeue' needs a requeue channel";
     }
-    if (maxPolls < 0) {
-        return "max polls must be >= 0";
+    if (std::string problem = limits::kMaxPolls.problem(maxPolls); !problem.empty()) {
+        return problem;
+    }
+    if (restartDelayMs >= 0) {
+        return limits::kRestartDelayMs.problem(restartDelayMs);
     }
     return {};
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "workers/setting_limits.h"
 #include "workers/work_profile.h"
 
 // The tunable behaviour of one worker. A pool holds one shared WorkerConfig;
@@ -25,20 +26,24 @@ enum class SettleMode {
     Never,  // never settle ("forgot to ack"): messages return when the connection closes
 };
 
+// Ranges and defaults are the records of workers/setting_limits.h.
 struct WorkerConfig {
-    int batchSize = 1;     // Get MaxItems, >= 1
-    int waitMs = 1000;     // Get WaitTimeout (the broker raises anything < 1000 to 1000)
-    bool autoAck = false;  // the broker acks on hand-out; nothing to settle
-    WorkProfile work = WorkProfile::fixed(100.0);
-    double failureRate = 0.0;  // 0..1: probability that processing a message fails
+    int batchSize = limits::kBatchSize.defaultValue;  // Get MaxItems
+    int waitMs =
+        limits::kWaitMs.defaultValue;  // Get WaitTimeout (the broker raises < 1000 to 1000)
+    bool autoAck = false;              // the broker acks on hand-out; nothing to settle
+    WorkProfile work = WorkProfile::fixed(limits::kWorkMs.defaultValue);
+    double failureRate = limits::kFailureRate.defaultValue;  // probability a message fails
     FailureAction onFailure = FailureAction::Reject;
-    std::string requeueChannel;  // destination for FailureAction::Requeue
-    double crashRate = 0.0;      // 0..1: per message, probability the worker crashes mid-work
+    std::string requeueChannel;                          // destination for FailureAction::Requeue
+    double crashRate = limits::kCrashRate.defaultValue;  // per message: the worker crashes mid-work
     SettleMode settle = SettleMode::Each;
-    int maxPolls = 0;         // a worker stops by itself after this many polls; 0 = never
-    int restartDelayMs = -1;  // after a crash: restart after this delay; < 0 = stay crashed
+    int maxPolls =
+        limits::kMaxPolls.defaultValue;  // stop by itself after this many polls; 0 = never
+    // After a crash: restart after this delay; < 0 = stay crashed.
+    int restartDelayMs = limits::kRestartDelayMs.defaultValue;
 
-    // Empty when usable; otherwise a message naming the bad field.
+    // Empty when usable; otherwise a message naming the bad field and its range.
     std::string validate() const;
     bool operator==(const WorkerConfig&) const = default;
 };

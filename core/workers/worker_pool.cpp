@@ -125,9 +125,9 @@ std::vector<std::string> WorkerPool::addWorkers(int count, std::string* error,
 }
 
 bool WorkerPool::scaleTo(int count, std::string* error) {
-    if (count < 0) {
+    if (std::string problem = limits::kWorkerCount.problem(count); !problem.empty()) {
         if (error) {
-            *error = "worker count must be >= 0";
+            *error = std::move(problem);
         }
         return false;
     }

@@ -7,11 +7,16 @@
 // build:
 //   bench_workers [--tasks 200000] [--workers 8] [--batch 50] [--settle each|batch]
 //                 [--runs 1] [--ledger] [--only on|off] [--sliced MS]
+//                 [--recording [--record-dir DIR]]
 // --only runs one side (for profiling it alone, e.g. under perf or callgrind).
 // --sliced MS measures both sides inside each run instead: the stream and the
 // broker observer are switched on and off every MS milliseconds, and each
 // side's rate is its acks over its time. A run's two sides then share the
 // same seconds of a noisy machine; whole runs, one after the other, do not.
+// --recording compares the run recording on and off instead (events on for
+// both; the reader feeds a ledger and, on one side, a RecordingWriter into
+// DIR/bench_workers.qsrun, as `queuescope run --record` does), and prints the
+// recording's bytes per event and the events it lost (must be 0).
 #include <sys/resource.h>
 #include <sys/time.h>
 
@@ -21,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <thread>
@@ -28,9 +34,11 @@
 
 #include "bench_stats.h"
 #include "broker/broker.h"
+#include "common/clock.h"
 #include "events/broker_event_sink.h"
 #include "events/event_stream.h"
 #include "events/ledger.h"
+#include "recording/recording_writer.h"
 #include "workers/task_producer.h"
 #include "workers/worker_pool.h"
 
@@ -47,8 +55,10 @@ struct Args {
     int batch = 50;
     int runs = 1;
     bool ledger = false;
-    int only = -1;     // -1 both, 1 events on only, 0 events off only
-    int slicedMs = 0;  // > 0: switch events on and off every slicedMs within each run
+    int only = -1;           // -1 both, 1 events on only, 0 events off only
+    int slicedMs = 0;        // > 0: switch events on and off every slicedMs within each run
+    bool recording = false;  // compare the recording on and off (events on for both)
+    std::string recordDir = "/tmp";
     qs::workers::SettleMode settle = qs::workers::SettleMode::Each;
 };
 
@@ -61,6 +71,12 @@ struct Outcome {
     std::uint64_t events = 0;
     std::uint64_t dropped = 0;
     std::uint64_t polls = 0;  // Gets the workers made (how well batches filled)
+    // With a recording: what it holds, what it lost, its size and how long
+    // closing it took after the run (the writer's backlog).
+    std::uint64_t recorded = 0;
+    std::uint64_t recordingLost = 0;
+    std::uint64_t recordingBytes = 0;
+    double closeSeconds = 0;
     // --sliced: each side's share of the steady part of the run (the first
     // slice, a warm-up, the start of every slice and the slice cut short by
     // the steady point are left out).
@@ -80,7 +96,7 @@ void setEvents(qs::broker::Broker& broker, qs::EventStream& stream, qs::BrokerEv
     broker.setObserver(on ? &sink : nullptr);
 }
 
-Outcome runOnce(const Args& args, bool events) {
+Outcome runOnce(const Args& args, bool events, bool record = false) {
     qs::broker::BrokerOptions bo;
     bo.bindAddress = "127.0.0.1";
     bo.port = 0;
@@ -93,6 +109,16 @@ Outcome runOnce(const Args& args, bool events) {
     qs::EventStream stream(1u << 20, events);
     qs::BrokerEventSink sink(stream);
     setEvents(broker, stream, sink, events);
+    std::unique_ptr<qs::recording::RecordingWriter> writer;
+    const std::string recordingPath = args.recordDir + "/bench_workers.qsrun";
+    if (record) {
+        writer =
+            qs::recording::RecordingWriter::create(recordingPath, qs::monotonicNanos(), {}, &error);
+        if (!writer) {
+            std::fprintf(stderr, "recording: %s\n", error.c_str());
+            std::exit(3);
+        }
+    }
     std::atomic<bool> readerStop{false};
     std::uint64_t drained = 0;
     std::string firstProblem;  // the first Error / SendFailed event, for diagnosis
@@ -111,6 +137,8 @@ Outcome runOnce(const Args& args, bool events) {
             if (args.ledger)
                 ledger.apply(batch);
             drained += batch.size();
+            if (writer)
+                writer->append(batch);
             // Drain at a cadence, as the product's readers do (the headless
             // recorder every 5 ms, the console once a frame): a reader that
             // spins on a busy stream takes a core's share from the workers.
@@ -119,6 +147,8 @@ Outcome runOnce(const Args& args, bool events) {
         batch.clear();
         stream.drain(batch);
         drained += batch.size();
+        if (writer)
+            writer->append(batch);
     });
 
     qs::client::ClientOptions client;
@@ -226,7 +256,67 @@ Outcome runOnce(const Args& args, bool events) {
         std::fprintf(stderr, "first problem reported: %s\n", firstProblem.c_str());
     out.dropped = stream.droppedCount();
     broker.stop();
+    if (writer) {
+        const auto closeStart = Clock::now();
+        if (!writer->close(&error))
+            std::fprintf(stderr, "recording: %s\n", error.c_str());
+        out.closeSeconds = std::chrono::duration<double>(Clock::now() - closeStart).count();
+        out.recorded = writer->stats().eventsCommitted;
+        out.recordingLost = writer->stats().eventsLost;
+        std::error_code ec;
+        out.recordingBytes = std::filesystem::file_size(recordingPath, ec);
+        std::filesystem::remove(recordingPath, ec);
+    }
     return out;
+}
+
+// --recording: whole runs in pairs, recording on and off (events on for both),
+// alternating which side runs first.
+int compareRecording(const Args& args) {
+    std::printf(
+        "bench_workers: %d tasks, %d workers, batch %d, zero work, events on, recording "
+        "on vs off (%s)\n",
+        args.tasks, args.workers, args.batch, args.recordDir.c_str());
+    std::vector<double> rateOn, rateOff, overheads, bytesPerEvent, cpuOn, cpuOff;
+    for (int r = 0; r < args.runs; ++r) {
+        const bool onFirst = r % 2 == 0;
+        const Outcome first = runOnce(args, true, onFirst);
+        const Outcome second = runOnce(args, true, !onFirst);
+        const Outcome& on = onFirst ? first : second;
+        const Outcome& off = onFirst ? second : first;
+        const double overhead = (on.steadySeconds / off.steadySeconds - 1.0) * 100.0;
+        const double bytes = on.recorded > 0 ? static_cast<double>(on.recordingBytes) /
+                                                   static_cast<double>(on.recorded)
+                                             : 0.0;
+        std::printf(
+            "run %d (%s first): recording on %.0f tasks/s steady (cpu %.1f us/task, %llu events "
+            "recorded, %llu lost, %.1f bytes/event, close %.2f s) | off %.0f tasks/s steady (cpu "
+            "%.1f us/task) | recording overhead %.1f%%\n",
+            r + 1, onFirst ? "on" : "off", on.steadyTasks / on.steadySeconds,
+            on.cpuSeconds * 1e6 / args.tasks, static_cast<unsigned long long>(on.recorded),
+            static_cast<unsigned long long>(on.recordingLost), bytes, on.closeSeconds,
+            off.steadyTasks / off.steadySeconds, off.cpuSeconds * 1e6 / args.tasks, overhead);
+        std::fflush(stdout);
+        if (on.acked != static_cast<std::uint64_t>(args.tasks) ||
+            off.acked != static_cast<std::uint64_t>(args.tasks) || on.recordingLost > 0 ||
+            on.recorded != on.events) {
+            std::fprintf(stderr, "a task was not acked, or the recording lost events\n");
+            return 1;
+        }
+        rateOn.push_back(on.steadyTasks / on.steadySeconds);
+        rateOff.push_back(off.steadyTasks / off.steadySeconds);
+        overheads.push_back(overhead);
+        bytesPerEvent.push_back(bytes);
+        cpuOn.push_back(on.cpuSeconds * 1e6 / args.tasks);
+        cpuOff.push_back(off.cpuSeconds * 1e6 / args.tasks);
+    }
+    std::printf(
+        "median of %zu: recording on %.0f tasks/s steady (cpu %.1f us/task) | off %.0f tasks/s "
+        "steady (cpu %.1f us/task) | recording overhead %.1f%% (per-run median, steady) | %.1f "
+        "bytes/event\n",
+        rateOn.size(), median(rateOn), median(cpuOn), median(rateOff), median(cpuOff),
+        median(overheads), median(bytesPerEvent));
+    return 0;
 }
 
 }  // namespace
@@ -252,6 +342,10 @@ int main(int argc, char** argv) {
             args.runs = std::atoi(next());
         else if (a == "--ledger")
             args.ledger = true;
+        else if (a == "--recording")
+            args.recording = true;
+        else if (a == "--record-dir")
+            args.recordDir = next();
         else if (a == "--only") {
             const std::string side = next();
             if (side != "on" && side != "off") {
@@ -274,7 +368,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr,
                          "usage: bench_workers [--tasks N] [--workers N] [--batch N] "
                          "[--settle each|batch] [--runs N] [--ledger] [--only on|off] "
-                         "[--sliced MS]\n");
+                         "[--sliced MS] [--recording [--record-dir DIR]]\n");
             return 2;
         }
     }
@@ -282,6 +376,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "all counts must be > 0\n");
         return 2;
     }
+    if (args.recording && (args.slicedMs > 0 || args.only >= 0)) {
+        std::fprintf(stderr, "--recording compares whole runs: no --sliced or --only with it\n");
+        return 2;
+    }
+    if (args.recording)
+        return compareRecording(args);
     if (args.slicedMs > 0 && args.only >= 0) {
         std::fprintf(stderr, "--sliced measures both sides: no --only with it\n");
         return 2;

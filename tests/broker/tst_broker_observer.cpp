@@ -4,11 +4,11 @@
 #include <mutex>
 #include <thread>
 
-#include "broker/broker_observer.h"
+#include "events/broker_observer.h"
 #include "test_broker.h"
 
 namespace {
-class Recorder final : public qs::broker::BrokerObserver {
+class Recorder final : public qs::BrokerObserver {
 public:
     void onBrokerEvent(const qs::Event& event) noexcept override {
         std::lock_guard lock(mutex_);

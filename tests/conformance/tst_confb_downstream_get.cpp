@@ -1,5 +1,6 @@
 // Spec §4 cases 48-53, 69, 70, 72: QueuesDownstream Get (waiting, limits,
-// validation, serialization per stream, competing streams, expiry).
+// validation, serialization per stream, competing streams, expiry), and a Get
+// above the pull limit of 1024 (served, as by a real v2.4.0).
 #include <QtTest>
 #include <memory>
 #include <set>
@@ -25,6 +26,7 @@ private Q_SLOTS:
     void case51_waitTimeoutFloorIsOneSecond_data();
     void case51_waitTimeoutFloorIsOneSecond();
     void case52_maxItemsZeroMeansUnlimited();
+    void maxItemsAboveThePullLimitIsServed();
     void case53_getValidationErrors_data();
     void case53_getValidationErrors();
     void case69_getsOnOneStreamAreSerialized();
@@ -124,6 +126,37 @@ void TestConfbDownstreamGet::case52_maxItemsZeroMeansUnlimited() {
     QVERIFY(frame);
     QCOMPARE(frame->message.iserror(), false);
     QCOMPARE(frame->message.messages_size(), 300);
+}
+
+// Spec §2.8.2 and §2.15: the pull limit MaxNumberOfMessages (1024, Error 122
+// on ReceiveQueueMessages, case 19) does not apply to a Get's MaxItems. A
+// real KubeMQ v2.4.0 (../shared/kubemq-server) with 1500 messages waiting
+// answered auto-ack Gets of MaxItems 1025 with 1025 messages and then 2000
+// with the other 475, neither an error: the broker must serve them too.
+void TestConfbDownstreamGet::maxItemsAboveThePullLimitIsServed() {
+    constexpr int kWaiting = 1030;
+    kubemq::QueueMessagesBatchRequest batch;
+    batch.set_batchid("b1025");
+    for (int i = 1; i <= kWaiting; ++i) {
+        *batch.add_messages() = makeMessage("q1025", "body-" + std::to_string(i));
+    }
+    const auto sent = sendBatch(*stub_, batch);
+    QVERIFY2(sent.ok(), describe(sent.status).c_str());
+    QCOMPARE(sent.reply.results_size(), kWaiting);
+
+    DownstreamSession stream(broker_->newChannel());
+    const auto start = Clock::now();
+    auto frame = stream.get("r1025", "q1025", 1025, 60000, /*autoAck=*/true);
+    QVERIFY(frame);
+    CONF_VERIFY_SECONDS(secondsBetween(start, frame->at), 0.0, 10.0);  // full: no wait
+    QCOMPARE(frame->message.iserror(), false);
+    QCOMPARE(qstr(frame->message.error()), QString());
+    QCOMPARE(frame->message.messages_size(), 1025);
+
+    frame = stream.get("r2000", "q1025", 2000, 1000, /*autoAck=*/true);
+    QVERIFY(frame);
+    QCOMPARE(frame->message.iserror(), false);
+    QCOMPARE(frame->message.messages_size(), kWaiting - 1025);
 }
 
 void TestConfbDownstreamGet::case53_getValidationErrors_data() {

@@ -4,7 +4,7 @@
 #include <thread>
 #include <vector>
 
-#include "broker/broker_observer.h"
+#include "events/broker_observer.h"
 #include "event_test_names.h"
 #include "events/broker_event_sink.h"
 #include "events/event_stream.h"
@@ -41,7 +41,7 @@ Event brokerEvent(EventKind kind, std::string id, std::uint64_t seq) {
 void TestBrokerEventSink::forwardsEventsUnchanged() {
     EventStream stream(16);
     BrokerEventSink sink(stream);
-    broker::BrokerObserver& observer = sink;  // used through the broker's interface
+    BrokerObserver& observer = sink;  // used through the broker's interface
     const Event in = brokerEvent(EventKind::BrokerDelivered, "m1", 7);
     observer.onBrokerEvent(in);
     const auto out = stream.takeBatch(10);

@@ -8,7 +8,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/protocol_limits.h"
 #include "runner/headless_command.h"
+#include "workers/setting_limits.h"
 
 using namespace qs::runner;
 
@@ -109,7 +111,7 @@ private Q_SLOTS:
         QTest::newRow("wait too long") << "--wait|4000"
                                        << "--wait";
         QTest::newRow("restart-after too long") << "--restart-after|90000"
-                                                << "0..86400";
+                                                << "between 0 and 86400";
         QTest::newRow("failure rate > 1") << "--failure-rate|1.5"
                                           << "--failure-rate";
         QTest::newRow("settle") << "--settle|sometimes"
@@ -240,6 +242,70 @@ private Q_SLOTS:
                  error.c_str());
         QCOMPARE(h.options.seed, std::uint64_t{18446744073709551615u});
         QCOMPARE(h.scenario.workers.front().config.restartDelayMs, 86400000);
+    }
+
+    // The help text is assembled from pieces: no stray or missing parenthesis.
+    void helpParenthesesPair() {
+        const std::string usage = headlessUsage();
+        int depth = 0;
+        for (char c : usage) {
+            depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+            QVERIFY(depth >= 0);
+        }
+        QCOMPARE(depth, 0);
+    }
+
+    // Each ranged option: its help text shows the record's range, the top of
+    // the range is accepted, and just above it is refused naming the range.
+    void helpRangesAreTheCheckedRanges_data() {
+        namespace wl = qs::workers::limits;
+        namespace protocol = qs::protocol;
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QString>("range");  // as the help text writes it
+        QTest::addColumn<QString>("top");
+        QTest::addColumn<QString>("over");
+        auto add = [](const char* option, const std::string& range, auto top, auto over) {
+            QTest::newRow(option) << QString::fromLatin1(option) << QString::fromStdString(range)
+                                  << QString::number(top) << QString::number(over);
+        };
+        add("--batch", wl::kBatchSize.range(), wl::kBatchSize.max, wl::kBatchSize.max + 1);
+        add("--workers", wl::kWorkerCount.range(), wl::kWorkerCount.max, wl::kWorkerCount.max + 1);
+        add("--tasks", wl::kTaskCount.range(), wl::kTaskCount.max, wl::kTaskCount.max + 1);
+        add("--max-polls", wl::kMaxPolls.range(), wl::kMaxPolls.max, wl::kMaxPolls.max + 1LL);
+        add("--rate", wl::kProducerRate.range(), wl::kProducerRate.max, wl::kProducerRate.max + 1);
+        add("--failure-rate", wl::kFailureRate.range(), wl::kFailureRate.max, 1.01);
+        add("--crash-rate", wl::kCrashRate.range(), wl::kCrashRate.max, 1.01);
+        add("--wait", "0..3600 s", 3600, 3600.5);
+        add("--restart-after", "0..86400 s", 86400, 86400.5);
+        add("--delay", protocol::kDelaySeconds.range(), protocol::kDelaySeconds.max,
+            protocol::kDelaySeconds.max + 1);
+        add("--expiration", protocol::kExpirationSeconds.range(), protocol::kExpirationSeconds.max,
+            protocol::kExpirationSeconds.max + 1);
+        add("--max-receive", protocol::kMaxReceiveCount.range(), protocol::kMaxReceiveCount.max,
+            protocol::kMaxReceiveCount.max + 1);
+    }
+
+    void helpRangesAreTheCheckedRanges() {
+        QFETCH(QString, option);
+        QFETCH(QString, range);
+        QFETCH(QString, top);
+        QFETCH(QString, over);
+        // The option's entry: its line and the indented lines after it.
+        const std::string usage = headlessUsage();
+        const std::size_t at = usage.find("\n  " + option.toStdString() + " ");
+        QVERIFY2(at != std::string::npos, qPrintable(option));
+        const std::size_t end = usage.find("\n  --", at + 1);
+        const std::string entry = usage.substr(at, end - at);
+        QVERIFY2(entry.find(range.toStdString()) != std::string::npos, entry.c_str());
+
+        HeadlessArgs h;
+        std::string error;
+        QVERIFY2(parseHeadlessArgs({option.toStdString(), top.toStdString()}, &h, &error),
+                 error.c_str());
+        QVERIFY(!parseHeadlessArgs({option.toStdString(), over.toStdString()}, &h, &error));
+        // "0..1024" in the help is "between 0 and 1024" in the error.
+        const std::string low = range.toStdString().substr(0, range.indexOf(u'.'));
+        QVERIFY2(error.find("between " + low + " and ") != std::string::npos, error.c_str());
     }
 };
 

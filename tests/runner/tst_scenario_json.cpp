@@ -2,10 +2,13 @@
 #include <QtTest/QtTest>
 #include <filesystem>
 
+#include "common/protocol_limits.h"
 #include "runner/headless_command.h"
 #include "runner/scenario_json.h"
 
 using namespace qs::runner;
+namespace protocol = qs::protocol;
+namespace workers = qs::workers;
 
 namespace {
 
@@ -151,6 +154,56 @@ private Q_SLOTS:
                                << "until";
         QTest::newRow("negative wait") << R"({"workers": {"waitSeconds": -1}})"
                                        << "waitSeconds";
+        // The ranges are the records of workers/setting_limits.h, named in the error.
+        QTest::newRow("batch over the protocol's 1024")
+            << R"({"workers": {"batch": 1025}})"
+            << "workers.batch: must be between 1 and 1024";
+        QTest::newRow("wait over an hour") << R"({"workers": {"waitSeconds": 3601}})"
+                                           << "workers.waitSeconds: must be between 0 and 3600 s";
+        QTest::newRow("work over a day") << R"({"workers": {"work": 86400001}})"
+                                         << "workers.work: must be between 0 and 86400000 ms";
+        QTest::newRow("uniform max over a day")
+            << R"({"workers": {"work": {"kind": "uniform", "minMs": 1, "maxMs": 1e9}}})"
+            << "workers.work.maxMs: must be between 0 and 86400000 ms";
+        QTest::newRow("crash rate > 1") << R"({"workers": {"crashRate": 1.01}})"
+                                        << "workers.crashRate: must be between 0 and 1";
+        QTest::newRow("restart over a day") << R"({"workers": {"restartAfterSeconds": 86401}})"
+                                            << "workers.restartAfterSeconds";
+        QTest::newRow("too many workers") << R"({"workers": {"count": 1001}})"
+                                          << "workers.count: must be between 0 and 1000";
+        QTest::newRow("scale beyond the pool limit")
+            << R"({"workers": {}, "timeline": [{"at": 1, "action": "scale", "count": 1001}]})"
+            << "timeline[0].count: must be between 0 and 1000";
+        QTest::newRow("rate over the cap") << R"({"tasks": {"rate": 100001}, "workers": {}})"
+                                           << "tasks.rate: must be between 0 and 100000 tasks/s";
+        QTest::newRow("set batch over 1024")
+            << R"({"workers": {}, "timeline": [{"at": 1, "action": "set", "batch": 2000}]})"
+            << "timeline[0].batch: must be between 1 and 1024";
+    }
+
+    // The top of every range is accepted, and kept exactly.
+    void rangeTopsAreAccepted() {
+        Scenario s;
+        std::string error;
+        QVERIFY2(parseScenarioJson(R"({"tasks": {"count": 100000000, "rate": 100000,
+                                       "policy": {"delaySeconds": 43200, "expirationSeconds": 43200,
+                                                  "maxReceiveCount": 1024}},
+                                       "workers": {"count": 1000, "batch": 1024, "waitSeconds": 3600,
+                                                   "work": 86400000, "failureRate": 1,
+                                                   "crashRate": 1, "maxPolls": 1000000000,
+                                                   "restartAfterSeconds": 86400}})",
+                                   &s, &error),
+                 error.c_str());
+        const workers::WorkerConfig& c = s.workers.front().config;
+        QCOMPARE(c.batchSize, workers::limits::kBatchSize.max);
+        QCOMPARE(c.waitMs, workers::limits::kWaitMs.max);
+        QCOMPARE(c.work.ms, workers::limits::kWorkMs.max);
+        QCOMPARE(c.restartDelayMs, workers::limits::kRestartDelayMs.max);
+        QCOMPARE(c.maxPolls, workers::limits::kMaxPolls.max);
+        QCOMPARE(s.workers.front().count, workers::limits::kWorkerCount.max);
+        QCOMPARE(s.tasks.count, workers::limits::kTaskCount.max);
+        QCOMPARE(s.tasks.rate, workers::limits::kProducerRate.max);
+        QCOMPARE(s.tasks.policy.maxReceiveCount, protocol::kMaxReceiveCount.max);
     }
 
     void errorsNameTheField() {

@@ -156,7 +156,8 @@ private Q_SLOTS:
         TimelineAction a = action(ActionKind::Scale);
         a.count = -1;
         const runner::TimelineStepResult r = runner::applyTimelineAction(pool, a);
-        QCOMPARE(r.warnings, std::vector<std::string>{"worker count must be >= 0"});
+        QCOMPARE(r.warnings,
+                 std::vector<std::string>{"worker count must be between 0 and 1000 (got -1)"});
         QVERIFY(!r.workersChanged);
         QCOMPARE(pool.size(), 2);
         pool.stop();

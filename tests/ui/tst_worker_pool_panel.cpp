@@ -1,14 +1,18 @@
 #include <QCheckBox>
+#include <QLabel>
 #include <QSignalSpy>
-#include <QSlider>
 #include <QSpinBox>
 #include <QTest>
 
 #include "connection_controller.h"
 #include "event_pump.h"
 #include "run_controller.h"
+#include "runner/scenario_json.h"
+#include "scenario_player.h"
+#include "stepped_slider.h"
 #include "timeline_model.h"
 #include "worker_pool_panel.h"
+#include "workers/setting_limits.h"
 #include "workers/worker_pool.h"
 
 using namespace qs;
@@ -25,6 +29,8 @@ private Q_SLOTS:
     void spinScalesThePool();
     void slidersReachThePoolConfiguration();
     void autoAckToggleAppliesAtOnce();
+    void batchSliderReachesTheProtocolLimit();
+    void scenarioValuesSurviveOtherSliders();
 
 private:
     ConnectionController* connection_ = nullptr;
@@ -64,11 +70,11 @@ void TestWorkerPoolPanel::spinScalesThePool() {
 
 void TestWorkerPoolPanel::slidersReachThePoolConfiguration() {
     QVERIFY(run_->setWorkerCount(2));
-    panel_->batchSlider()->setValue(7);
-    panel_->waitSlider()->setValue(3);
-    panel_->failureSlider()->setValue(25);
-    panel_->crashSlider()->setValue(2);
-    panel_->workSlider()->setValue(150);
+    panel_->batchSlider()->moveTo(7);
+    panel_->waitSlider()->moveTo(3);
+    panel_->failureSlider()->moveTo(0.25);
+    panel_->crashSlider()->moveTo(0.02);
+    panel_->workSlider()->moveTo(150);
     QTRY_COMPARE_WITH_TIMEOUT(run_->pool()->config().batchSize, 7, 5000);
     const workers::WorkerConfig c = run_->pool()->config();
     QCOMPARE(c.waitMs, 3000);
@@ -100,6 +106,82 @@ void TestWorkerPoolPanel::autoAckToggleAppliesAtOnce() {
     QVERIFY(run_->pool()->config().autoAck);  // no debounce for a toggle
     panel_->autoAckBox()->setChecked(false);
     QVERIFY(!run_->pool()->config().autoAck);
+}
+
+// The batch slider spans the whole range a poll may ask for (1..1024, the
+// protocol's pull limit), yet steps by one where batches are small.
+void TestWorkerPoolPanel::batchSliderReachesTheProtocolLimit() {
+    QVERIFY(run_->setWorkerCount(1));
+    SteppedSlider* batch = panel_->batchSlider();
+    const std::vector<double>& steps = batch->steps();
+    QCOMPARE(steps.front(), double(workers::limits::kBatchSize.min));
+    QCOMPARE(steps.back(), 1024.0);
+    for (int i = 0; i < 10; ++i) {
+        QCOMPARE(steps[static_cast<std::size_t>(i)], double(i + 1));
+    }
+    QVERIFY2(steps.size() <= 50, "too many positions to drag through");
+
+    batch->setValue(batch->maximum());  // as a drag to the end does
+    QCOMPARE(panel_->batchLabel()->text(), QStringLiteral("1024"));
+    QTRY_COMPARE_WITH_TIMEOUT(run_->pool()->config().batchSize, 1024, 5000);
+    QCOMPARE(run_->pool()->workerConfig(run_->pool()->workerIds().front())->batchSize, 1024);
+
+    batch->setValue(batch->minimum() + 2);
+    QCOMPARE(panel_->batchLabel()->text(), QStringLiteral("3"));
+    QTRY_COMPARE_WITH_TIMEOUT(run_->pool()->config().batchSize, 3, 5000);
+}
+
+// A scenario's settings that no slider step shows exactly (batch 200 is a
+// step, batch 13 and a 0.5 s wait are not; a uniform 5..20 ms work, a crash
+// rate of 30 %) are shown as they are and survive moving the other sliders:
+// a slider changes its own setting only.
+void TestWorkerPoolPanel::scenarioValuesSurviveOtherSliders() {
+    const char* json = R"({"name": "limits", "until": "time", "runForSeconds": 120,
+        "tasks": {"count": 0},
+        "workers": {"count": 1, "batch": 200, "waitSeconds": 0.5, "failureRate": 0.125,
+                    "crashRate": 0.3, "work": {"kind": "uniform", "minMs": 5, "maxMs": 20}}})";
+    runner::Scenario scenario;
+    std::string error;
+    QVERIFY2(runner::parseScenarioJson(json, &scenario, &error), error.c_str());
+    ScenarioPlayer player(run_);
+    QString why;
+    QVERIFY2(player.start(scenario, &why), qPrintable(why));
+    QTRY_VERIFY_WITH_TIMEOUT(run_->pool() && run_->workerCount() == 1, 10000);
+    QCOMPARE(panel_->batchLabel()->text(), QStringLiteral("200"));
+    QCOMPARE(panel_->batchSlider()->stepValue(), 200.0);
+
+    const workers::WorkerConfig loaded = scenario.workers.front().config;
+    auto expect = [&](int batch, double failure) {
+        workers::WorkerConfig c = loaded;
+        c.batchSize = batch;
+        c.failureRate = failure;
+        return c;
+    };
+    panel_->failureSlider()->moveTo(0.5);
+    QTRY_COMPARE_WITH_TIMEOUT(run_->pool()->config().failureRate, 0.5, 5000);
+    QVERIFY(run_->pool()->config() == expect(200, 0.5));
+    QCOMPARE(panel_->batchLabel()->text(), QStringLiteral("200"));
+
+    // A value between two steps stays too, until its own slider moves.
+    workers::WorkerConfig odd = run_->config();
+    odd.batchSize = 13;
+    QVERIFY(run_->setConfig(odd));
+    QCOMPARE(panel_->batchLabel()->text(), QStringLiteral("13"));
+    panel_->crashSlider()->moveTo(0.05);
+    QTRY_COMPARE_WITH_TIMEOUT(run_->pool()->config().crashRate, 0.05, 5000);
+    workers::WorkerConfig want = expect(13, 0.5);
+    want.crashRate = 0.05;
+    QVERIFY(run_->pool()->config() == want);
+
+    // 13 sits at the nearest step, 12; the next step up is 15.
+    QCOMPARE(panel_->batchSlider()->stepValue(), 12.0);
+    panel_->batchSlider()->triggerAction(QAbstractSlider::SliderSingleStepAdd);
+    QTRY_COMPARE_WITH_TIMEOUT(run_->pool()->config().batchSize, 15, 5000);
+    QCOMPARE(panel_->batchLabel()->text(), QStringLiteral("15"));
+    want.batchSize = 15;
+    QVERIFY(run_->pool()->config() == want);
+    QCOMPARE(run_->pool()->config().waitMs, 500);
+    player.stop();
 }
 
 QTEST_MAIN(TestWorkerPoolPanel)

@@ -5,8 +5,12 @@
 
 #include "events/event.h"
 
-namespace qs::broker {
+namespace qs {
 
+// The interface the embedded broker (core/broker) reports through. It lives
+// with the events, not the broker, so that the events library needs nothing
+// of the broker (the broker depends on the events, never the reverse).
+//
 // Receives the broker's own view of every state change (EventSource::Broker
 // events: stored, delayed, released, delivered, acked, nacked, requeued,
 // returned, expired, dead-lettered, client connected / disconnected).
@@ -34,4 +38,4 @@ public:
     }
 };
 
-}  // namespace qs::broker
+}  // namespace qs

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+// The layout of a Queuescope recording (*.qsrun): an SQLite database whose
+// header carries kApplicationId and, as user_version, the schema version.
+// docs/recording.md documents every table and column.
+namespace qs::recording {
+
+// PRAGMA application_id: "QSRN" in ASCII, so `file` and the reader can tell a
+// recording from any other SQLite database.
+inline constexpr std::int32_t kApplicationId = 0x5153524E;
+
+// PRAGMA user_version of the files this build writes. A reader accepts
+// versions kOldestReadableSchema..kSchemaVersion and refuses the others with
+// a message naming both.
+inline constexpr int kSchemaVersion = 1;
+inline constexpr int kOldestReadableSchema = 1;
+
+// Events per row of the event_blocks time index.
+inline constexpr std::uint64_t kEventsPerBlock = 4096;
+
+// The statements that create schema version kSchemaVersion, in order.
+std::string_view schemaSql();
+
+// Tables a readable recording must have.
+inline constexpr std::string_view kRequiredTables[] = {"settings",     "outcome",      "names",
+                                                       "message_ids",  "transactions", "events",
+                                                       "event_blocks", "gaps"};
+
+}  // namespace qs::recording

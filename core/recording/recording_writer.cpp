@@ -1,0 +1,482 @@
+#include "recording/recording_writer.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <unordered_map>
+
+#include "recording/recording_schema.h"
+#include "recording/sqlite_handle.h"
+
+namespace qs::recording {
+
+namespace {
+
+// A writer woken this far ahead of its interval commits early, so a burst
+// becomes several moderate transactions rather than one huge one.
+constexpr std::size_t kEagerCommitEvents = 1u << 16;
+constexpr std::size_t kMaxSpareBuffers = 4;
+constexpr int kColumns = 13;  // of the events table
+constexpr std::size_t kRowsPerInsert = 32;
+
+std::string insertSql(std::size_t rows) {
+    std::string sql = "INSERT INTO events VALUES";
+    for (std::size_t r = 0; r < rows; ++r) {
+        sql += r == 0 ? "(" : ",(";
+        for (int c = 0; c < kColumns; ++c) {
+            sql += c == 0 ? "?" : ",?";
+        }
+        sql += ")";
+    }
+    return sql;
+}
+
+std::int64_t asStored(std::uint64_t v) {
+    return static_cast<std::int64_t>(v);  // two's complement: read back exactly
+}
+
+bool removeOldFile(const std::string& path, std::string* error) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+        *error = path + ": is a directory";
+        return false;
+    }
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        fs::remove(path + suffix, ec);
+        if (ec) {
+            *error = path + suffix + ": cannot replace it: " + ec.message();
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+// Everything that touches SQLite. Used by create() and close() on the owner's
+// thread and in between only by the writer thread.
+struct RecordingWriter::Impl {
+    Database db;
+    Statement insertEvent;
+    Statement insertEvents;  // kRowsPerInsert rows at once
+    Statement insertName;
+    Statement insertMessageId;
+    Statement insertTransaction;
+    Statement upsertSetting;
+    Statement upsertOutcome;
+    Statement upsertBlock;
+    Statement insertGap;
+    std::int64_t originNs = 0;
+    // Interned text -> id. Looked up by string_view (no copy); the last hit
+    // is remembered, as consecutive events mostly name the same message or
+    // transaction.
+    struct TextHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const noexcept {
+            return std::hash<std::string_view>{}(s);
+        }
+    };
+    struct TextIds {
+        std::unordered_map<std::string, std::int64_t, TextHash, std::equal_to<>> ids;
+        std::string lastText;
+        std::int64_t lastId = 0;
+    };
+    std::unordered_map<Name, std::int64_t> names;
+    TextIds messageIds;
+    TextIds transactions;
+    // The event_blocks row being filled.
+    std::uint64_t blockFirst = 0;
+    std::uint64_t blockLast = 0;
+    std::int64_t blockMinT = 0;
+    std::int64_t blockMaxT = 0;
+    std::string error;
+
+    bool prepare(std::string* why) {
+        return insertEvent.prepare(db, insertSql(1), why) &&
+               insertEvents.prepare(db, insertSql(kRowsPerInsert), why) &&
+               insertName.prepare(db, "INSERT INTO names VALUES(?1,?2)", why) &&
+               insertMessageId.prepare(db, "INSERT INTO message_ids VALUES(?1,?2)", why) &&
+               insertTransaction.prepare(db, "INSERT INTO transactions VALUES(?1,?2)", why) &&
+               upsertSetting.prepare(db, "INSERT OR REPLACE INTO settings VALUES(?1,?2)", why) &&
+               upsertOutcome.prepare(db, "INSERT OR REPLACE INTO outcome VALUES(?1,?2)", why) &&
+               upsertBlock.prepare(db, "INSERT OR REPLACE INTO event_blocks VALUES(?1,?2,?3,?4)",
+                                   why) &&
+               insertGap.prepare(db, "INSERT OR REPLACE INTO gaps VALUES(?1,?2,?3)", why);
+    }
+
+    // Runs a prepared statement to its end; false (and `error`) on failure.
+    bool run(Statement& s) {
+        const int rc = s.step();
+        s.reset();
+        if (rc != SQLITE_DONE) {
+            error = db.lastError();
+            return false;
+        }
+        return true;
+    }
+
+    // Names are interned per process already (a Name is an id): map that id
+    // to the file's, inserting the name on first use.
+    bool bindName(Statement& target, int column, Name name) {
+        if (name.empty()) {
+            target.bindNull(column);
+            return true;
+        }
+        auto it = names.find(name);
+        if (it == names.end()) {
+            const auto id = static_cast<std::int64_t>(names.size()) + 1;
+            insertName.bindInt(1, id);
+            insertName.bindText(2, name.view());
+            if (!run(insertName)) {
+                return false;
+            }
+            it = names.emplace(name, id).first;
+        }
+        target.bindInt(column, it->second);
+        return true;
+    }
+
+    bool bindText(Statement& target, int column, TextIds& table, std::string_view text,
+                  Statement& insert) {
+        if (text.empty()) {
+            target.bindNull(column);
+            return true;
+        }
+        if (table.lastId != 0 && text == table.lastText) {
+            target.bindInt(column, table.lastId);
+            return true;
+        }
+        std::int64_t id = 0;
+        if (const auto it = table.ids.find(text); it != table.ids.end()) {
+            id = it->second;
+        } else {
+            id = static_cast<std::int64_t>(table.ids.size()) + 1;
+            insert.bindInt(1, id);
+            insert.bindText(2, text);
+            if (!run(insert)) {
+                return false;
+            }
+            table.ids.emplace(std::string(text), id);
+        }
+        table.lastText.assign(text);
+        table.lastId = id;
+        target.bindInt(column, id);
+        return true;
+    }
+
+    // Binds event `index` as the row starting at parameter base + 1 of `target`.
+    bool bindEvent(Statement& target, int base, std::uint64_t index, const Event& e) {
+        const std::int64_t t = e.timeNs - originNs;
+        target.bindInt(base + 1, asStored(index));
+        target.bindInt(base + 2, t);
+        target.bindInt(base + 3, static_cast<int>(e.kind));
+        target.bindInt(base + 4, static_cast<int>(e.source));
+        if (!bindName(target, base + 5, e.actor) || !bindName(target, base + 6, e.channel) ||
+            !bindText(target, base + 7, messageIds, e.messageId.view(), insertMessageId)) {
+            return false;
+        }
+        target.bindInt(base + 8, asStored(e.sequence));
+        target.bindInt(base + 9, e.receiveCount);
+        if (!bindText(target, base + 10, transactions, e.transaction.view(), insertTransaction)) {
+            return false;
+        }
+        target.bindInt(base + 11, e.value);
+        target.bindInt(base + 12, e.count2);
+        if (e.detail.empty()) {
+            target.bindNull(base + 13);
+        } else {
+            target.bindText(base + 13, e.detail);
+        }
+        return trackBlock(index, t);
+    }
+
+    // Inserts events [first, first + count) of a chunk: kRowsPerInsert rows
+    // per statement while they last (one statement step per row costs more
+    // than the row), the rest one by one.
+    bool writeEvents(std::uint64_t firstIndex, const std::vector<Event>& events) {
+        std::size_t i = 0;
+        for (; i + kRowsPerInsert <= events.size(); i += kRowsPerInsert) {
+            for (std::size_t r = 0; r < kRowsPerInsert; ++r) {
+                if (!bindEvent(insertEvents, static_cast<int>(r) * kColumns, firstIndex + i + r,
+                               events[i + r])) {
+                    return false;
+                }
+            }
+            if (!run(insertEvents)) {
+                return false;
+            }
+        }
+        for (; i < events.size(); ++i) {
+            if (!bindEvent(insertEvent, 0, firstIndex + i, events[i]) || !run(insertEvent)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    bool trackBlock(std::uint64_t index, std::int64_t t) {
+        const std::uint64_t first = (index - 1) / kEventsPerBlock * kEventsPerBlock + 1;
+        if (first != blockFirst) {
+            if (blockFirst != 0 && !writeBlock()) {
+                return false;
+            }
+            blockFirst = first;
+            blockMinT = t;
+            blockMaxT = t;
+        }
+        blockLast = index;
+        blockMinT = std::min(blockMinT, t);
+        blockMaxT = std::max(blockMaxT, t);
+        return true;
+    }
+
+    bool writeBlock() {
+        if (blockFirst == 0) {
+            return true;
+        }
+        upsertBlock.bindInt(1, asStored(blockFirst));
+        upsertBlock.bindInt(2, asStored(blockLast));
+        upsertBlock.bindInt(3, blockMinT);
+        upsertBlock.bindInt(4, blockMaxT);
+        return run(upsertBlock);
+    }
+
+    bool writeFact(const Fact& fact) {
+        Statement& s = fact.outcome ? upsertOutcome : upsertSetting;
+        s.bindText(1, fact.key);
+        if (const auto* i = std::get_if<std::int64_t>(&fact.value)) {
+            s.bindInt(2, *i);
+        } else if (const auto* d = std::get_if<double>(&fact.value)) {
+            s.bindDouble(2, *d);
+        } else {
+            s.bindText(2, std::get<std::string>(fact.value));
+        }
+        return run(s);
+    }
+
+    bool writeGap(const Gap& gap) {
+        insertGap.bindInt(1, asStored(gap.firstIndex));
+        insertGap.bindInt(2, asStored(gap.count));
+        insertGap.bindText(3, gap.why);
+        return run(insertGap);
+    }
+
+    bool exec(std::string_view sql) {
+        std::string why;
+        if (!db.exec(sql, &why)) {
+            error = why;
+            return false;
+        }
+        return true;
+    }
+};
+
+RecordingWriter::RecordingWriter(std::string path, RecordingWriterOptions options)
+    : path_(std::move(path)), options_(options), impl_(std::make_unique<Impl>()) {}
+
+std::unique_ptr<RecordingWriter> RecordingWriter::create(const std::string& path,
+                                                         std::int64_t originNs,
+                                                         RecordingWriterOptions options,
+                                                         std::string* error) {
+    if (path.empty()) {
+        *error = "no recording file named";
+        return nullptr;
+    }
+    if (!removeOldFile(path, error)) {
+        return nullptr;
+    }
+    std::unique_ptr<RecordingWriter> w(new RecordingWriter(path, options));
+    Impl& impl = *w->impl_;
+    impl.originNs = originNs;
+    std::string why;
+    const bool ok =
+        impl.db.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &why) &&
+        // WAL: readers see each committed batch while the run goes on, and a
+        // killed process leaves every committed batch readable. NORMAL syncs
+        // only at checkpoints; 16,384 pages (64 MB) between checkpoints keep
+        // those rare (the close folds the rest in).
+        impl.db.exec(
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+            "PRAGMA wal_autocheckpoint=16384;",
+            &why) &&
+        impl.db.exec(
+            "BEGIN;"
+            "PRAGMA application_id=" +
+                std::to_string(kApplicationId) +
+                ";"
+                "PRAGMA user_version=" +
+                std::to_string(kSchemaVersion) + ";" + std::string(schemaSql()) + "COMMIT;",
+            &why) &&
+        impl.prepare(&why);
+    if (!ok) {
+        *error = path + ": cannot create the recording: " + why;
+        impl.db.close();
+        std::error_code ec;
+        std::filesystem::remove(path, ec);
+        return nullptr;
+    }
+    w->setSetting("origin_ns", originNs);
+    w->thread_ = std::thread([raw = w.get()] { raw->loop(); });
+    return w;
+}
+
+RecordingWriter::~RecordingWriter() {
+    std::string ignored;
+    close(&ignored);
+}
+
+void RecordingWriter::append(std::vector<Event>& batch) {
+    if (batch.empty()) {
+        return;
+    }
+    std::vector<Event> taken;
+    bool wakeNow = false;
+    {
+        std::lock_guard lock(mutex_);
+        const std::uint64_t first = nextIndex_;
+        nextIndex_ += batch.size();
+        stats_.eventsAppended += batch.size();
+        const bool failed = !stats_.error.empty() || stop_;
+        if (failed || stats_.pendingEvents + batch.size() > options_.maxPendingEvents) {
+            stats_.eventsLost += batch.size();
+            const std::string why =
+                failed ? "not written: " +
+                             (stats_.error.empty() ? std::string("writer closed") : stats_.error)
+                       : "the writer could not keep up";
+            if (!gaps_.empty() && gaps_.back().firstIndex + gaps_.back().count == first &&
+                gaps_.back().why == why) {
+                gaps_.back().count += batch.size();
+            } else {
+                gaps_.push_back({first, batch.size(), why});
+            }
+            batch.clear();
+            return;
+        }
+        stats_.pendingEvents += batch.size();
+        wakeNow = stats_.pendingEvents >= kEagerCommitEvents;
+        if (!spare_.empty()) {
+            taken = std::move(spare_.back());
+            spare_.pop_back();
+        }
+        pending_.push_back({first, std::move(batch)});
+    }
+    batch = std::move(taken);
+    if (wakeNow) {
+        wake_.notify_one();
+    }
+}
+
+void RecordingWriter::setSetting(std::string key, SettingValue value) {
+    std::lock_guard lock(mutex_);
+    facts_.push_back({false, std::move(key), std::move(value)});
+}
+
+void RecordingWriter::setOutcome(std::string key, SettingValue value) {
+    std::lock_guard lock(mutex_);
+    facts_.push_back({true, std::move(key), std::move(value)});
+}
+
+void RecordingWriter::loop() {
+    Impl& impl = *impl_;
+    std::vector<Chunk> chunks;
+    std::vector<Fact> facts;
+    std::vector<Gap> gaps;
+    for (bool stopping = false; !stopping;) {
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait_for(lock, options_.commitInterval,
+                           [this] { return stop_ || stats_.pendingEvents >= kEagerCommitEvents; });
+            stopping = stop_;
+            chunks.swap(pending_);
+            facts.swap(facts_);
+            gaps.swap(gaps_);
+            if (!stats_.error.empty()) {
+                // After a failure nothing more is written; count what was queued.
+                for (const Chunk& c : chunks) {
+                    stats_.eventsLost += c.events.size();
+                    stats_.pendingEvents -= c.events.size();
+                }
+                chunks.clear();
+                facts.clear();
+                gaps.clear();
+                continue;
+            }
+        }
+        if (chunks.empty() && facts.empty() && gaps.empty()) {
+            continue;
+        }
+        std::uint64_t events = 0;
+        bool ok = impl.exec("BEGIN");
+        for (const Fact& f : facts) {
+            ok = ok && impl.writeFact(f);
+        }
+        for (const Gap& g : gaps) {
+            ok = ok && impl.writeGap(g);
+        }
+        for (const Chunk& c : chunks) {
+            ok = ok && impl.writeEvents(c.firstIndex, c.events);
+            events += c.events.size();
+        }
+        ok = ok && impl.writeBlock() && impl.exec("COMMIT");
+        if (!ok) {
+            std::string ignored;
+            impl.db.exec("ROLLBACK", &ignored);
+        }
+        std::lock_guard lock(mutex_);
+        stats_.pendingEvents -= events;
+        if (ok) {
+            stats_.eventsCommitted += events;
+            ++stats_.commits;
+        } else {
+            stats_.eventsLost += events;
+            stats_.error = impl.error.empty() ? std::string("write failed") : impl.error;
+        }
+        for (Chunk& c : chunks) {
+            if (spare_.size() < kMaxSpareBuffers) {
+                c.events.clear();
+                spare_.push_back(std::move(c.events));
+            }
+        }
+        chunks.clear();
+        facts.clear();
+        gaps.clear();
+    }
+}
+
+bool RecordingWriter::close(std::string* error) {
+    {
+        std::lock_guard lock(mutex_);
+        if (closed_) {
+            *error = stats_.error;
+            return stats_.error.empty();
+        }
+        closed_ = true;
+        stop_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) {
+        thread_.join();
+    }
+    // A finished recording is one file: fold the WAL back in and leave it.
+    // With a reader still attached that cannot be done (SQLITE_BUSY): the
+    // file then stays in WAL mode, complete, and SQLite folds the WAL in
+    // when the last connection closes.
+    std::string ignored;
+    if (stats().error.empty()) {
+        impl_->db.exec("PRAGMA journal_mode=DELETE;", &ignored);
+    }
+    impl_.reset();
+    std::lock_guard lock(mutex_);
+    *error = stats_.error;
+    return stats_.error.empty();
+}
+
+RecordingWriterStats RecordingWriter::stats() const {
+    std::lock_guard lock(mutex_);
+    return stats_;
+}
+
+}  // namespace qs::recording

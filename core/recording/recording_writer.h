@@ -1,0 +1,108 @@
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "events/event.h"
+#include "recording/setting_value.h"
+
+// Writes one run's recording (*.qsrun, docs/recording.md): the events as they
+// come, the run's settings, and at the end its outcome.
+namespace qs::recording {
+
+struct RecordingWriterOptions {
+    // The writer thread commits what it has at least this often, so a killed
+    // process loses at most about this much (plus the batch being written).
+    std::chrono::milliseconds commitInterval{250};
+    // Events handed over but not yet written. A batch that would go beyond is
+    // not queued: its events are counted as lost and recorded as a gap.
+    // 2,097,152 events are about 340 MB at the most.
+    std::size_t maxPendingEvents = std::size_t{1} << 21;
+};
+
+struct RecordingWriterStats {
+    std::uint64_t eventsAppended = 0;   // every event handed to append(), lost ones included
+    std::uint64_t eventsCommitted = 0;  // in the file, committed
+    std::uint64_t eventsLost = 0;       // never written: the queue was full, or a write failed
+    std::uint64_t commits = 0;
+    std::size_t pendingEvents = 0;
+    std::string error;  // the first write error; "" = none. After one, nothing more is written.
+};
+
+// Threading: append(), setSetting(), setOutcome() and stats() from any thread
+// (the callers never wait for the disk: they queue under a short lock); the
+// writer's own thread does every SQLite call. close() from the owner, once
+// the producers are done; the destructor closes.
+class RecordingWriter {
+public:
+    // Creates the file at `path`, replacing a file (and its -wal / -shm) there,
+    // writes the schema and starts the writer thread. `originNs` is the
+    // monotonic time events are stored relative to. Null with *error when the
+    // file cannot be created (a directory, no such folder, no permission).
+    static std::unique_ptr<RecordingWriter> create(const std::string& path, std::int64_t originNs,
+                                                   RecordingWriterOptions options,
+                                                   std::string* error);
+    ~RecordingWriter();
+    RecordingWriter(const RecordingWriter&) = delete;
+    RecordingWriter& operator=(const RecordingWriter&) = delete;
+
+    // Takes the batch's events (the next index follows on); `batch` is left
+    // empty, possibly holding a recycled buffer.
+    void append(std::vector<Event>& batch);
+    // Key/value facts of the run (the settings table, the outcome table),
+    // written with the next commit; a later value replaces an earlier one.
+    void setSetting(std::string key, SettingValue value);
+    void setOutcome(std::string key, SettingValue value);
+
+    // Writes everything queued, makes the file one self-contained database
+    // (no -wal left) and closes it. False with *error when anything was not
+    // written (the first write error). Idempotent.
+    bool close(std::string* error);
+
+    RecordingWriterStats stats() const;
+    const std::string& path() const { return path_; }
+
+private:
+    struct Impl;
+    RecordingWriter(std::string path, RecordingWriterOptions options);
+    void loop();
+
+    const std::string path_;
+    const RecordingWriterOptions options_;
+    std::unique_ptr<Impl> impl_;  // the SQLite side: writer thread only (and create/close)
+
+    struct Chunk {
+        std::uint64_t firstIndex = 0;
+        std::vector<Event> events;
+    };
+    struct Fact {
+        bool outcome = false;
+        std::string key;
+        SettingValue value;
+    };
+    struct Gap {
+        std::uint64_t firstIndex = 0;
+        std::uint64_t count = 0;
+        std::string why;
+    };
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::vector<Chunk> pending_;
+    std::vector<Fact> facts_;
+    std::vector<Gap> gaps_;
+    std::vector<std::vector<Event>> spare_;  // written buffers, handed back by append()
+    std::uint64_t nextIndex_ = 1;
+    bool stop_ = false;
+    bool closed_ = false;
+    RecordingWriterStats stats_;
+    std::thread thread_;
+};
+
+}  // namespace qs::recording

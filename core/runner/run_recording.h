@@ -1,0 +1,71 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "events/ledger.h"
+#include "recording/recording_writer.h"
+#include "runner/scenario.h"
+#include "runner/scenario_runner.h"
+
+// A headless run and its recording (*.qsrun, docs/recording.md): what of the
+// run goes into the recording's settings and outcome tables, and the way back,
+// a RunResult rebuilt from the recording alone (`queuescope summary`).
+namespace qs::runner {
+
+// Before the run: the scenario (as JSON), the options that shape it, the
+// ledger's options and the seed the pool really uses.
+void recordRunSettings(recording::RecordingWriter& writer, const Scenario& scenario,
+                       const RunOptions& options, const LedgerOptions& ledgerOptions,
+                       std::uint64_t seed);
+// Once the broker answered: where it is and what it says it is (Ping).
+void recordBroker(recording::RecordingWriter& writer, const std::string& address, bool embedded,
+                  const std::string& serverVersion);
+// At the end: the facts of the summary the events do not carry (elapsed
+// time, how the run ended, producer and pool counters, warnings, error).
+void recordRunOutcome(recording::RecordingWriter& writer, const RunResult& result);
+
+// The recording of one ScenarioRunner::run(): opened before the run, closed
+// with the run's outcome. An early return from the run still leaves a
+// recording with its outcome: the destructor writes the watched result.
+// Threading: the runner's thread (the writer has its own).
+class RunRecording {
+public:
+    explicit RunRecording(const RunResult& result) : result_(result) {}
+    ~RunRecording();
+    RunRecording(const RunRecording&) = delete;
+    RunRecording& operator=(const RunRecording&) = delete;
+
+    // "" = no recording (writer() is null, the rest does nothing).
+    bool open(const std::string& path, std::int64_t originNs, std::string* error);
+    recording::RecordingWriter* writer() { return writer_.get(); }
+    // Writes the outcome and closes: events the writer could not keep up with
+    // become a warning (recorded too); a write error becomes result.error.
+    void finish(RunResult& result);
+
+private:
+    const RunResult& result_;
+    std::unique_ptr<recording::RecordingWriter> writer_;
+};
+
+// The pool's seed for a run: `requested`, or a random one for 0, so the
+// recording can name the seed the run really used.
+std::uint64_t resolveSeed(std::uint64_t requested);
+
+struct ReplayedRun {
+    Scenario scenario;
+    RunResult result;
+    LedgerOptions ledgerOptions;
+    bool finished = false;  // the run ended and wrote its outcome
+    std::string note;       // why the numbers may differ from the run's own ("" = none)
+};
+
+// Reads the recording at `path`, replays its events in order into a fresh
+// Ledger with the run's LedgerOptions and computes the RunResult exactly as
+// the run did (computeLedgerTotals). A run that never finished (killed)
+// gets what its events show, and a note saying so. False with *error for a
+// file that is not a readable recording.
+bool replayRecording(const std::string& path, ReplayedRun* out, std::string* error);
+
+}  // namespace qs::runner

@@ -1,0 +1,231 @@
+// Files that are not readable Queuescope recordings are refused with a
+// message naming the file and the reason, and nothing crashes: missing,
+// a directory, empty, plain text, another application's SQLite database,
+// a newer or older schema version, truncated, damaged in the middle, a
+// missing table. The writer reports a path it cannot create and a write that
+// fails (file size limit) instead of dropping events silently.
+#include <sqlite3.h>
+#include <sys/resource.h>
+
+#include <QtTest/QtTest>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "recording/recording_reader.h"
+#include "recording/recording_schema.h"
+#include "recording/recording_writer.h"
+
+using namespace qs;
+using namespace qs::recording;
+
+namespace {
+
+void writeFile(const std::string& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << bytes;
+}
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void sqlite(const std::string& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    char* message = nullptr;
+    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
+    QVERIFY2(rc == SQLITE_OK, message);
+    sqlite3_close(db);
+}
+
+// A finished recording of `count` events with distinct text, big enough to
+// span many pages.
+void makeRecording(const std::string& path, int count) {
+    std::string error;
+    auto writer = RecordingWriter::create(path, 0, {}, &error);
+    QVERIFY2(writer, error.c_str());
+    std::vector<Event> batch;
+    for (int i = 0; i < count; ++i) {
+        Event e;
+        e.timeNs = i;
+        e.kind = EventKind::Acked;
+        e.messageId = "message-" + std::to_string(i);
+        e.detail = "detail " + std::to_string(i * 7919);
+        batch.push_back(e);
+    }
+    writer->append(batch);
+    QVERIFY2(writer->close(&error), error.c_str());
+}
+
+// Open must fail with a message starting with the path and containing `why`.
+void expectRefused(const std::string& path, const std::string& why) {
+    std::string error;
+    auto reader = RecordingReader::open(path, &error);
+    QVERIFY2(!reader, ("opened: " + path).c_str());
+    QVERIFY2(error.rfind(path + ": ", 0) == 0, error.c_str());
+    QVERIFY2(error.find(why) != std::string::npos, error.c_str());
+}
+
+}  // namespace
+
+class RecordingRefused : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+    std::string path(const char* name) const {
+        return dir_.filePath(QString::fromUtf8(name)).toStdString();
+    }
+
+private Q_SLOTS:
+    void missingPath() { expectRefused(path("nothing-here.qsrun"), "no such file"); }
+
+    void directory() { expectRefused(dir_.path().toStdString(), "is a directory"); }
+
+    void emptyFile() {
+        writeFile(path("empty.qsrun"), "");
+        expectRefused(path("empty.qsrun"), "empty file, not a Queuescope recording");
+    }
+
+    void plainText() {
+        writeFile(path("notes.qsrun"), "time,kind\n1,acked\n");
+        expectRefused(path("notes.qsrun"), "not an SQLite database");
+    }
+
+    void textLongerThanAHeader() {
+        writeFile(path("long.qsrun"), std::string(10000, 'q'));
+        expectRefused(path("long.qsrun"), "not an SQLite database");
+    }
+
+    void anotherApplicationsDatabase() {
+        sqlite(path("other.db"), "CREATE TABLE t(x); INSERT INTO t VALUES(1);");
+        expectRefused(path("other.db"), "not a Queuescope recording (application_id 0");
+    }
+
+    void newerSchemaVersion() {
+        makeRecording(path("newer.qsrun"), 10);
+        sqlite(path("newer.qsrun"), "PRAGMA user_version=" + std::to_string(kSchemaVersion + 1));
+        expectRefused(path("newer.qsrun"),
+                      "written by a newer Queuescope (recording schema version " +
+                          std::to_string(kSchemaVersion + 1));
+    }
+
+    void olderSchemaVersion() {
+        makeRecording(path("older.qsrun"), 10);
+        sqlite(path("older.qsrun"), "PRAGMA user_version=0");
+        expectRefused(path("older.qsrun"),
+                      "written by an older Queuescope (recording schema "
+                      "version 0), which this build no longer reads");
+    }
+
+    void missingTable() {
+        makeRecording(path("table.qsrun"), 10);
+        sqlite(path("table.qsrun"), "DROP TABLE gaps");
+        expectRefused(path("table.qsrun"), "without its 'gaps' table");
+    }
+
+    void truncatedAtAPage() {
+        makeRecording(path("cut.qsrun"), 20000);
+        std::string bytes = readFile(path("cut.qsrun"));
+        QVERIFY(bytes.size() > 65536);
+        bytes.resize(bytes.size() / 2 / 4096 * 4096);
+        writeFile(path("cut.qsrun"), bytes);
+        expectRefused(path("cut.qsrun"), "truncated: the header says");
+    }
+
+    void truncatedMidPage() {
+        makeRecording(path("cut2.qsrun"), 20000);
+        std::string bytes = readFile(path("cut2.qsrun"));
+        bytes.resize(bytes.size() - 1000);
+        writeFile(path("cut2.qsrun"), bytes);
+        expectRefused(path("cut2.qsrun"), "truncated:");
+    }
+
+    void truncatedInTheHeader() {
+        makeRecording(path("cut3.qsrun"), 10);
+        writeFile(path("cut3.qsrun"), readFile(path("cut3.qsrun")).substr(0, 40));
+        expectRefused(path("cut3.qsrun"), "truncated: the file ends inside the database header");
+    }
+
+    void damagedInTheMiddle() {
+        makeRecording(path("bad.qsrun"), 20000);
+        std::string bytes = readFile(path("bad.qsrun"));
+        const std::size_t middle = bytes.size() / 2 / 4096 * 4096;
+        for (std::size_t i = middle; i < middle + 4096; ++i) {
+            bytes[i] = static_cast<char>((i * 131) & 0xff);
+        }
+        writeFile(path("bad.qsrun"), bytes);
+        expectRefused(path("bad.qsrun"), "damaged");
+    }
+
+    // Without the integrity check the damage is met while reading: an error
+    // from the read, never a crash.
+    void damageMetWhileReading() {
+        makeRecording(path("bad2.qsrun"), 20000);
+        std::string bytes = readFile(path("bad2.qsrun"));
+        const std::size_t middle = bytes.size() / 2 / 4096 * 4096;
+        for (std::size_t i = middle; i < middle + 4096; ++i) {
+            bytes[i] = static_cast<char>(0xff);
+        }
+        writeFile(path("bad2.qsrun"), bytes);
+        std::string error;
+        RecordingReaderOptions options;
+        options.checkIntegrity = false;
+        auto reader = RecordingReader::open(path("bad2.qsrun"), &error, options);
+        if (!reader) {
+            QVERIFY2(error.find("damaged") != std::string::npos, error.c_str());
+            return;
+        }
+        std::vector<Event> events;
+        QVERIFY(!reader->readEvents(1, reader->lastIndex() + 1, &events, &error));
+        QVERIFY2(error.find("damaged") != std::string::npos, error.c_str());
+    }
+
+    void writerCannotCreate() {
+        std::string error;
+        QVERIFY(!RecordingWriter::create(path("no-such-dir/run.qsrun"), 0, {}, &error));
+        QVERIFY2(error.find("cannot create the recording") != std::string::npos, error.c_str());
+        QVERIFY(!RecordingWriter::create(dir_.path().toStdString(), 0, {}, &error));
+        QVERIFY2(error.find("is a directory") != std::string::npos, error.c_str());
+    }
+
+    // A write that fails (here: the process's file size limit, as a full disk
+    // would) is reported, and every event after it is counted as lost.
+    void writeErrorIsReportedAndCounted() {
+        const std::string file = path("limited.qsrun");
+        std::string error;
+        auto writer = RecordingWriter::create(file, 0, {}, &error);
+        QVERIFY2(writer, error.c_str());
+        rlimit old{};
+        QCOMPARE(getrlimit(RLIMIT_FSIZE, &old), 0);
+        const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit limited = old;
+        limited.rlim_cur = 256 * 1024;
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &limited), 0);
+        std::vector<Event> batch;
+        for (int i = 0; i < 50000; ++i) {
+            Event e;
+            e.detail = std::string(40, 'd') + std::to_string(i);
+            batch.push_back(e);
+        }
+        writer->append(batch);
+        const bool closed = writer->close(&error);
+        setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, previous);
+        QVERIFY(!closed);
+        QVERIFY2(!error.empty(), "no error reported");
+        const RecordingWriterStats stats = writer->stats();
+        QCOMPARE(stats.eventsLost + stats.eventsCommitted, std::uint64_t{50000});
+        QVERIFY(stats.eventsLost > 0);
+        std::vector<Event> more(10);
+        writer->append(more);
+        QCOMPARE(writer->stats().eventsLost, stats.eventsLost + 10);
+    }
+};
+
+QTEST_APPLESS_MAIN(RecordingRefused)
+#include "tst_recording_refused.moc"
