@@ -103,6 +103,23 @@ void Ledger::apply(std::span<const Event> events) {
 }
 
 void Ledger::apply(const Event& e) {
+    applyEvent(e);
+    if (observer_ != nullptr && !changedWorkers_.empty())
+        reportChangedWorkers();
+}
+
+void Ledger::noteWorkerChanged(WorkerData& w) {
+    if (std::find(changedWorkers_.begin(), changedWorkers_.end(), &w) == changedWorkers_.end())
+        changedWorkers_.push_back(&w);
+}
+
+void Ledger::reportChangedWorkers() {
+    for (WorkerData* w : changedWorkers_)
+        observer_->workerChanged(w->stats);
+    changedWorkers_.clear();
+}
+
+void Ledger::applyEvent(const Event& e) {
     ++summary_.eventsApplied;
     if (e.kind == EventKind::EventsDropped) {
         summary_.droppedEvents += static_cast<std::uint64_t>(std::max<std::int64_t>(e.value, 0));
@@ -161,12 +178,19 @@ Ledger::WorkerData& Ledger::workerData(std::string_view name) {
         it = workers_.emplace(std::string(name), WorkerData(options_.latencySampleCap)).first;
         it->second.stats.worker = name;
     }
+    if (observer_ != nullptr)
+        noteWorkerChanged(it->second);
     return it->second;
 }
 
+// Only ever called to change the worker it finds.
 Ledger::WorkerData* Ledger::findWorker(std::string_view name) {
     auto it = workers_.find(name);
-    return it == workers_.end() ? nullptr : &it->second;
+    if (it == workers_.end())
+        return nullptr;
+    if (observer_ != nullptr)
+        noteWorkerChanged(it->second);
+    return &it->second;
 }
 
 void Ledger::setState(MessageRecord& rec, MessageState state, std::int64_t timeNs) {
@@ -626,6 +650,8 @@ void Ledger::applyMessageEvent(const Event& e) {
     }
 
     refreshCounters(en);
+    if (observer_ != nullptr)
+        observer_->messageChanged(rec);
     if (!wasTerminal && isTerminal(rec.state)) {
         en.finishStamp = ++nextStamp_;
         finished_.emplace_back(rec.messageId, en.finishStamp);
@@ -701,6 +727,8 @@ void Ledger::workerCrashed(std::string_view worker, std::int64_t timeNs) {
             if (en.rec.state == MessageState::InFlight)
                 setState(en.rec, MessageState::Waiting, timeNs);
             refreshCounters(en);
+            if (observer_ != nullptr)
+                observer_->messageChanged(en.rec);
             break;
         }
     }
