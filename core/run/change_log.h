@@ -1,0 +1,96 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/short_text.h"
+#include "events/ledger.h"
+#include "run/run_state.h"
+
+namespace qs::run {
+
+// What the ledger decided, event by event, in the shape of RunState: the head
+// state (every message, worker and the summary after the newest event) and,
+// for every event, the values it changed. Replaying the changes of events
+// [from, to) onto the state after `from` gives the state after `to` without
+// asking the ledger again, so a past state cannot disagree with the ledger.
+//
+// It is the head Ledger's observer: begin(i) before the ledger applies event i,
+// end(summary) after. Threading: that of its Run (one owner thread).
+class ChangeLog final : public LedgerObserver {
+public:
+    static constexpr std::size_t kPageSize = 1024;  // messages per checkpoint page
+
+    // Where each change list stood after some event (a checkpoint's position).
+    struct Offsets {
+        std::size_t messages = 0;
+        std::size_t workers = 0;
+        std::size_t summary = 0;
+    };
+
+    void begin(std::uint64_t eventIndex) { event_ = static_cast<std::uint32_t>(eventIndex); }
+    void end(const LedgerSummary& summary);
+
+    void messageChanged(const MessageRecord& message) override;
+    void workerChanged(const WorkerStats& worker) override;
+
+    // Applies the changes of events [state.events, toEvent) to `state`, whose
+    // change lists stood at `from`. Leaves state.events alone.
+    void replay(RunState& state, Offsets from, std::uint64_t toEvent) const;
+
+    Offsets offsets() const;
+    const std::vector<MessageAt>& messages() const { return messages_; }
+    const std::vector<WorkerAt>& workers() const { return workers_; }
+    const LedgerSummary& summary() const { return summary_; }
+    std::string_view messageId(std::uint32_t index) const { return ids_[index].view(); }
+    std::optional<std::uint32_t> messageIndex(std::string_view id) const;
+
+    // Pages of messages() changed since the last call (see Checkpoints).
+    std::vector<std::uint32_t> takeChangedPages();
+    std::size_t memoryBytes() const;  // change lists, head state and message ids
+
+private:
+    struct MessageChange {
+        std::uint32_t event;
+        std::uint32_t message;
+        MessageAt after;
+    };
+    // A new value for one word: a worker's counter (slot = row * kWorkerFields
+    // + field; field kLifecycleField = the lifecycle) or a summary word.
+    struct WordChange {
+        std::uint32_t event;
+        std::uint32_t slot;
+        std::int64_t value;
+    };
+    static constexpr std::uint32_t kLifecycleField = kWorkerCounterCount;
+    static constexpr std::uint32_t kWorkerFields = kWorkerCounterCount + 1;
+
+    static MessageAt viewOf(const MessageRecord& message, const MessageAt* before);
+    static void setWorkerField(WorkerAt& worker, std::uint32_t field, std::int64_t value);
+    void markChanged(std::uint32_t message);
+
+    std::uint32_t event_ = 0;
+    std::vector<MessageAt> messages_;
+    std::deque<ShortText> ids_;  // stable: the index keys view into it
+    std::unordered_map<std::string_view, std::uint32_t> index_;
+    std::vector<WorkerAt> workers_;
+    std::map<std::string, std::uint32_t, std::less<>> workerRows_;
+    LedgerSummary summary_;
+
+    std::vector<MessageChange> messageChanges_;
+    std::vector<WordChange> workerChanges_;
+    std::vector<WordChange> summaryChanges_;
+
+    std::vector<bool> pageChanged_;
+    std::vector<std::uint32_t> changedPages_;
+};
+
+}  // namespace qs::run
