@@ -163,6 +163,7 @@ Ledger::Entry& Ledger::entry(const Event& e, bool& created) {
         it = messages_.emplace(e.messageId, Entry{}).first;
         MessageRecord& rec = it->second.rec;
         rec.messageId = e.messageId;
+        rec.ordinal = summary_.messages;
         rec.channel = e.channel;
         rec.firstSeenNs = e.timeNs;
         rec.state = MessageState::Waiting;

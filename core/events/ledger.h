@@ -71,6 +71,9 @@ struct DeliveryRecord {
 
 struct MessageRecord {
     std::string messageId;
+    // 0 for the first record this ledger made, then 1, 2... never reused: a
+    // message forgotten (maxFinishedMessages) and seen again gets a new one.
+    std::uint64_t ordinal = 0;
     std::string channel;  // where the message (or its latest copy) lives now
     MessageState state = MessageState::Waiting;
     std::uint64_t sequence = 0;  // latest known stored sequence (changes on NAck)
@@ -162,7 +165,7 @@ public:
     virtual void messageChanged(const MessageRecord& message) = 0;
     // Each worker whose statistics the event may have changed, after its
     // effect, once per worker per event. The latency fields are not filled
-    // (ask Ledger::worker()).
+    // (ask Ledger::worker()). A worker's record never moves.
     virtual void workerChanged(const WorkerStats& worker) = 0;
 
 protected:

@@ -1,5 +1,6 @@
 #include "run/change_log.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstring>
@@ -13,14 +14,12 @@ namespace {
 static_assert(std::is_trivially_copyable_v<LedgerSummary>);
 static_assert(sizeof(LedgerSummary) % sizeof(std::uint64_t) == 0);
 constexpr std::size_t kSummaryWords = sizeof(LedgerSummary) / sizeof(std::uint64_t);
-using SummaryWords = std::array<std::uint64_t, kSummaryWords>;
-// Changes with every event: a state after n events has n here (RunState::events).
-constexpr std::size_t kEventsAppliedWord = offsetof(LedgerSummary, eventsApplied) / 8;
 
-SummaryWords wordsOf(const LedgerSummary& summary) {
-    SummaryWords words;
-    std::memcpy(words.data(), &summary, sizeof summary);
-    return words;
+std::uint64_t wordOf(const LedgerSummary& summary, std::size_t word) {
+    std::uint64_t value = 0;
+    std::memcpy(&value, reinterpret_cast<const unsigned char*>(&summary) + word * sizeof value,
+                sizeof value);
+    return value;
 }
 
 void setWord(LedgerSummary& summary, std::size_t word, std::uint64_t value) {
@@ -28,15 +27,23 @@ void setWord(LedgerSummary& summary, std::size_t word, std::uint64_t value) {
                 sizeof value);
 }
 
-// Interning a name costs a lookup; a message's worker and channel rarely change.
-Name sameOrNew(const Name* before, std::string_view text) {
-    if (before != nullptr && *before == text)
-        return *before;
-    return Name(text);
-}
-
 }  // namespace
 
+Name ChangeLog::NameCache::of(std::string_view text) {
+    for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
+        if (it->first == text) {
+            std::iter_swap(it, entries_.rbegin());  // the next lookup is likely the same
+            return entries_.back().second;
+        }
+    }
+    if (entries_.size() == kMaxEntries)
+        entries_.erase(entries_.begin());
+    entries_.emplace_back(std::string(text), Name(text));
+    return entries_.back().second;
+}
+
+// Called for every message event, most of which change nothing it shows:
+// names are looked up by text only when they may have changed.
 MessageAt ChangeLog::viewOf(const MessageRecord& m, const MessageAt* before) {
     MessageAt view;
     view.state = m.state;
@@ -44,42 +51,62 @@ MessageAt ChangeLog::viewOf(const MessageRecord& m, const MessageAt* before) {
     if (!m.deliveries.empty()) {
         const DeliveryRecord& latest = m.deliveries.back();
         view.receiveCount = latest.receiveCount;
-        view.worker = sameOrNew(before ? &before->worker : nullptr, latest.worker);
+        // A hand-out's worker is set once (when it is first reported by a side that names it).
+        const bool sameHandOut =
+            before != nullptr && before->deliveries == m.deliveryCount && !before->worker.empty();
+        view.worker = sameHandOut ? before->worker : workerNames_.of(latest.worker);
     }
-    view.channel = sameOrNew(before ? &before->channel : nullptr, m.channel);
+    view.channel = channelNames_.of(m.channel);
     return view;
 }
 
-void ChangeLog::messageChanged(const MessageRecord& m) {
-    const auto found = index_.find(std::string_view(m.messageId));
-    if (found == index_.end()) {
-        const auto row = static_cast<std::uint32_t>(messages_.size());
+std::uint32_t ChangeLog::messageRow(const MessageRecord& m, bool& created) {
+    created = false;
+    if (m.ordinal < rowOfRecord_.size())
+        return rowOfRecord_[m.ordinal];
+    // A new record: a new message, or one the ledger forgot and now sees again.
+    std::uint32_t row = 0;
+    if (const auto seen = index_.find(std::string_view(m.messageId)); seen != index_.end()) {
+        row = seen->second;
+    } else {
+        created = true;
+        row = static_cast<std::uint32_t>(messages_.size());
         ids_.emplace_back(m.messageId);
         index_.emplace(ids_.back().view(), row);
-        messages_.push_back(viewOf(m, nullptr));
-        messageChanges_.push_back({event_, row, messages_.back()});
-        markChanged(row);
-        return;
     }
-    const std::uint32_t row = found->second;
-    MessageAt& head = messages_[row];
-    const MessageAt after = viewOf(m, &head);
-    if (after == head)
-        return;
-    head = after;
-    messageChanges_.push_back({event_, row, after});
+    rowOfRecord_.resize(m.ordinal + 1, row);
+    return row;
+}
+
+void ChangeLog::messageChanged(const MessageRecord& m) {
+    bool created = false;
+    const std::uint32_t row = messageRow(m, created);
+    if (created) {
+        messages_.push_back(viewOf(m, nullptr));
+    } else {
+        MessageAt& head = messages_[row];
+        const MessageAt after = viewOf(m, &head);
+        if (after == head)
+            return;
+        head = after;
+    }
+    messageChanges_.push_back({event_, row, messages_[row]});
     markChanged(row);
 }
 
+std::uint32_t ChangeLog::workerRow(const WorkerStats& w) {
+    if (const auto known = rowOfWorker_.find(&w); known != rowOfWorker_.end())
+        return known->second;
+    const auto row = static_cast<std::uint32_t>(workers_.size());
+    rowOfWorker_.emplace(&w, row);
+    workers_.emplace_back().worker = Name(w.worker);
+    // The first change of a row creates it in a replay.
+    workerChanges_.push_back({event_, row * kWorkerFields + kLifecycleField, 0});
+    return row;
+}
+
 void ChangeLog::workerChanged(const WorkerStats& w) {
-    auto found = workerRows_.find(w.worker);
-    if (found == workerRows_.end()) {
-        found = workerRows_.emplace(w.worker, static_cast<std::uint32_t>(workers_.size())).first;
-        workers_.emplace_back().worker = Name(w.worker);
-        // The first change of a row creates it in a replay.
-        workerChanges_.push_back({event_, found->second * kWorkerFields + kLifecycleField, 0});
-    }
-    const std::uint32_t row = found->second;
+    const std::uint32_t row = workerRow(w);
     WorkerAt& head = workers_[row];
     const WorkerCounts counts = workerCounts(w);
     for (std::uint32_t field = 0; field < kWorkerCounterCount; ++field) {
@@ -97,13 +124,16 @@ void ChangeLog::workerChanged(const WorkerStats& w) {
 }
 
 void ChangeLog::end(const LedgerSummary& summary) {
-    const SummaryWords before = wordsOf(summary_);
-    const SummaryWords after = wordsOf(summary);
+    // Most events change no word but eventsApplied (a report the other side
+    // already made, a poll, work started): one comparison for those.
+    summary_.eventsApplied = summary.eventsApplied;
+    if (std::memcmp(&summary_, &summary, sizeof summary) == 0)
+        return;
     for (std::size_t word = 0; word < kSummaryWords; ++word) {
-        if (word != kEventsAppliedWord && before[word] != after[word]) {
+        const std::uint64_t after = wordOf(summary, word);
+        if (wordOf(summary_, word) != after)
             summaryChanges_.push_back(
-                {event_, static_cast<std::uint32_t>(word), static_cast<std::int64_t>(after[word])});
-        }
+                {event_, static_cast<std::uint32_t>(word), static_cast<std::int64_t>(after)});
     }
     summary_ = summary;
 }
@@ -174,15 +204,21 @@ std::vector<std::uint32_t> ChangeLog::takeChangedPages() {
     return pages;
 }
 
-std::size_t ChangeLog::memoryBytes() const {
+std::size_t ChangeLog::changeBytes() const {
+    return messageChanges_.memoryBytes() + workerChanges_.memoryBytes() +
+           summaryChanges_.memoryBytes();
+}
+
+std::size_t ChangeLog::stateBytes() const {
     std::size_t bytes =
-        messageChanges_.capacity() * sizeof(MessageChange) +
-        (workerChanges_.capacity() + summaryChanges_.capacity()) * sizeof(WordChange);
-    bytes += messages_.capacity() * sizeof(MessageAt) + workers_.capacity() * sizeof(WorkerAt);
-    // Ids: inline text plus the index's nodes (key, row, next pointer, cached hash) and buckets.
-    bytes += ids_.size() * sizeof(ShortText);
-    bytes += index_.size() * (sizeof(std::string_view) + 2 * sizeof(void*) + 8) +
-             index_.bucket_count() * sizeof(void*);
+        messages_.capacity() * sizeof(MessageAt) + workers_.capacity() * sizeof(WorkerAt);
+    // Ids, and the hash maps: a node (key, row, next pointer, cached hash) per entry plus buckets.
+    auto mapBytes = [](const auto& map, std::size_t keyBytes) {
+        return map.size() * (keyBytes + 3 * sizeof(void*)) + map.bucket_count() * sizeof(void*);
+    };
+    bytes += ids_.size() * sizeof(ShortText) + mapBytes(index_, sizeof(std::string_view)) +
+             rowOfRecord_.capacity() * sizeof(std::uint32_t) +
+             mapBytes(rowOfWorker_, sizeof(void*));
     return bytes;
 }
 

@@ -4,15 +4,16 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/short_text.h"
 #include "events/ledger.h"
+#include "run/chunked_vector.h"
 #include "run/run_state.h"
 
 namespace qs::run {
@@ -55,7 +56,8 @@ public:
 
     // Pages of messages() changed since the last call (see Checkpoints).
     std::vector<std::uint32_t> takeChangedPages();
-    std::size_t memoryBytes() const;  // change lists, head state and message ids
+    std::size_t changeBytes() const;  // the change lists
+    std::size_t stateBytes() const;   // head state, message ids, indexes
 
 private:
     struct MessageChange {
@@ -73,21 +75,42 @@ private:
     static constexpr std::uint32_t kLifecycleField = kWorkerCounterCount;
     static constexpr std::uint32_t kWorkerFields = kWorkerCounterCount + 1;
 
-    static MessageAt viewOf(const MessageRecord& message, const MessageAt* before);
+    static constexpr std::size_t kChunk = 8192;  // changes per chunk of a change list
+
+    // Names of the few workers and channels a run has, by text, without
+    // interning (Name's process-wide table) on every change.
+    class NameCache {
+    public:
+        Name of(std::string_view text);
+
+    private:
+        static constexpr std::size_t kMaxEntries = 64;
+        std::vector<std::pair<std::string, Name>> entries_;  // last found last
+    };
+
+    MessageAt viewOf(const MessageRecord& message, const MessageAt* before);
     static void setWorkerField(WorkerAt& worker, std::uint32_t field, std::int64_t value);
+    std::uint32_t messageRow(const MessageRecord& message, bool& created);
+    std::uint32_t workerRow(const WorkerStats& worker);
     void markChanged(std::uint32_t message);
 
     std::uint32_t event_ = 0;
+    NameCache workerNames_;
+    NameCache channelNames_;
     std::vector<MessageAt> messages_;
     std::deque<ShortText> ids_;  // stable: the index keys view into it
     std::unordered_map<std::string_view, std::uint32_t> index_;
+    // Row of each ledger record (MessageRecord::ordinal): no hashing of the
+    // MessageID on every change. Records of one id made again after the
+    // ledger forgot it map to its row.
+    std::vector<std::uint32_t> rowOfRecord_;
     std::vector<WorkerAt> workers_;
-    std::map<std::string, std::uint32_t, std::less<>> workerRows_;
+    std::unordered_map<const WorkerStats*, std::uint32_t> rowOfWorker_;
     LedgerSummary summary_;
 
-    std::vector<MessageChange> messageChanges_;
-    std::vector<WordChange> workerChanges_;
-    std::vector<WordChange> summaryChanges_;
+    ChunkedVector<MessageChange, kChunk> messageChanges_;
+    ChunkedVector<WordChange, kChunk> workerChanges_;
+    ChunkedVector<WordChange, kChunk> summaryChanges_;
 
     std::vector<bool> pageChanged_;
     std::vector<std::uint32_t> changedPages_;

@@ -21,7 +21,7 @@ void Run::append(const Event& e) {
     const std::uint64_t index = events_.size();
     if (index >= std::numeric_limits<std::uint32_t>::max())
         throw std::length_error("a run holds at most 4294967295 events");
-    events_.append(e);
+    events_.push_back(e);
     time_.add(e.timeNs);
     changes_.begin(index);
     ledger_.apply(e);
@@ -83,7 +83,8 @@ void Run::completeState(RunState& state) {
 RunMemory Run::memory() const {
     RunMemory m;
     m.events = events_.memoryBytes();
-    m.changes = changes_.memoryBytes();
+    m.changes = changes_.changeBytes();
+    m.messages = changes_.stateBytes();
     m.checkpoints = checkpoints_.memoryBytes();
     m.timeIndex = time_.memoryBytes();
     return m;

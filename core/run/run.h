@@ -11,7 +11,6 @@
 #include "events/ledger.h"
 #include "run/change_log.h"
 #include "run/checkpoints.h"
-#include "run/event_store.h"
 #include "run/run_state.h"
 #include "run/time_index.h"
 
@@ -28,11 +27,12 @@ struct RunOptions {
 
 // Bytes a Run holds, by part (estimates from capacities; see docs/run.md).
 struct RunMemory {
-    std::size_t events = 0;   // the events: ~sizeof(Event) each (heap text of long fields aside)
-    std::size_t changes = 0;  // change log, head state, message ids and their index
+    std::size_t events = 0;    // the events: ~sizeof(Event) each (heap text of long fields aside)
+    std::size_t changes = 0;   // the change log: what each event changed
+    std::size_t messages = 0;  // the head state: every message's view, its id and indexes
     std::size_t checkpoints = 0;  // checkpoint pages, page tables, workers
     std::size_t timeIndex = 0;
-    std::size_t total() const { return events + changes + checkpoints + timeIndex; }
+    std::size_t total() const { return events + changes + messages + checkpoints + timeIndex; }
 };
 
 // Everything known about one run: its events in stream order, the head Ledger
@@ -68,7 +68,9 @@ public:
     void append(const Event& event);
 
     std::uint64_t eventCount() const { return events_.size(); }
-    const Event& event(std::uint64_t index) const { return events_[index]; }  // < eventCount()
+    const Event& event(std::uint64_t index) const {  // index < eventCount()
+        return events_[static_cast<std::size_t>(index)];
+    }
 
     // Time index. eventCountAt(t): events with stream time <= t.
     std::uint64_t eventCountAt(std::int64_t timeNs) const;
