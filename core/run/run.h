@@ -49,8 +49,8 @@ struct RunMemory {
 // together; before the first event it is the empty state.
 //
 // Memory: everything is in RAM for now. The events cost sizeof(Event) (160
-// bytes) each; the change log, checkpoints and time index add a few tens of
-// bytes per event (memory(), docs/run.md). Keeping old events in the
+// bytes) each; the change log, message table, checkpoints and time index add
+// about 60 bytes per event (memory(), docs/run.md). Keeping old events in the
 // recording file instead of RAM is the next step. At most 2^32 - 1 events.
 //
 // Threading: not thread-safe. One owner thread appends and queries (the
@@ -85,7 +85,9 @@ public:
 
     // Messages in first-seen order (RunState::messages is indexed the same way).
     std::size_t messageCount() const { return changes_.messages().size(); }
-    std::string_view messageId(std::uint32_t index) const { return changes_.messageId(index); }
+    std::string_view messageId(std::uint32_t index) const {  // index < messageCount()
+        return changes_.messageId(index);
+    }
     std::optional<std::uint32_t> messageIndex(std::string_view id) const {
         return changes_.messageIndex(id);
     }
