@@ -104,19 +104,20 @@ void Ledger::apply(std::span<const Event> events) {
 
 void Ledger::apply(const Event& e) {
     applyEvent(e);
-    if (observer_ != nullptr && !changedWorkers_.empty())
+    if (observer_.observer != nullptr && !observer_.changedWorkers.empty())
         reportChangedWorkers();
 }
 
 void Ledger::noteWorkerChanged(WorkerData& w) {
-    if (std::find(changedWorkers_.begin(), changedWorkers_.end(), &w) == changedWorkers_.end())
-        changedWorkers_.push_back(&w);
+    std::vector<WorkerData*>& changed = observer_.changedWorkers;
+    if (std::find(changed.begin(), changed.end(), &w) == changed.end())
+        changed.push_back(&w);
 }
 
 void Ledger::reportChangedWorkers() {
-    for (WorkerData* w : changedWorkers_)
-        observer_->workerChanged(w->stats);
-    changedWorkers_.clear();
+    for (WorkerData* w : observer_.changedWorkers)
+        observer_.observer->workerChanged(w->stats);
+    observer_.changedWorkers.clear();
 }
 
 void Ledger::applyEvent(const Event& e) {
@@ -179,7 +180,7 @@ Ledger::WorkerData& Ledger::workerData(std::string_view name) {
         it = workers_.emplace(std::string(name), WorkerData(options_.latencySampleCap)).first;
         it->second.stats.worker = name;
     }
-    if (observer_ != nullptr)
+    if (observer_.observer != nullptr)
         noteWorkerChanged(it->second);
     return it->second;
 }
@@ -189,7 +190,7 @@ Ledger::WorkerData* Ledger::findWorker(std::string_view name) {
     auto it = workers_.find(name);
     if (it == workers_.end())
         return nullptr;
-    if (observer_ != nullptr)
+    if (observer_.observer != nullptr)
         noteWorkerChanged(it->second);
     return &it->second;
 }
@@ -651,8 +652,8 @@ void Ledger::applyMessageEvent(const Event& e) {
     }
 
     refreshCounters(en);
-    if (observer_ != nullptr)
-        observer_->messageChanged(rec);
+    if (observer_.observer != nullptr)
+        observer_.observer->messageChanged(rec);
     if (!wasTerminal && isTerminal(rec.state)) {
         en.finishStamp = ++nextStamp_;
         finished_.emplace_back(rec.messageId, en.finishStamp);
@@ -728,8 +729,8 @@ void Ledger::workerCrashed(std::string_view worker, std::int64_t timeNs) {
             if (en.rec.state == MessageState::InFlight)
                 setState(en.rec, MessageState::Waiting, timeNs);
             refreshCounters(en);
-            if (observer_ != nullptr)
-                observer_->messageChanged(en.rec);
+            if (observer_.observer != nullptr)
+                observer_.observer->messageChanged(en.rec);
             break;
         }
     }

@@ -205,7 +205,8 @@ public:
 
     // Tells `observer` (not owned; nullptr = nobody) what each apply() changes,
     // before that apply() returns. Unset, the ledger pays one branch per change.
-    void setObserver(LedgerObserver* observer) { observer_ = observer; }
+    // A copy (or a move) of the ledger starts with no observer.
+    void setObserver(LedgerObserver* observer) { observer_.observer = observer; }
 
     LedgerSummary summary() const { return summary_; }
     const MessageRecord* message(std::string_view messageId) const;
@@ -288,8 +289,20 @@ private:
     // Redeliveries a worker reported before the ledger saw their assignment
     // (MessageID + '\0' + worker): that assignment derives no event.
     std::unordered_set<std::string, StringHash, std::equal_to<>> reportedRedeliveries_;
-    LedgerObserver* observer_ = nullptr;
-    std::vector<WorkerData*> changedWorkers_;  // by the event being applied (with an observer)
+    // The observer and the workers the event being applied changed. Not
+    // carried over by a copy or a move: the pointers belong to this ledger.
+    struct ObserverLink {
+        LedgerObserver* observer = nullptr;
+        std::vector<WorkerData*> changedWorkers;
+        ObserverLink() = default;
+        ObserverLink(const ObserverLink&) {}
+        ObserverLink& operator=(const ObserverLink&) {
+            observer = nullptr;
+            changedWorkers.clear();
+            return *this;
+        }
+    };
+    ObserverLink observer_;
 };
 
 }  // namespace qs
