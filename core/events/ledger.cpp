@@ -103,6 +103,24 @@ void Ledger::apply(std::span<const Event> events) {
 }
 
 void Ledger::apply(const Event& e) {
+    applyEvent(e);
+    if (observer_.observer != nullptr && !observer_.changedWorkers.empty())
+        reportChangedWorkers();
+}
+
+void Ledger::noteWorkerChanged(WorkerData& w) {
+    std::vector<WorkerData*>& changed = observer_.changedWorkers;
+    if (std::find(changed.begin(), changed.end(), &w) == changed.end())
+        changed.push_back(&w);
+}
+
+void Ledger::reportChangedWorkers() {
+    for (WorkerData* w : observer_.changedWorkers)
+        observer_.observer->workerChanged(w->stats);
+    observer_.changedWorkers.clear();
+}
+
+void Ledger::applyEvent(const Event& e) {
     ++summary_.eventsApplied;
     if (e.kind == EventKind::EventsDropped) {
         summary_.droppedEvents += static_cast<std::uint64_t>(std::max<std::int64_t>(e.value, 0));
@@ -146,6 +164,7 @@ Ledger::Entry& Ledger::entry(const Event& e, bool& created) {
         it = messages_.emplace(e.messageId, Entry{}).first;
         MessageRecord& rec = it->second.rec;
         rec.messageId = e.messageId;
+        rec.ordinal = summary_.messages;
         rec.channel = e.channel;
         rec.firstSeenNs = e.timeNs;
         rec.state = MessageState::Waiting;
@@ -161,12 +180,19 @@ Ledger::WorkerData& Ledger::workerData(std::string_view name) {
         it = workers_.emplace(std::string(name), WorkerData(options_.latencySampleCap)).first;
         it->second.stats.worker = name;
     }
+    if (observer_.observer != nullptr)
+        noteWorkerChanged(it->second);
     return it->second;
 }
 
+// Only ever called to change the worker it finds.
 Ledger::WorkerData* Ledger::findWorker(std::string_view name) {
     auto it = workers_.find(name);
-    return it == workers_.end() ? nullptr : &it->second;
+    if (it == workers_.end())
+        return nullptr;
+    if (observer_.observer != nullptr)
+        noteWorkerChanged(it->second);
+    return &it->second;
 }
 
 void Ledger::setState(MessageRecord& rec, MessageState state, std::int64_t timeNs) {
@@ -626,6 +652,8 @@ void Ledger::applyMessageEvent(const Event& e) {
     }
 
     refreshCounters(en);
+    if (observer_.observer != nullptr)
+        observer_.observer->messageChanged(rec);
     if (!wasTerminal && isTerminal(rec.state)) {
         en.finishStamp = ++nextStamp_;
         finished_.emplace_back(rec.messageId, en.finishStamp);
@@ -701,6 +729,8 @@ void Ledger::workerCrashed(std::string_view worker, std::int64_t timeNs) {
             if (en.rec.state == MessageState::InFlight)
                 setState(en.rec, MessageState::Waiting, timeNs);
             refreshCounters(en);
+            if (observer_.observer != nullptr)
+                observer_.observer->messageChanged(en.rec);
             break;
         }
     }

@@ -71,6 +71,9 @@ struct DeliveryRecord {
 
 struct MessageRecord {
     std::string messageId;
+    // 0 for the first record this ledger made, then 1, 2... never reused: a
+    // message forgotten (maxFinishedMessages) and seen again gets a new one.
+    std::uint64_t ordinal = 0;
     std::string channel;  // where the message (or its latest copy) lives now
     MessageState state = MessageState::Waiting;
     std::uint64_t sequence = 0;  // latest known stored sequence (changes on NAck)
@@ -151,6 +154,24 @@ struct LedgerOptions {
     std::size_t maxPendingDerivedEvents = 0;
 };
 
+// Told what each applied event changed, while Ledger::apply() runs (see
+// Ledger::setObserver). A Run records these to answer "what was the state at
+// t" without re-deciding anything the ledger decides.
+class LedgerObserver {
+public:
+    // The message the event was about (and, for a crash, each message the
+    // crash returned), after the event's effect: once per message per event,
+    // possibly with nothing changed.
+    virtual void messageChanged(const MessageRecord& message) = 0;
+    // Each worker whose statistics the event may have changed, after its
+    // effect, once per worker per event. The latency fields are not filled
+    // (ask Ledger::worker()). A worker's record never moves.
+    virtual void workerChanged(const WorkerStats& worker) = 0;
+
+protected:
+    ~LedgerObserver() = default;
+};
+
 // Follows every message from send to its end state, fed with the one timeline
 // of client and broker events, and answers what happened to each message and
 // each worker.
@@ -181,6 +202,11 @@ public:
 
     void apply(const Event& event);
     void apply(std::span<const Event> events);
+
+    // Tells `observer` (not owned; nullptr = nobody) what each apply() changes,
+    // before that apply() returns. Unset, the ledger pays one branch per change.
+    // A copy (or a move) of the ledger starts with no observer.
+    void setObserver(LedgerObserver* observer) { observer_.observer = observer; }
 
     LedgerSummary summary() const { return summary_; }
     const MessageRecord* message(std::string_view messageId) const;
@@ -222,6 +248,9 @@ private:
         std::string sequenceKey;        // its entry in bySequence_ ("" = none)
     };
 
+    void applyEvent(const Event& event);
+    void noteWorkerChanged(WorkerData& worker);
+    void reportChangedWorkers();
     Entry& entry(const Event& event, bool& created);
     WorkerData& workerData(std::string_view name);
     WorkerData* findWorker(std::string_view name);
@@ -260,6 +289,20 @@ private:
     // Redeliveries a worker reported before the ledger saw their assignment
     // (MessageID + '\0' + worker): that assignment derives no event.
     std::unordered_set<std::string, StringHash, std::equal_to<>> reportedRedeliveries_;
+    // The observer and the workers the event being applied changed. Not
+    // carried over by a copy or a move: the pointers belong to this ledger.
+    struct ObserverLink {
+        LedgerObserver* observer = nullptr;
+        std::vector<WorkerData*> changedWorkers;
+        ObserverLink() = default;
+        ObserverLink(const ObserverLink&) {}
+        ObserverLink& operator=(const ObserverLink&) {
+            observer = nullptr;
+            changedWorkers.clear();
+            return *this;
+        }
+    };
+    ObserverLink observer_;
 };
 
 }  // namespace qs

@@ -90,6 +90,7 @@ private Q_SLOTS:
     void unkeyedEventsAndDropNotices();
     void sendFailedAndPurge();
     void stateAndOutcomeNames();
+    void observerToldWhatEachEventChanged();
 };
 
 void TestLedger::exactlyOnce() {
@@ -750,6 +751,56 @@ void TestLedger::stateAndOutcomeNames() {
     QVERIFY(isTerminal(MessageState::Acked) && isTerminal(MessageState::Expired));
     QVERIFY(!isTerminal(MessageState::InFlight) && !isTerminal(MessageState::Waiting));
     QVERIFY(deliveryOutcomeName(DeliveryOutcome::Superseded) == "superseded");
+}
+
+namespace {
+
+// Records what the ledger reports, event by event.
+struct ChangeRecorder final : LedgerObserver {
+    std::vector<std::string> calls;
+    void messageChanged(const MessageRecord& m) override {
+        calls.push_back(m.messageId + ":" + std::string(messageStateName(m.state)) + "#" +
+                        std::to_string(m.ordinal));
+    }
+    void workerChanged(const WorkerStats& w) override {
+        calls.push_back(w.worker + ":received=" + std::to_string(w.received) +
+                        ",returned=" + std::to_string(w.returned));
+    }
+};
+
+}  // namespace
+
+void TestLedger::observerToldWhatEachEventChanged() {
+    Timeline tl;
+    tl.sent(0, "m1");
+    tl.sent(0, "m2");
+    tl.add(10, EventKind::MessageAssigned, "w1", "m1", 1, 1, "txA");
+    tl.add(10, EventKind::MessageAssigned, "w1", "m2", 2, 1, "txA");
+    tl.worker(20, EventKind::WorkerCrashed, "w1").value = 2;
+    Ledger ledger;
+    ChangeRecorder recorder;
+    ledger.setObserver(&recorder);
+    using Calls = std::vector<std::string>;
+    ledger.apply(tl.events[0]);
+    ledger.apply(tl.events[1]);
+    QCOMPARE(recorder.calls, (Calls{"m1:waiting#0", "m2:waiting#1"}));
+    recorder.calls.clear();
+    ledger.apply(tl.events[2]);  // the message, then its worker once
+    QCOMPARE(recorder.calls, (Calls{"m1:in-flight#0", "w1:received=1,returned=0"}));
+    ledger.apply(tl.events[3]);
+    recorder.calls.clear();
+    ledger.apply(tl.events[4]);  // a crash: every message it returned, the worker once
+    std::sort(recorder.calls.begin(), recorder.calls.end() - 1);
+    QCOMPARE(recorder.calls, (Calls{"m1:waiting#0", "m2:waiting#1", "w1:received=2,returned=2"}));
+
+    // A copy starts with no observer.
+    Ledger copy = ledger;
+    recorder.calls.clear();
+    copy.apply(tl.events[2]);
+    QVERIFY(recorder.calls.empty());
+    ledger.setObserver(nullptr);
+    ledger.apply(tl.events[2]);
+    QVERIFY(recorder.calls.empty());
 }
 
 QTEST_APPLESS_MAIN(TestLedger)

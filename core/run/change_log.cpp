@@ -1,0 +1,225 @@
+#include "run/change_log.h"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
+
+namespace qs::run {
+namespace {
+
+// The summary is diffed and restored word by word, so every field it gains
+// is tracked with no change here.
+static_assert(std::is_trivially_copyable_v<LedgerSummary>);
+static_assert(sizeof(LedgerSummary) % sizeof(std::uint64_t) == 0);
+constexpr std::size_t kSummaryWords = sizeof(LedgerSummary) / sizeof(std::uint64_t);
+
+std::uint64_t wordOf(const LedgerSummary& summary, std::size_t word) {
+    std::uint64_t value = 0;
+    std::memcpy(&value, reinterpret_cast<const unsigned char*>(&summary) + word * sizeof value,
+                sizeof value);
+    return value;
+}
+
+void setWord(LedgerSummary& summary, std::size_t word, std::uint64_t value) {
+    std::memcpy(reinterpret_cast<unsigned char*>(&summary) + word * sizeof value, &value,
+                sizeof value);
+}
+
+}  // namespace
+
+Name ChangeLog::NameCache::of(std::string_view text) {
+    for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
+        if (it->first == text) {
+            std::iter_swap(it, entries_.rbegin());  // the next lookup is likely the same
+            return entries_.back().second;
+        }
+    }
+    if (entries_.size() == kMaxEntries)
+        entries_.erase(entries_.begin());
+    entries_.emplace_back(std::string(text), Name(text));
+    return entries_.back().second;
+}
+
+// Called for every message event, most of which change nothing it shows:
+// names are looked up by text only when they may have changed.
+MessageAt ChangeLog::viewOf(const MessageRecord& m, const MessageAt* before) {
+    MessageAt view;
+    view.state = m.state;
+    view.deliveries = m.deliveryCount;
+    if (!m.deliveries.empty()) {
+        const DeliveryRecord& latest = m.deliveries.back();
+        view.receiveCount = latest.receiveCount;
+        // A hand-out's worker is set once (when it is first reported by a side that names it).
+        const bool sameHandOut =
+            before != nullptr && before->deliveries == m.deliveryCount && !before->worker.empty();
+        view.worker = sameHandOut ? before->worker : workerNames_.of(latest.worker);
+    }
+    view.channel = channelNames_.of(m.channel);
+    return view;
+}
+
+std::uint32_t ChangeLog::messageRow(const MessageRecord& m, bool& created) {
+    created = false;
+    if (m.ordinal < rowOfRecord_.size())
+        return rowOfRecord_[m.ordinal];
+    // A new record: a new message, or one the ledger forgot and now sees again.
+    std::uint32_t row = 0;
+    if (const auto seen = index_.find(std::string_view(m.messageId)); seen != index_.end()) {
+        row = seen->second;
+    } else {
+        created = true;
+        row = static_cast<std::uint32_t>(messages_.size());
+        ids_.emplace_back(m.messageId);
+        index_.emplace(ids_.back().view(), row);
+    }
+    rowOfRecord_.resize(m.ordinal + 1, row);
+    return row;
+}
+
+void ChangeLog::messageChanged(const MessageRecord& m) {
+    bool created = false;
+    const std::uint32_t row = messageRow(m, created);
+    if (created) {
+        messages_.push_back(viewOf(m, nullptr));
+    } else {
+        MessageAt& head = messages_[row];
+        const MessageAt after = viewOf(m, &head);
+        if (after == head)
+            return;
+        head = after;
+    }
+    messageChanges_.push_back({event_, row, messages_[row]});
+    markChanged(row);
+}
+
+std::uint32_t ChangeLog::workerRow(const WorkerStats& w) {
+    if (const auto known = rowOfWorker_.find(&w); known != rowOfWorker_.end())
+        return known->second;
+    const auto row = static_cast<std::uint32_t>(workers_.size());
+    rowOfWorker_.emplace(&w, row);
+    workers_.emplace_back().worker = Name(w.worker);
+    // The first change of a row creates it in a replay.
+    workerChanges_.push_back({event_, row * kWorkerFields + kLifecycleField, 0});
+    return row;
+}
+
+void ChangeLog::workerChanged(const WorkerStats& w) {
+    const std::uint32_t row = workerRow(w);
+    WorkerAt& head = workers_[row];
+    const WorkerCounts counts = workerCounts(w);
+    for (std::uint32_t field = 0; field < kWorkerCounterCount; ++field) {
+        if (counts[field] != head.counts[field]) {
+            head.counts[field] = counts[field];
+            workerChanges_.push_back({event_, row * kWorkerFields + field, counts[field]});
+        }
+    }
+    if (w.lastLifecycle != head.lifecycle) {
+        head.lifecycle = w.lastLifecycle;
+        const std::int64_t kind =
+            w.lastLifecycle ? static_cast<std::int64_t>(*w.lastLifecycle) + 1 : 0;
+        workerChanges_.push_back({event_, row * kWorkerFields + kLifecycleField, kind});
+    }
+}
+
+void ChangeLog::end(const LedgerSummary& summary) {
+    // Most events change no word but eventsApplied (a report the other side
+    // already made, a poll, work started): one comparison for those.
+    summary_.eventsApplied = summary.eventsApplied;
+    if (std::memcmp(&summary_, &summary, sizeof summary) == 0)
+        return;
+    for (std::size_t word = 0; word < kSummaryWords; ++word) {
+        const std::uint64_t after = wordOf(summary, word);
+        if (wordOf(summary_, word) != after)
+            summaryChanges_.push_back(
+                {event_, static_cast<std::uint32_t>(word), static_cast<std::int64_t>(after)});
+    }
+    summary_ = summary;
+}
+
+void ChangeLog::setWorkerField(WorkerAt& worker, std::uint32_t field, std::int64_t value) {
+    if (field == kLifecycleField) {
+        worker.lifecycle =
+            value == 0 ? std::nullopt : std::optional(static_cast<EventKind>(value - 1));
+    } else {
+        worker.counts[field] = value;
+    }
+}
+
+void ChangeLog::replay(RunState& state, Offsets from, std::uint64_t toEvent) const {
+    for (std::size_t i = from.messages; i < messageChanges_.size(); ++i) {
+        const MessageChange& c = messageChanges_[i];
+        if (c.event >= toEvent)
+            break;
+        if (c.message == state.messages.size()) {
+            state.messages.push_back(c.after);
+        } else {
+            state.messages[c.message] = c.after;
+        }
+    }
+    for (std::size_t i = from.workers; i < workerChanges_.size(); ++i) {
+        const WordChange& c = workerChanges_[i];
+        if (c.event >= toEvent)
+            break;
+        const std::uint32_t row = c.slot / kWorkerFields;
+        if (row == state.workers.size())
+            state.workers.emplace_back().worker = workers_[row].worker;
+        setWorkerField(state.workers[row], c.slot % kWorkerFields, c.value);
+    }
+    for (std::size_t i = from.summary; i < summaryChanges_.size(); ++i) {
+        const WordChange& c = summaryChanges_[i];
+        if (c.event >= toEvent)
+            break;
+        setWord(state.summary, c.slot, static_cast<std::uint64_t>(c.value));
+    }
+}
+
+ChangeLog::Offsets ChangeLog::offsets() const {
+    return {messageChanges_.size(), workerChanges_.size(), summaryChanges_.size()};
+}
+
+std::optional<std::uint32_t> ChangeLog::messageIndex(std::string_view id) const {
+    const auto found = index_.find(id);
+    if (found == index_.end())
+        return std::nullopt;
+    return found->second;
+}
+
+void ChangeLog::markChanged(std::uint32_t message) {
+    const std::uint32_t page = message / kPageSize;
+    if (page >= pageChanged_.size())
+        pageChanged_.resize(page + 1, false);
+    if (!pageChanged_[page]) {
+        pageChanged_[page] = true;
+        changedPages_.push_back(page);
+    }
+}
+
+std::vector<std::uint32_t> ChangeLog::takeChangedPages() {
+    for (std::uint32_t page : changedPages_)
+        pageChanged_[page] = false;
+    std::vector<std::uint32_t> pages;
+    pages.swap(changedPages_);
+    return pages;
+}
+
+std::size_t ChangeLog::changeBytes() const {
+    return messageChanges_.memoryBytes() + workerChanges_.memoryBytes() +
+           summaryChanges_.memoryBytes();
+}
+
+std::size_t ChangeLog::stateBytes() const {
+    std::size_t bytes =
+        messages_.capacity() * sizeof(MessageAt) + workers_.capacity() * sizeof(WorkerAt);
+    // Ids, and the hash maps: a node (key, row, next pointer, cached hash) per entry plus buckets.
+    auto mapBytes = [](const auto& map, std::size_t keyBytes) {
+        return map.size() * (keyBytes + 3 * sizeof(void*)) + map.bucket_count() * sizeof(void*);
+    };
+    bytes += ids_.size() * sizeof(ShortText) + mapBytes(index_, sizeof(std::string_view)) +
+             rowOfRecord_.capacity() * sizeof(std::uint32_t) +
+             mapBytes(rowOfWorker_, sizeof(void*));
+    return bytes;
+}
+
+}  // namespace qs::run

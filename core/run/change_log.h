@@ -1,0 +1,119 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "common/short_text.h"
+#include "events/ledger.h"
+#include "run/chunked_vector.h"
+#include "run/run_state.h"
+
+namespace qs::run {
+
+// What the ledger decided, event by event, in the shape of RunState: the head
+// state (every message, worker and the summary after the newest event) and,
+// for every event, the values it changed. Replaying the changes of events
+// [from, to) onto the state after `from` gives the state after `to` without
+// asking the ledger again, so a past state cannot disagree with the ledger.
+//
+// It is the head Ledger's observer: begin(i) before the ledger applies event i,
+// end(summary) after. Threading: that of its Run (one owner thread).
+class ChangeLog final : public LedgerObserver {
+public:
+    static constexpr std::size_t kPageSize = 1024;  // messages per checkpoint page
+
+    // Where each change list stood after some event (a checkpoint's position).
+    struct Offsets {
+        std::size_t messages = 0;
+        std::size_t workers = 0;
+        std::size_t summary = 0;
+    };
+
+    void begin(std::uint64_t eventIndex) { event_ = static_cast<std::uint32_t>(eventIndex); }
+    void end(const LedgerSummary& summary);
+
+    void messageChanged(const MessageRecord& message) override;
+    void workerChanged(const WorkerStats& worker) override;
+
+    // Applies the changes of events [state.events, toEvent) to `state`, whose
+    // change lists stood at `from`. Leaves state.events alone.
+    void replay(RunState& state, Offsets from, std::uint64_t toEvent) const;
+
+    Offsets offsets() const;
+    const std::vector<MessageAt>& messages() const { return messages_; }
+    const std::vector<WorkerAt>& workers() const { return workers_; }
+    const LedgerSummary& summary() const { return summary_; }
+    std::string_view messageId(std::uint32_t index) const { return ids_[index].view(); }
+    std::optional<std::uint32_t> messageIndex(std::string_view id) const;
+
+    // Pages of messages() changed since the last call (see Checkpoints).
+    std::vector<std::uint32_t> takeChangedPages();
+    std::size_t changeBytes() const;  // the change lists
+    std::size_t stateBytes() const;   // head state, message ids, indexes
+
+private:
+    struct MessageChange {
+        std::uint32_t event;
+        std::uint32_t message;
+        MessageAt after;
+    };
+    // A new value for one word: a worker's counter (slot = row * kWorkerFields
+    // + field; field kLifecycleField = the lifecycle) or a summary word.
+    struct WordChange {
+        std::uint32_t event;
+        std::uint32_t slot;
+        std::int64_t value;
+    };
+    static constexpr std::uint32_t kLifecycleField = kWorkerCounterCount;
+    static constexpr std::uint32_t kWorkerFields = kWorkerCounterCount + 1;
+
+    static constexpr std::size_t kChunk = 8192;  // changes per chunk of a change list
+
+    // Names of the few workers and channels a run has, by text, without
+    // interning (Name's process-wide table) on every change.
+    class NameCache {
+    public:
+        Name of(std::string_view text);
+
+    private:
+        static constexpr std::size_t kMaxEntries = 64;
+        std::vector<std::pair<std::string, Name>> entries_;  // last found last
+    };
+
+    MessageAt viewOf(const MessageRecord& message, const MessageAt* before);
+    static void setWorkerField(WorkerAt& worker, std::uint32_t field, std::int64_t value);
+    std::uint32_t messageRow(const MessageRecord& message, bool& created);
+    std::uint32_t workerRow(const WorkerStats& worker);
+    void markChanged(std::uint32_t message);
+
+    std::uint32_t event_ = 0;
+    NameCache workerNames_;
+    NameCache channelNames_;
+    std::vector<MessageAt> messages_;
+    std::deque<ShortText> ids_;  // stable: the index keys view into it
+    std::unordered_map<std::string_view, std::uint32_t> index_;
+    // Row of each ledger record (MessageRecord::ordinal): no hashing of the
+    // MessageID on every change. Records of one id made again after the
+    // ledger forgot it map to its row.
+    std::vector<std::uint32_t> rowOfRecord_;
+    std::vector<WorkerAt> workers_;
+    std::unordered_map<const WorkerStats*, std::uint32_t> rowOfWorker_;
+    LedgerSummary summary_;
+
+    ChunkedVector<MessageChange, kChunk> messageChanges_;
+    ChunkedVector<WordChange, kChunk> workerChanges_;
+    ChunkedVector<WordChange, kChunk> summaryChanges_;
+
+    std::vector<bool> pageChanged_;
+    std::vector<std::uint32_t> changedPages_;
+};
+
+}  // namespace qs::run

@@ -1,0 +1,93 @@
+#include "run/run.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace qs {
+
+Run::Run(RunOptions options)
+    : options_(options), ledger_(options.ledger), checkpoints_(options.checkpointInterval) {
+    ledger_.setObserver(&changes_);
+}
+
+void Run::append(std::span<const Event> events) {
+    for (const Event& e : events)
+        append(e);
+}
+
+void Run::append(const Event& e) {
+    const std::uint64_t index = events_.size();
+    if (index >= std::numeric_limits<std::uint32_t>::max())
+        throw std::length_error("a run holds at most 4294967295 events");
+    events_.push_back(e);
+    time_.add(e.timeNs);
+    changes_.begin(index);
+    ledger_.apply(e);
+    changes_.end(ledger_.summary());
+    checkpoints_.eventApplied(index + 1, changes_);
+}
+
+std::uint64_t Run::eventCountAt(std::int64_t timeNs) const {
+    return time_.countAt(timeNs, events_);
+}
+
+std::int64_t Run::streamTimeNs(std::uint64_t index) const {
+    return time_.streamTimeNs(index, events_);
+}
+
+RunState Run::stateAt(std::int64_t timeNs) const {
+    return stateAfter(eventCountAt(timeNs));
+}
+
+RunState Run::stateAfter(std::uint64_t eventCount) const {
+    const std::uint64_t n = std::min(eventCount, events_.size());
+    RunState state;
+    if (n == events_.size()) {
+        state.summary = changes_.summary();
+        state.messages = changes_.messages();
+        state.workers = changes_.workers();
+        state.events = n;
+    } else {
+        state = checkpoints_.stateAfter(n, changes_);
+    }
+    state.timeNs = n == 0 ? 0 : streamTimeNs(n - 1);
+    completeState(state);
+    return state;
+}
+
+// What follows from the messages: the per-channel split and what each worker holds.
+void Run::completeState(RunState& state) {
+    std::unordered_map<Name, std::size_t> channelRow;
+    std::unordered_map<Name, std::size_t> workerRow;
+    for (std::size_t i = 0; i < state.workers.size(); ++i) {
+        state.workers[i].holding = 0;
+        workerRow.emplace(state.workers[i].worker, i);
+    }
+    for (const MessageAt& m : state.messages) {
+        auto [row, added] = channelRow.try_emplace(m.channel, state.channels.size());
+        if (added)
+            state.channels.emplace_back().channel = m.channel;
+        ++state.channels[row->second].byState[static_cast<std::size_t>(m.state)];
+        if (m.state == MessageState::InFlight) {
+            const auto w = workerRow.find(m.worker);
+            if (w != workerRow.end())
+                ++state.workers[w->second].holding;
+        }
+    }
+    std::sort(state.channels.begin(), state.channels.end(),
+              [](const ChannelAt& a, const ChannelAt& b) { return a.channel < b.channel; });
+}
+
+RunMemory Run::memory() const {
+    RunMemory m;
+    m.events = events_.memoryBytes();
+    m.changes = changes_.changeBytes();
+    m.messages = changes_.stateBytes();
+    m.checkpoints = checkpoints_.memoryBytes();
+    m.timeIndex = time_.memoryBytes();
+    return m;
+}
+
+}  // namespace qs

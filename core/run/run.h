@@ -1,0 +1,117 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "events/event.h"
+#include "events/ledger.h"
+#include "run/change_log.h"
+#include "run/checkpoints.h"
+#include "run/run_state.h"
+#include "run/time_index.h"
+
+namespace qs {
+
+struct RunOptions {
+    LedgerOptions ledger;  // for the head ledger
+    // Events between checkpoints. Seeking costs a copy of the messages plus
+    // the replay of at most this many events' changes; memory per checkpoint
+    // is about the pages of messages that changed in its interval
+    // (docs/run.md has the figures this default was chosen by).
+    std::uint32_t checkpointInterval = 16384;
+};
+
+// Bytes a Run holds, by part (estimates from capacities; see docs/run.md).
+struct RunMemory {
+    std::size_t events = 0;    // the events: ~sizeof(Event) each (heap text of long fields aside)
+    std::size_t changes = 0;   // the change log: what each event changed
+    std::size_t messages = 0;  // the head state: every message's view, its id and indexes
+    std::size_t checkpoints = 0;  // checkpoint pages, page tables, workers
+    std::size_t timeIndex = 0;
+    std::size_t total() const { return events + changes + messages + checkpoints + timeIndex; }
+};
+
+// Everything known about one run: its events in stream order, the head Ledger
+// (the one truth about messages and workers), a time index and checkpoints,
+// so the state at any instant is answered without replaying the run.
+//
+// Feed it the events of one EventStream in the order the stream delivered
+// them, as a Ledger is fed (never re-sorted). The state after n events is what
+// the head ledger said after its n-th event: every per-event change is taken
+// from the ledger's own decisions (LedgerObserver), never decided again here.
+//
+// Time: see TimeIndex. stateAt(t) holds every event whose stream time is <= t,
+// so all the events of one operation (they share a time) are in or out
+// together; before the first event it is the empty state.
+//
+// Memory: everything is in RAM for now. The events cost sizeof(Event) (160
+// bytes) each; the change log, message table, checkpoints and time index add
+// about 60 bytes per event (memory(), docs/run.md). Keeping old events in the
+// recording file instead of RAM is the next step. At most 2^32 - 1 events.
+//
+// Threading: not thread-safe. One owner thread appends and queries (the
+// console's UI thread; the headless runner's recorder thread, then its owner
+// after joining it). RunState values may be handed to any thread.
+class Run {
+public:
+    explicit Run(RunOptions options = {});
+    Run(const Run&) = delete;
+    Run& operator=(const Run&) = delete;
+
+    // Applies the events to the head ledger and records them. Throws
+    // std::length_error past 2^32 - 1 events (nothing is recorded then).
+    void append(std::span<const Event> events);
+    void append(const Event& event);
+
+    std::uint64_t eventCount() const { return events_.size(); }
+    const Event& event(std::uint64_t index) const {  // index < eventCount()
+        return events_[static_cast<std::size_t>(index)];
+    }
+
+    // Time index. eventCountAt(t): events with stream time <= t.
+    std::uint64_t eventCountAt(std::int64_t timeNs) const;
+    std::int64_t streamTimeNs(std::uint64_t index) const;  // index < eventCount()
+
+    // The state at instant t / after the first n events (n beyond the end =
+    // the head). Costs a copy of every message seen by then plus the replay
+    // of at most options().checkpointInterval events' changes.
+    RunState stateAt(std::int64_t timeNs) const;
+    RunState stateAfter(std::uint64_t eventCount) const;
+    RunState head() const { return stateAfter(eventCount()); }
+
+    // Messages in first-seen order (RunState::messages is indexed the same way).
+    std::size_t messageCount() const { return changes_.messages().size(); }
+    std::string_view messageId(std::uint32_t index) const {  // index < messageCount()
+        return changes_.messageId(index);
+    }
+    std::optional<std::uint32_t> messageIndex(std::string_view id) const {
+        return changes_.messageIndex(id);
+    }
+
+    // The head ledger: full histories and latencies of the newest state.
+    const Ledger& ledger() const { return ledger_; }
+    // Redelivered events the head ledger derived (LedgerOptions::maxPendingDerivedEvents).
+    std::size_t takeDerivedEvents(std::vector<Event>& out) {
+        return ledger_.takeDerivedEvents(out);
+    }
+
+    const RunOptions& options() const { return options_; }
+    std::size_t checkpointCount() const { return checkpoints_.count(); }
+    RunMemory memory() const;
+
+private:
+    static void completeState(RunState& state);
+
+    RunOptions options_;
+    run::EventStore events_;
+    run::TimeIndex time_;
+    run::ChangeLog changes_;
+    Ledger ledger_;
+    run::Checkpoints checkpoints_;
+};
+
+}  // namespace qs

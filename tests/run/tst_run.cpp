@@ -1,0 +1,231 @@
+// The Run on hand-built timelines: the time index at its edges (nothing yet,
+// after the end, several events sharing one time, times out of stream order),
+// every prefix against a ledger replayed from zero, and messages the head
+// ledger has forgotten.
+#include <QtTest/QtTest>
+#include <string>
+#include <vector>
+
+#include "run/run.h"
+#include "run_test_support.h"
+
+using namespace qs;
+using namespace qs::test;
+
+namespace {
+
+Event makeEvent(std::int64_t timeNs, EventKind kind, const std::string& messageId = {},
+                const std::string& actor = {}) {
+    Event e;
+    e.timeNs = timeNs;
+    e.kind = kind;
+    e.source = actor.empty() ? EventSource::Producer : EventSource::Worker;
+    e.actor = actor;
+    e.channel = "q";
+    e.messageId = messageId;
+    return e;
+}
+
+Event assigned(std::int64_t timeNs, const std::string& id, const std::string& worker,
+               std::uint64_t sequence, int receiveCount) {
+    Event e = makeEvent(timeNs, EventKind::MessageAssigned, id, worker);
+    e.sequence = sequence;
+    e.receiveCount = receiveCount;
+    e.transaction = "tx-" + worker + "-" + std::to_string(timeNs);
+    return e;
+}
+
+Event settled(std::int64_t timeNs, EventKind kind, const Event& assignment) {
+    Event e = assignment;
+    e.timeNs = timeNs;
+    e.kind = kind;
+    return e;
+}
+
+// A client-only timeline (as against a remote server): three tasks sent in
+// one request, a batch of two to worker-a, who acks one and crashes holding
+// the other; worker-b gets it back and rejects it twice (max receive 2:
+// dead-lettered), worker-b acks the third.
+std::vector<Event> crashAndDeadLetterTimeline() {
+    std::vector<Event> v;
+    for (const char* id : {"m1", "m2", "m3"})
+        v.push_back(makeEvent(100, EventKind::TaskSent, id, {}));
+    for (const char* w : {"worker-a", "worker-b"}) {
+        Event started = makeEvent(110, EventKind::WorkerStarted, {}, w);
+        v.push_back(started);
+        v.push_back(makeEvent(120, EventKind::PollStarted, {}, w));
+    }
+    const Event a1 = assigned(200, "m1", "worker-a", 1, 1);
+    const Event a2 = assigned(200, "m2", "worker-a", 2, 1);
+    v.push_back(a1);
+    v.push_back(a2);
+    v.push_back(settled(210, EventKind::WorkStarted, a1));
+    v.push_back(settled(230, EventKind::WorkFinished, a1));
+    v.push_back(settled(230, EventKind::Acked, a1));
+    v.push_back(makeEvent(240, EventKind::WorkerCrashed, {}, "worker-a"));
+    const Event b2 = assigned(300, "m2", "worker-b", 2, 1);
+    v.push_back(b2);
+    v.push_back(settled(310, EventKind::Rejected, b2));
+    const Event b2again = assigned(320, "m2", "worker-b", 4, 2);
+    v.push_back(b2again);
+    v.push_back(settled(330, EventKind::Rejected, b2again));
+    const Event b3 = assigned(340, "m3", "worker-b", 3, 1);
+    v.push_back(b3);
+    v.push_back(settled(350, EventKind::Acked, b3));
+    Event dropped = makeEvent(360, EventKind::EventsDropped);
+    dropped.source = EventSource::Pool;
+    dropped.value = 4;
+    v.push_back(dropped);
+    v.push_back(makeEvent(370, EventKind::WorkerStopped, {}, "worker-b"));
+    return v;
+}
+
+}  // namespace
+
+class TstRun : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void emptyRun() {
+        Run run;
+        QCOMPARE(run.eventCount(), 0u);
+        QCOMPARE(run.eventCountAt(0), 0u);
+        QCOMPARE(run.eventCountAt(std::numeric_limits<std::int64_t>::max()), 0u);
+        for (const RunState& s : {run.head(), run.stateAt(42), run.stateAfter(7)}) {
+            QCOMPARE(s.events, 0u);
+            QCOMPARE(s.timeNs, std::int64_t{0});
+            QVERIFY(s.messages.empty());
+            QVERIFY(s.workers.empty());
+            QVERIFY(s.channels.empty());
+            QCOMPARE(s.summary.messages, 0u);
+        }
+    }
+
+    // Before the first event nothing has happened; after the last, the head.
+    void beforeTheFirstAndAfterTheLastEvent() {
+        Run run;
+        const auto events = crashAndDeadLetterTimeline();
+        run.append(events);
+        QCOMPARE(run.eventCount(), events.size());
+        const RunState before = run.stateAt(99);
+        QCOMPARE(before.events, 0u);
+        QVERIFY(before.messages.empty());
+        const RunState after = run.stateAt(1'000'000);
+        QCOMPARE(after.events, events.size());
+        QCOMPARE(after.timeNs, std::int64_t{370});
+        QCOMPARE(differenceBetween(after, run.head()), std::string());
+        QCOMPARE(differenceBetween(run.stateAfter(events.size() + 5), run.head()), std::string());
+    }
+
+    // The events of one operation share a time: the state at that time holds
+    // all of them, the state just before holds none.
+    void eventsSharingATimeAreInTogether() {
+        RunOptions options;
+        options.ledger.maxReceiveCount = 2;
+        Run run(options);
+        run.append(crashAndDeadLetterTimeline());
+        const RunState sent = run.stateAt(100);
+        QCOMPARE(sent.events, 3u);
+        QCOMPARE(sent.messages.size(), 3u);
+        QCOMPARE(sent.count(MessageState::Waiting), 3u);
+        QCOMPARE(differenceBetween(run.stateAt(109), sent), std::string());
+
+        const RunState handedOut = run.stateAt(200);
+        QCOMPARE(handedOut.count(MessageState::InFlight), 2u);
+        QCOMPARE(handedOut.messages[0].worker.view(), std::string_view("worker-a"));
+        QCOMPARE(handedOut.messages[1].worker.view(), std::string_view("worker-a"));
+        QCOMPARE(handedOut.worker("worker-a")->holding, 2u);
+        QCOMPARE(handedOut.worker("worker-a")->count(WorkerCounter::Received), std::int64_t{2});
+        QCOMPARE(run.stateAt(199).count(MessageState::InFlight), 0u);
+
+        const RunState crashed = run.stateAt(240);
+        QCOMPARE(crashed.messages[1].state, MessageState::Waiting);  // m2 went back
+        QCOMPARE(crashed.messages[0].state, MessageState::Acked);
+        QCOMPARE(crashed.worker("worker-a")->holding, 0u);
+        QVERIFY(crashed.worker("worker-a")->lifecycle == EventKind::WorkerCrashed);
+        QCOMPARE(crashed.worker("worker-a")->count(WorkerCounter::Returned), std::int64_t{1});
+
+        const RunState end = run.head();
+        QCOMPARE(end.messages[1].state, MessageState::DeadLettered);  // inferred: max receive 2
+        QCOMPARE(end.messages[1].receiveCount, 2);
+        QCOMPARE(end.messages[1].deliveries, 3u);
+        QCOMPARE(end.summary.droppedEvents, 4u);
+        QVERIFY(end.worker("worker-b")->lifecycle == EventKind::WorkerStopped);
+        QCOMPARE(end.channel("q")->count(MessageState::Acked), 2u);
+    }
+
+    // Stream order is not time order: an event stamped before one ahead of it
+    // in the stream is on the time axis where that one is.
+    void timesOutOfStreamOrder() {
+        Run run;
+        run.append(std::vector<Event>{
+            makeEvent(100, EventKind::TaskSent, "a"), makeEvent(300, EventKind::TaskSent, "b"),
+            makeEvent(200, EventKind::TaskSent, "c"), makeEvent(400, EventKind::TaskSent, "d")});
+        QCOMPARE(run.streamTimeNs(2), std::int64_t{300});
+        QCOMPARE(run.eventCountAt(99), 0u);
+        QCOMPARE(run.eventCountAt(250), 1u);
+        QCOMPARE(run.eventCountAt(300), 3u);
+        QCOMPARE(run.eventCountAt(399), 3u);
+        QCOMPARE(run.eventCountAt(400), 4u);
+        QCOMPARE(run.stateAt(250).messages.size(), 1u);
+        QCOMPARE(run.stateAt(300).timeNs, std::int64_t{300});
+    }
+
+    // Every prefix, from checkpoints every 1, 2, 3 or 1000 events, against a
+    // ledger fed the same prefix from zero.
+    void everyPrefixMatchesAReplay_data() {
+        QTest::addColumn<int>("interval");
+        QTest::newRow("1") << 1;
+        QTest::newRow("2") << 2;
+        QTest::newRow("3") << 3;
+        QTest::newRow("1000") << 1000;
+    }
+    void everyPrefixMatchesAReplay() {
+        QFETCH(int, interval);
+        RunOptions options;
+        options.ledger.maxReceiveCount = 2;
+        options.checkpointInterval = static_cast<std::uint32_t>(interval);
+        Run run(options);
+        const auto events = crashAndDeadLetterTimeline();
+        run.append(events);
+        for (std::size_t n = 0; n <= events.size(); ++n) {
+            Ledger replay(options.ledger);
+            replay.apply(std::span(events).first(n));
+            const RunState state = run.stateAfter(n);
+            QCOMPARE(differenceFromLedger(state, run, replay), std::string());
+        }
+        QCOMPARE(differenceFromLedger(run.head(), run, run.ledger()), std::string());
+    }
+
+    // The head ledger forgets finished messages beyond its bound; the run
+    // keeps every message's state.
+    void forgottenMessagesStayInTheRun() {
+        RunOptions options;
+        options.ledger.maxFinishedMessages = 1;
+        options.checkpointInterval = 4;
+        Run run(options);
+        std::vector<Event> v;
+        for (int i = 0; i < 5; ++i) {
+            const std::string id = "m" + std::to_string(i);
+            v.push_back(makeEvent(10 * i, EventKind::TaskSent, id));
+            const Event a = assigned(10 * i + 1, id, "w", static_cast<std::uint64_t>(i + 1), 1);
+            v.push_back(a);
+            v.push_back(settled(10 * i + 2, EventKind::Acked, a));
+        }
+        run.append(v);
+        QCOMPARE(run.ledger().trackedMessages(), 1u);
+        const RunState head = run.head();
+        QCOMPARE(head.messages.size(), 5u);
+        for (const MessageAt& m : head.messages)
+            QCOMPARE(m.state, MessageState::Acked);
+        QCOMPARE(head.summary.evicted, 4u);
+        QVERIFY(sameSummary(head.summary, run.ledger().summary()));
+        QCOMPARE(run.messageId(3), std::string_view("m3"));
+        QCOMPARE(run.messageIndex("m3").value_or(99), 3u);
+        QVERIFY(!run.messageIndex("nope"));
+        QCOMPARE(run.stateAt(21).messages[2].state, MessageState::InFlight);
+    }
+};
+
+QTEST_APPLESS_MAIN(TstRun)
+#include "tst_run.moc"
