@@ -392,7 +392,7 @@ void MainWindow::wireEngine() {
     });
     connect(player_, &ScenarioPlayer::failed, this,
             [this](const QString& e) { statusBar()->showMessage(e, 10000); });
-    connect(player_, &ScenarioPlayer::finished, producer_, &ProducerPanel::clearScenario);
+    connect(player_, &ScenarioPlayer::finished, producer_, &ProducerPanel::scenarioEnded);
     connect(player_, &ScenarioPlayer::stepsNotReached, this, [this](const QStringList& steps) {
         statusBar()->showMessage(QStringLiteral("⚠ Scenario ended before these steps: ") +
                                      steps.join(QStringLiteral("; ")),

@@ -223,15 +223,22 @@ void ProducerPanel::setBodyTemplate(const QString& text) {
 }
 
 void ProducerPanel::showScenario(const QString& name, const workers::TaskSpec& spec) {
+    scenarioName_ = name;
+    scenarioSpec_ = spec;
     scenario_->setText(QStringLiteral("Scenario \"%1\" sends %2 to %3. The form keeps your own "
                                       "settings for your next send.")
                            .arg(name, describeSends(spec), QString::fromStdString(spec.channel)));
     scenario_->show();
 }
 
-void ProducerPanel::clearScenario() {
-    scenario_->clear();
-    scenario_->hide();
+void ProducerPanel::scenarioEnded() {
+    if (scenario_->isHidden()) {
+        return;
+    }
+    scenario_->setText(QStringLiteral("Scenario \"%1\" has ended; it sent %2 to %3. The form "
+                                      "holds your own settings for your next send.")
+                           .arg(scenarioName_, describeSends(scenarioSpec_),
+                                QString::fromStdString(scenarioSpec_.channel)));
 }
 
 QString ProducerPanel::scenarioNote() const {
@@ -294,6 +301,8 @@ void ProducerPanel::send() {
         return;
     }
     status_->clear();
+    scenario_->clear();  // the user's own send: the last scenario's note has served
+    scenario_->hide();
     progress_->setRange(0, spec.count);
     progress_->setValue(0);
     Q_EMIT tasksStarted(spec);

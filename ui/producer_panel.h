@@ -33,7 +33,9 @@ public:
     // rate, queue, policy, poison). The form itself keeps the user's own
     // settings: a scenario's settings belong to its run, not to the next Send.
     void showScenario(const QString& name, const workers::TaskSpec& spec);
-    void clearScenario();  // the scenario ended
+    // The scenario ended: the note says what it sent until the user's own next
+    // Send (or the next scenario), so the table's tasks stay explained.
+    void scenarioEnded();
     QString scenarioNote() const;
 
 public Q_SLOTS:
@@ -47,6 +49,8 @@ Q_SIGNALS:
 private:
     RunController* run_;
     QLabel* scenario_;
+    QString scenarioName_;
+    workers::TaskSpec scenarioSpec_;
     QLineEdit* channel_;
     QSpinBox* count_;
     QLineEdit* body_;
