@@ -106,7 +106,9 @@ void recordRunSettings(RecordingWriter& writer, const Scenario& scenario, const 
     writer.setSetting("scenario_name", scenario.name);
     writer.setSetting("channel", scenario.channel);
     writer.setSetting("requested_address", options.address);
-    writer.setSetting("seed", asInt(seed));
+    // As decimal text: SQLite integers are signed 64-bit, and half of all
+    // seeds would read back negative, which `run --seed` refuses.
+    writer.setSetting("seed", std::to_string(seed));
     writer.setSetting("ledger_max_receive_count", std::int64_t{ledgerOptions.maxReceiveCount});
     writer.setSetting("ledger_max_deliveries_per_message",
                       asInt(ledgerOptions.maxDeliveriesPerMessage));

@@ -35,7 +35,7 @@ private:
         std::string error;
         auto reader = recording::RecordingReader::open(recording, &error);
         QVERIFY2(reader, error.c_str());
-        QCOMPARE(reader->settingInt("seed"), std::int64_t{7});
+        QCOMPARE(reader->settingText("seed"), std::string("7"));
         QVERIFY(!reader->settingText("scenario_json").empty());
         QVERIFY(!reader->settingText("server_version").empty());
         QCOMPARE(reader->settingInt("embedded_broker"), std::int64_t{1});
@@ -47,6 +47,20 @@ private:
 private Q_SLOTS:
     void classicWorkQueue() { runThenSummary("01-classic-work-queue.json", 0); }
     void poisonDeadLetter() { runThenSummary("05-poison-dead-letter.json", 0); }
+
+    // Any seed `run --seed` takes reads back as the same text, above 2^63 too
+    // (an SQLite integer would turn it negative, which --seed refuses).
+    void largestSeedReadsBackExactly() {
+        const std::string recording = path("seed.qsrun");
+        const std::string seed = "18446744073709551615";
+        const auto run = runCommand({"--tasks", "1", "--workers", "1", "--record", recording,
+                                     "--quiet", "--seed", seed});
+        QVERIFY2(run.code == 0, run.err.c_str());
+        std::string error;
+        auto reader = recording::RecordingReader::open(recording, &error);
+        QVERIFY2(reader, error.c_str());
+        QCOMPARE(reader->settingText("seed"), seed);
+    }
 
     // A run that fails early (no broker on port 1) still leaves a recording
     // with its outcome, and its summary is the run's.
