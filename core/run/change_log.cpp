@@ -81,6 +81,7 @@ std::uint32_t ChangeLog::messageRow(const MessageRecord& m, bool& created) {
 void ChangeLog::messageChanged(const MessageRecord& m) {
     bool created = false;
     const std::uint32_t row = messageRow(m, created);
+    touched_.push_back(row);
     if (created) {
         messages_.push_back(viewOf(m, nullptr));
     } else {
@@ -88,8 +89,10 @@ void ChangeLog::messageChanged(const MessageRecord& m) {
         const MessageAt after = viewOf(m, &head);
         if (after == head)
             return;
+        countInChannel(head, -1);
         head = after;
     }
+    countInChannel(messages_[row], +1);
     messageChanges_.push_back({event_, row, messages_[row]});
     markChanged(row);
 }
@@ -184,6 +187,17 @@ std::optional<std::uint32_t> ChangeLog::messageIndex(std::string_view id) const 
     if (found == index_.end())
         return std::nullopt;
     return found->second;
+}
+
+void ChangeLog::countInChannel(const MessageAt& message, std::int64_t delta) {
+    auto it = std::find_if(channels_.begin(), channels_.end(),
+                           [&](const ChannelAt& c) { return c.channel == message.channel; });
+    if (it == channels_.end()) {
+        channels_.emplace_back().channel = message.channel;
+        it = channels_.end() - 1;
+    }
+    auto& count = it->byState[static_cast<std::size_t>(message.state)];
+    count = static_cast<std::uint64_t>(static_cast<std::int64_t>(count) + delta);
 }
 
 void ChangeLog::markChanged(std::uint32_t message) {

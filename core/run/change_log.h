@@ -37,7 +37,10 @@ public:
         std::size_t summary = 0;
     };
 
-    void begin(std::uint64_t eventIndex) { event_ = static_cast<std::uint32_t>(eventIndex); }
+    void begin(std::uint64_t eventIndex) {
+        event_ = static_cast<std::uint32_t>(eventIndex);
+        touched_.clear();
+    }
     void end(const LedgerSummary& summary);
 
     void messageChanged(const MessageRecord& message) override;
@@ -51,6 +54,12 @@ public:
     const std::vector<MessageAt>& messages() const { return messages_; }
     const std::vector<WorkerAt>& workers() const { return workers_; }
     const LedgerSummary& summary() const { return summary_; }
+    // The head's messages per channel and state, kept as messages change (a
+    // few channels: searched, not hashed). Sorted by first appearance.
+    const std::vector<ChannelAt>& channels() const { return channels_; }
+    // Rows of the messages the current event touched (changed or not), in
+    // the order the ledger reported them; a row may repeat.
+    const std::vector<std::uint32_t>& touchedByEvent() const { return touched_; }
     std::string_view messageId(std::uint32_t index) const { return ids_[index].view(); }
     std::optional<std::uint32_t> messageIndex(std::string_view id) const;
 
@@ -93,6 +102,7 @@ private:
     std::uint32_t messageRow(const MessageRecord& message, bool& created);
     std::uint32_t workerRow(const WorkerStats& worker);
     void markChanged(std::uint32_t message);
+    void countInChannel(const MessageAt& message, std::int64_t delta);
 
     std::uint32_t event_ = 0;
     NameCache workerNames_;
@@ -107,6 +117,8 @@ private:
     std::vector<WorkerAt> workers_;
     std::unordered_map<const WorkerStats*, std::uint32_t> rowOfWorker_;
     LedgerSummary summary_;
+    std::vector<ChannelAt> channels_;
+    std::vector<std::uint32_t> touched_;
 
     ChunkedVector<MessageChange, kChunk> messageChanges_;
     ChunkedVector<WordChange, kChunk> workerChanges_;

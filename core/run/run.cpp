@@ -27,6 +27,33 @@ void Run::append(const Event& e) {
     ledger_.apply(e);
     changes_.end(ledger_.summary());
     checkpoints_.eventApplied(index + 1, changes_);
+    noteTouched(static_cast<std::uint32_t>(index));
+}
+
+void Run::noteTouched(std::uint32_t event) {
+    for (const std::uint32_t message : changes_.touchedByEvent()) {
+        trail_.link(message, event);
+        if (message >= isTouched_.size())
+            isTouched_.resize(static_cast<std::size_t>(message) + 1, false);
+        if (!isTouched_[message]) {
+            isTouched_[message] = true;
+            touched_.push_back(message);
+        }
+    }
+}
+
+void Run::takeTouchedMessages(std::vector<std::uint32_t>& out) {
+    for (const std::uint32_t message : touched_)
+        isTouched_[message] = false;
+    out.insert(out.end(), touched_.begin(), touched_.end());
+    touched_.clear();
+}
+
+const ChannelAt* Run::channelNow(std::string_view name) const {
+    for (const ChannelAt& c : changes_.channels())
+        if (c.channel == name)
+            return &c;
+    return nullptr;
 }
 
 std::uint64_t Run::eventCountAt(std::int64_t timeNs) const {
@@ -87,6 +114,8 @@ RunMemory Run::memory() const {
     m.messages = changes_.stateBytes();
     m.checkpoints = checkpoints_.memoryBytes();
     m.timeIndex = time_.memoryBytes();
+    m.trail = trail_.memoryBytes() + touched_.capacity() * sizeof(std::uint32_t) +
+              isTouched_.capacity() / 8;
     return m;
 }
 

@@ -11,6 +11,7 @@
 #include "events/ledger.h"
 #include "run/change_log.h"
 #include "run/checkpoints.h"
+#include "run/message_trail.h"
 #include "run/run_state.h"
 #include "run/time_index.h"
 
@@ -32,7 +33,10 @@ struct RunMemory {
     std::size_t messages = 0;  // the head state: every message's view, its id and indexes
     std::size_t checkpoints = 0;  // checkpoint pages, page tables, workers
     std::size_t timeIndex = 0;
-    std::size_t total() const { return events + changes + messages + checkpoints + timeIndex; }
+    std::size_t trail = 0;  // which events touched each message
+    std::size_t total() const {
+        return events + changes + messages + checkpoints + timeIndex + trail;
+    }
 };
 
 // Everything known about one run: its events in stream order, the head Ledger
@@ -92,6 +96,26 @@ public:
         return changes_.messageIndex(id);
     }
 
+    // The head, read in place (no copy): message i, the summary and the
+    // per-channel split after the newest event. Valid until the next append().
+    const MessageAt& messageNow(std::uint32_t index) const {  // index < messageCount()
+        return changes_.messages()[index];
+    }
+    const LedgerSummary& summaryNow() const { return changes_.summary(); }
+    const std::vector<ChannelAt>& channelsNow() const { return changes_.channels(); }
+    const ChannelAt* channelNow(std::string_view name) const;
+
+    // Every event that touched message i (named it, or changed it without
+    // naming it, as a crash returns what a worker held), oldest first, as
+    // indices for event(). Nothing is forgotten, however old.
+    std::vector<std::uint32_t> messageEvents(std::uint32_t index) const {
+        return trail_.events(index);
+    }
+
+    // Appends the messages touched since the last call, each once, first
+    // touched first: what a view of the head must refresh.
+    void takeTouchedMessages(std::vector<std::uint32_t>& out);
+
     // The head ledger: full histories and latencies of the newest state.
     const Ledger& ledger() const { return ledger_; }
     // Redelivered events the head ledger derived (LedgerOptions::maxPendingDerivedEvents).
@@ -105,6 +129,7 @@ public:
 
 private:
     static void completeState(RunState& state);
+    void noteTouched(std::uint32_t event);
 
     RunOptions options_;
     run::EventStore events_;
@@ -112,6 +137,9 @@ private:
     run::ChangeLog changes_;
     Ledger ledger_;
     run::Checkpoints checkpoints_;
+    run::MessageTrail trail_;
+    std::vector<std::uint32_t> touched_;  // since takeTouchedMessages()
+    std::vector<bool> isTouched_;
 };
 
 }  // namespace qs

@@ -225,6 +225,65 @@ private Q_SLOTS:
         QVERIFY(!run.messageIndex("nope"));
         QCOMPARE(run.stateAt(21).messages[2].state, MessageState::InFlight);
     }
+
+    // The head read in place says what a copied head() says, after every event.
+    void headInPlaceMatchesTheCopiedHead() {
+        RunOptions options;
+        options.ledger.maxReceiveCount = 2;
+        Run run(options);
+        for (const Event& e : crashAndDeadLetterTimeline()) {
+            run.append(e);
+            const RunState head = run.head();
+            QVERIFY(sameSummary(run.summaryNow(), head.summary));
+            for (std::uint32_t i = 0; i < run.messageCount(); ++i)
+                QVERIFY(run.messageNow(i) == head.messages[i]);
+            QCOMPARE(run.channelsNow().size(), head.channels.size());
+            for (const ChannelAt& c : head.channels) {
+                const ChannelAt* now = run.channelNow(c.channel.view());
+                QVERIFY(now != nullptr);
+                QVERIFY(*now == c);
+            }
+        }
+        QVERIFY(run.channelNow("nowhere") == nullptr);
+    }
+
+    // A message's trail holds the events naming it and the crash that
+    // returned it without naming it, oldest first, each once.
+    void aMessagesTrailHasEveryEventThatTouchedIt() {
+        RunOptions options;
+        options.ledger.maxReceiveCount = 2;
+        Run run(options);
+        const auto events = crashAndDeadLetterTimeline();
+        run.append(events);
+        const std::uint32_t m2 = run.messageIndex("m2").value();
+        std::vector<std::uint32_t> want;
+        for (std::uint32_t i = 0; i < events.size(); ++i) {
+            const bool names = std::string_view(events[i].messageId) == "m2";
+            const bool crash = events[i].kind == EventKind::WorkerCrashed;
+            if (names || crash)
+                want.push_back(i);
+        }
+        QCOMPARE(run.messageEvents(m2), want);
+        QVERIFY(run.event(run.messageEvents(m2).front()).kind == EventKind::TaskSent);
+        QVERIFY(run.messageEvents(99).empty());
+    }
+
+    // What changed since the last look, each message once.
+    void touchedMessagesAreTakenOnce() {
+        Run run;
+        const auto events = crashAndDeadLetterTimeline();
+        std::vector<std::uint32_t> touched;
+        run.append(std::span(events).first(3));  // three sends
+        run.takeTouchedMessages(touched);
+        QCOMPARE(touched, (std::vector<std::uint32_t>{0, 1, 2}));
+        touched.clear();
+        run.takeTouchedMessages(touched);
+        QVERIFY(touched.empty());
+        run.append(std::span(events).subspan(3));
+        run.takeTouchedMessages(touched);
+        QCOMPARE(touched, (std::vector<std::uint32_t>{0, 1, 2}));
+        QVERIFY(run.memory().trail > 0);
+    }
 };
 
 QTEST_APPLESS_MAIN(TstRun)

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "run/chunked_vector.h"
+
+namespace qs::run {
+
+// Every event that touched each message, however old: the events that name
+// it and those the ledger changed it by without naming it (a worker's crash
+// returning what it held). One link per (message, event): a backwards list
+// per message, appended only, so a message's whole journey is read without
+// scanning the run.
+//
+// Memory: 8 bytes per link plus 4 per message.
+// Threading: none (that of its Run).
+class MessageTrail {
+public:
+    // Event `event` touched message `message`. Events arrive in order; the
+    // same pair twice in a row is kept once.
+    void link(std::uint32_t message, std::uint32_t event);
+
+    // The events that touched `message`, oldest first (empty = none).
+    std::vector<std::uint32_t> events(std::uint32_t message) const;
+    std::size_t linkCount() const { return links_.size(); }
+    std::size_t memoryBytes() const {
+        return links_.memoryBytes() + lastLink_.capacity() * sizeof(std::uint32_t);
+    }
+
+private:
+    static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+    struct Link {
+        std::uint32_t event;
+        std::uint32_t previous;  // the message's link before this one; kNone = first
+    };
+
+    ChunkedVector<Link, 8192> links_;
+    std::vector<std::uint32_t> lastLink_;  // per message; kNone = no link yet
+};
+
+}  // namespace qs::run
