@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "message_record.h"
+#include "message_key.h"
 
 namespace qs::ui {
 

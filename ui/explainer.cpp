@@ -4,7 +4,7 @@
 #include <map>
 
 #include "event_time.h"
-#include "message_record.h"
+#include "message_key.h"
 
 namespace qs::ui {
 

@@ -19,6 +19,7 @@
 #include "channel_list_model.h"
 #include "charts_panel.h"
 #include "common/clock.h"
+#include "console_run.h"
 #include "connection_controller.h"
 #include "connection_dialog.h"
 #include "event_log_model.h"
@@ -28,6 +29,7 @@
 #include "message_panel.h"
 #include "message_table_model.h"
 #include "producer_panel.h"
+#include "run/run.h"
 #include "run_controller.h"
 #include "scenario_library.h"
 #include "scenario_player.h"
@@ -45,7 +47,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
       connection_(new ConnectionController(this)),
       run_(new RunController(connection_, this)),
       pump_(new EventPump(this)),
-      messages_(new MessageTableModel(this)),
+      consoleRun_(new ConsoleRun(this)),
+      messages_(new MessageTableModel(consoleRun_, this)),
       eventLog_(new EventLogModel(this)),
       player_(new ScenarioPlayer(run_, this)) {
     setWindowTitle(QStringLiteral("Queuescope — KubeMQ work queues, live"));
@@ -288,8 +291,8 @@ void MainWindow::buildMenus() {
 }
 
 QString MainWindow::taskLabel(const QString& key) const {
-    const MessageRecord* r = messages_->recordByKey(key);
-    return r && r->task > 0 ? QStringLiteral("#%1").arg(r->task) : QString();
+    const auto index = consoleRun_->run().messageIndex(messageIdOfKey(key).toStdString());
+    return index ? QStringLiteral("#%1").arg(*index + 1) : QString();
 }
 
 void MainWindow::wireEngine() {
@@ -304,14 +307,16 @@ void MainWindow::wireEngine() {
     });
     timelineView()->setLabelFunction([this](const QString& key) { return taskLabel(key); });
     explain_->explainer().setLabelFunction([this](const QString& key) {
-        const MessageRecord* r = messages_->recordByKey(key);
-        return r && r->task > 0 ? QStringLiteral("Task #%1").arg(r->task) : QString();
+        const QString label = taskLabel(key);
+        return label.isEmpty() ? label : QStringLiteral("Task ") + label;
     });
     chartsModel_.setLatencyLookup([this](const Event& e) -> std::int64_t {
-        const MessageRecord* r = messages_->recordByKey(messageKey(e.channel, e.messageId));
+        const MessageRecord* r = consoleRun_->run().ledger().message(e.messageId.view());
         return r && r->sentNs > 0 ? e.timeNs - r->sentNs : -1;
     });
-    pump_->addSink([this](const std::vector<Event>& b) { messages_->applyEvents(b); });
+    // The run first: every view after it reads the run as this batch left it.
+    pump_->addSink([this](const std::vector<Event>& b) { consoleRun_->append(b); },
+                   QStringLiteral("run"));
     pump_->addSink([this](const std::vector<Event>& b) { timeline_.apply(b); });
     pump_->addSink([this](const std::vector<Event>& b) { chartsModel_.apply(b); });
     pump_->addSink([this](const std::vector<Event>& b) { explain_->apply(b); });
@@ -331,7 +336,7 @@ void MainWindow::wireEngine() {
     connect(explain_, &ExplainPanel::messageClicked, this, &MainWindow::selectMessage);
 
     connect(run_, &RunController::runReset, this, [this] {
-        messages_->clear();
+        consoleRun_->reset(run_->ledgerOptions());
         timeline_.clear();
         chartsModel_.clear();
         explain_->clear();
@@ -348,13 +353,19 @@ void MainWindow::wireEngine() {
     });
     channels_->model()->setConsoleCounts(
         [this](const QString& name) -> std::optional<ConsoleChannelCounts> {
-            if (name != run_->channel() || messages_->rowCount() == 0) {
+            const Run& run = consoleRun_->run();
+            const ChannelAt* c = run.channelNow(name.toStdString());
+            if (name != run_->channel() || c == nullptr) {
                 return std::nullopt;
             }
-            const auto c = messages_->channelStateCounts(name);
-            return ConsoleChannelCounts{c[static_cast<int>(MessageState::InFlight)],
-                                        c[static_cast<int>(MessageState::Acked)],
-                                        c[static_cast<int>(MessageState::DeadLettered)]};
+            // A dead-lettered copy lives in its dead-letter channel: the run's
+            // dead-lettered tasks all came from the channel it works.
+            const LedgerSummary& s = run.summaryNow();
+            return ConsoleChannelCounts{
+                static_cast<qint64>(c->count(MessageState::InFlight)),
+                static_cast<qint64>(c->count(MessageState::Acked)),
+                static_cast<qint64>(s.count(MessageState::DeadLettered) +
+                                    s.count(MessageState::Dropped))};
         });
     connect(channels_, &ChannelBrowser::channelActivated, this, [this](const QString& name) {
         run_->setChannel(name);
@@ -419,12 +430,12 @@ void MainWindow::wireEngine() {
                 }
             });
     player_->setDrainedCheck([this] {
-        const auto c = messages_->stateCounts();
-        auto n = [&](MessageState s) { return c[static_cast<std::size_t>(s)]; };
-        return messages_->rowCount() > 0 &&
-               n(MessageState::Waiting) + n(MessageState::Delayed) + n(MessageState::InFlight) +
-                       n(MessageState::Rejected) + n(MessageState::Returned) ==
-                   0;
+        const Run& run = consoleRun_->run();
+        const LedgerSummary& s = run.summaryNow();
+        return run.messageCount() > 0 && s.count(MessageState::Waiting) +
+                                                 s.count(MessageState::Delayed) +
+                                                 s.count(MessageState::InFlight) ==
+                                             0;
     });
 }
 
@@ -434,12 +445,11 @@ void MainWindow::slowRefresh() {
     messagePanel_->refresh();
     // The work queue's depth: tasks of other channels (a dead-lettered copy
     // among them) are not waiting in it.
-    const auto c = messages_->channelStateCounts(run_->channel());
-    auto n = [&](MessageState s) { return c[static_cast<std::size_t>(s)]; };
+    const ChannelAt* c = consoleRun_->run().channelNow(run_->channel().toStdString());
     chartsModel_.sampleDepth(
         qs::monotonicNanos(),
-        n(MessageState::Waiting) + n(MessageState::Rejected) + n(MessageState::Returned),
-        n(MessageState::InFlight));
+        c != nullptr ? static_cast<qint64>(c->count(MessageState::Waiting)) : 0,
+        c != nullptr ? static_cast<qint64>(c->count(MessageState::InFlight)) : 0);
     if (charts_->isVisible()) {
         charts_->refresh();
     }

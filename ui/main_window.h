@@ -20,6 +20,7 @@ class ConnectionController;
 class RunController;
 class EventPump;
 class MessageTableModel;
+class ConsoleRun;
 class EventLogModel;
 class TimelinePanel;
 class TimelineView;
@@ -49,6 +50,8 @@ public:
     RunController* run() const { return run_; }
     EventPump* pump() const { return pump_; }
     MessageTableModel* messages() const { return messages_; }
+    // The run every view reads (the one truth about what happened).
+    const ConsoleRun* consoleRun() const { return consoleRun_; }
     EventLogModel* eventLog() const { return eventLog_; }
     const TimelineModel& timelineModel() const { return timeline_; }
     const ChartsModel& chartsModel() const { return chartsModel_; }
@@ -96,6 +99,7 @@ private:
     ConnectionController* connection_;
     RunController* run_;
     EventPump* pump_;
+    ConsoleRun* consoleRun_;
     MessageTableModel* messages_;
     EventLogModel* eventLog_;
     TimelineModel timeline_;

@@ -10,7 +10,7 @@ MessageFilterProxy::MessageFilterProxy(QObject* parent) : QSortFilterProxyModel(
     setFilterCaseSensitivity(Qt::CaseInsensitive);
 }
 
-void MessageFilterProxy::setStateFilter(std::optional<MessageState> state) {
+void MessageFilterProxy::setStateFilter(std::optional<TaskState> state) {
     if (state_ == state) {
         return;
     }

@@ -3,7 +3,7 @@
 #include <QSortFilterProxyModel>
 #include <optional>
 
-#include "message_record.h"
+#include "task_view.h"
 
 // Filters the message table by state and by worker; sorts numerically where
 // the source column is numeric (SortRole).
@@ -14,14 +14,14 @@ class MessageFilterProxy : public QSortFilterProxyModel {
 public:
     explicit MessageFilterProxy(QObject* parent = nullptr);
 
-    void setStateFilter(std::optional<MessageState> state);  // nullopt = all
+    void setStateFilter(std::optional<TaskState> state);  // nullopt = all
     void setWorkerFilter(const QString& worker);             // empty = all
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
 
 private:
-    std::optional<MessageState> state_;
+    std::optional<TaskState> state_;
     QString worker_;
 };
 

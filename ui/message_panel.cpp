@@ -16,10 +16,35 @@
 
 #include "event_time.h"
 #include "message_filter_proxy.h"
+#include "console_run.h"
 #include "message_table_model.h"
+#include "run/run.h"
 #include "theme.h"
 
 namespace qs::ui {
+
+namespace {
+QColor historyColor(EventKind kind) {
+    const Theme& t = Theme::current();
+    switch (kind) {
+        case EventKind::Acked:
+            return t.outcome(Outcome::Acked);
+        case EventKind::Rejected:
+            return t.outcome(Outcome::Rejected);
+        case EventKind::WorkerCrashed:
+        case EventKind::WorkerStopped:
+        case EventKind::Redelivered:
+        case EventKind::BrokerReturned:
+            return t.outcome(Outcome::Returned);
+        case EventKind::BrokerDeadLettered:
+            return t.outcome(Outcome::DeadLettered);
+        case EventKind::MessageAssigned:
+            return t.outcome(Outcome::InFlight);
+        default:
+            return t.text;
+    }
+}
+}  // namespace
 
 const QString MessagePanel::kHistoryHint = QStringLiteral(
     "Select a message in the table (or a bar on the timeline) to see every delivery: which "
@@ -53,8 +78,8 @@ MessagePanel::MessagePanel(MessageTableModel* model, QWidget* parent)
         "it on the timeline. Click a column header to sort."));
 
     state_->addItem(QStringLiteral("All states"), -1);
-    for (int s = 0; s < static_cast<int>(MessageState::Count); ++s) {
-        state_->addItem(messageStateName(static_cast<MessageState>(s)), s);
+    for (int s = 0; s < static_cast<int>(TaskState::Count); ++s) {
+        state_->addItem(taskStateName(static_cast<TaskState>(s)), s);
     }
     state_->setToolTip(QStringLiteral("Show only tasks in this state."));
     worker_->addItem(QStringLiteral("All workers"), QString());
@@ -90,7 +115,7 @@ MessagePanel::MessagePanel(MessageTableModel* model, QWidget* parent)
     connect(state_, &QComboBox::currentIndexChanged, this, [this] {
         const int s = state_->currentData().toInt();
         proxy_->setStateFilter(s < 0 ? std::nullopt
-                                     : std::optional<MessageState>(static_cast<MessageState>(s)));
+                                     : std::optional<TaskState>(static_cast<TaskState>(s)));
     });
     connect(worker_, &QComboBox::currentIndexChanged, this,
             [this] { proxy_->setWorkerFilter(worker_->currentData().toString()); });
@@ -106,7 +131,7 @@ MessagePanel::MessagePanel(MessageTableModel* model, QWidget* parent)
                 showHistory();
                 Q_EMIT messageSelected(selected_);
             });
-    connect(model_, &MessageTableModel::watchedRecordChanged, this, &MessagePanel::showHistory);
+    connect(model_, &MessageTableModel::watchedTaskChanged, this, &MessagePanel::showHistory);
     showHistory();
     connect(model_, &QAbstractItemModel::modelReset, this, [this] {
         selected_.clear();
@@ -181,65 +206,37 @@ QString MessagePanel::historyText() const {
     return history_->toPlainText();
 }
 
+// The whole journey of the selected task, from the run's trail of it.
 void MessagePanel::showHistory() {
-    const MessageRecord* r = model_->recordByKey(selected_);
+    const std::optional<TaskView> task = model_->taskByKey(selected_);
     const Theme& t = Theme::current();
-    if (!r) {
+    if (!task) {
         const QString muted = t.mutedText.name();
-        history_->setHtml(
-            selected_.isEmpty()
-                ? QStringLiteral("<p style='color:%1'><b>Message history</b></p>"
-                                 "<p style='color:%1'>%2</p>")
-                      .arg(muted, kHistoryHint.toHtmlEscaped())
-                : QStringLiteral("<p style='color:%1'>This task's details were summarised "
-                                 "to keep memory bounded.</p>")
-                      .arg(muted));
+        history_->setHtml(QStringLiteral("<p style='color:%1'><b>Message history</b></p>"
+                                         "<p style='color:%1'>%2</p>")
+                              .arg(muted, kHistoryHint.toHtmlEscaped()));
         return;
     }
-    QString html =
-        QStringLiteral(
-            "<h3>Task #%1</h3><p>%2<br>id <tt>%3</tt><br>state <b>%4</b>, delivered %5×, "
-            "acked %6×</p><table cellspacing=2>")
-            .arg(r->task)
-            .arg(r->body.toHtmlEscaped())
-            .arg(r->messageId.toHtmlEscaped())
-            .arg(describeState(*r).toHtmlEscaped())
-            .arg(r->deliveries)
-            .arg(r->acks);
-    for (const HistoryEntry& h : r->history) {
-        QColor c = t.text;
-        switch (h.kind) {
-            case EventKind::Acked:
-                c = t.outcome(Outcome::Acked);
-                break;
-            case EventKind::Rejected:
-                c = t.outcome(Outcome::Rejected);
-                break;
-            case EventKind::WorkerCrashed:
-            case EventKind::WorkerStopped:
-            case EventKind::Redelivered:
-            case EventKind::BrokerReturned:
-                c = t.outcome(Outcome::Returned);
-                break;
-            case EventKind::BrokerDeadLettered:
-                c = t.outcome(Outcome::DeadLettered);
-                break;
-            case EventKind::MessageAssigned:
-                c = t.outcome(Outcome::InFlight);
-                break;
-            default:
-                break;
-        }
-        html += QStringLiteral("<tr><td><tt>%1</tt></td><td style='color:%2'>%3</td></tr>")
-                    .arg(formatClock(h.timeNs, true), c.name(),
-                         describeHistoryEntry(h).toHtmlEscaped());
+    const Run& run = model_->consoleRun().run();
+    const std::vector<std::uint32_t> trail = run.messageEvents(task->index);
+    int acks = 0;
+    QString rows;
+    for (const std::uint32_t i : trail) {
+        const Event& e = run.event(i);
+        acks += e.kind == EventKind::Acked ? 1 : 0;
+        rows += QStringLiteral("<tr><td><tt>%1</tt></td><td style='color:%2'>%3</td></tr>")
+                    .arg(formatClock(e.timeNs, true), historyColor(e.kind).name(),
+                         describeHistoryEvent(e).toHtmlEscaped());
     }
-    html += QStringLiteral("</table>");
-    if (r->droppedHistory > 0) {
-        html += QStringLiteral("<p style='color:gray'>(%1 intermediate steps omitted)</p>")
-                    .arg(r->droppedHistory);
-    }
-    history_->setHtml(html);
+    history_->setHtml(
+        QStringLiteral("<h3>Task #%1</h3><p>%2<br>id <tt>%3</tt><br>state <b>%4</b>, delivered "
+                       "%5×, acked %6×</p><table cellspacing=2>%7</table>")
+            .arg(task->task)
+            .arg(model_->bodyOf(*task).toHtmlEscaped(), task->messageId.toHtmlEscaped(),
+                 describeState(*task).toHtmlEscaped())
+            .arg(task->deliveries)
+            .arg(acks)
+            .arg(rows));
 }
 
 void MessagePanel::refresh() {
@@ -254,20 +251,20 @@ void MessagePanel::refresh() {
         }
         worker_->setCurrentIndex(std::max(0, worker_->findData(keep)));
     }
-    const auto counts = model_->stateCounts();
-    auto n = [&](MessageState s) { return counts[static_cast<std::size_t>(s)]; };
+    // The run's own counts: the same the headless summary prints.
+    const LedgerSummary& s = model_->consoleRun().run().summaryNow();
     counts_->setText(QStringLiteral("waiting %1 · in flight %2 · acked %3 · dead-lettered %4")
-                         .arg(n(MessageState::Waiting) + n(MessageState::Rejected) +
-                              n(MessageState::Returned) + n(MessageState::Delayed))
-                         .arg(n(MessageState::InFlight))
-                         .arg(n(MessageState::Acked))
-                         .arg(n(MessageState::DeadLettered)));
+                         .arg(s.count(MessageState::Waiting) + s.count(MessageState::Delayed))
+                         .arg(s.count(MessageState::InFlight))
+                         .arg(s.count(MessageState::Acked))
+                         .arg(s.count(MessageState::DeadLettered) +
+                              s.count(MessageState::Dropped)));
     // A dead-lettered task names its dead-letter channel in the State column:
     // make room for it rather than eliding the part that says where it went.
-    const QString& dlq = model_->longestDeadLetterChannel();
+    const QString dlq = model_->longestDeadLetterChannel();
     if (!dlq.isEmpty()) {
-        MessageRecord probe;
-        probe.state = MessageState::DeadLettered;
+        TaskView probe;
+        probe.state = TaskState::DeadLettered;
         probe.deadLetterChannel = dlq;
         const int want = view_->fontMetrics().horizontalAdvance(describeState(probe)) + 16;
         if (view_->columnWidth(MessageTableModel::StateColumn) < want) {

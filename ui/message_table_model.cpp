@@ -2,19 +2,17 @@
 
 #include <algorithm>
 
+#include "console_run.h"
 #include "event_time.h"
+#include "run/run.h"
 
 namespace qs::ui {
 
-namespace {
-// Event string fields are read as std::string_view (core may change how it stores them).
-QString qstr(std::string_view s) {
-    return fromView(s);
+MessageTableModel::MessageTableModel(const ConsoleRun* run, QObject* parent)
+    : QAbstractTableModel(parent), run_(run) {
+    connect(run_, &ConsoleRun::appended, this, &MessageTableModel::runAppended);
+    connect(run_, &ConsoleRun::wasReset, this, &MessageTableModel::runReset);
 }
-constexpr std::size_t kMaxDeadLetterCopies = 4096;
-}  // namespace
-
-MessageTableModel::MessageTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 int MessageTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : committed_;
@@ -24,43 +22,92 @@ int MessageTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-const MessageRecord* MessageTableModel::record(int row) const {
-    if (row < 0 || row >= committed_) {
-        return nullptr;
+const TaskView& MessageTableModel::cachedView(int row) const {
+    const Run& run = run_->run();
+    if (!cache_ || cache_->index != static_cast<std::uint32_t>(row) ||
+        cacheEvents_ != run.eventCount()) {
+        cache_ = taskViewAt(run, static_cast<std::uint32_t>(row));
+        cacheEvents_ = run.eventCount();
     }
-    return &rows_[static_cast<std::size_t>(row)];
+    return *cache_;
+}
+
+std::optional<TaskView> MessageTableModel::task(int row) const {
+    if (row < 0 || row >= committed_) {
+        return std::nullopt;
+    }
+    return cachedView(row);
+}
+
+std::optional<TaskView> MessageTableModel::taskByKey(const QString& key) const {
+    const Run& run = run_->run();
+    const auto index = run.messageIndex(messageIdOfKey(key).toStdString());
+    if (!index) {
+        return std::nullopt;
+    }
+    return taskViewAt(run, *index);
 }
 
 int MessageTableModel::rowOfKey(const QString& key) const {
-    const auto it = index_.constFind(key);
-    if (it == index_.constEnd()) {
-        return -1;
-    }
-    const qint64 row = it.value() - base_;
-    return row < committed_ ? static_cast<int>(row) : -1;
+    const auto index = run_->run().messageIndex(messageIdOfKey(key).toStdString());
+    return index && static_cast<int>(*index) < committed_ ? static_cast<int>(*index) : -1;
 }
 
-const MessageRecord* MessageTableModel::recordByKey(const QString& key) const {
-    // Includes rows not yet shown to the views (see setCommitIntervalMs()).
-    const auto it = index_.constFind(key);
-    if (it == index_.constEnd()) {
-        return nullptr;
+QString MessageTableModel::bodyOf(const TaskView& t) const {
+    const Run& run = run_->run();
+    for (const std::uint32_t i : run.messageEvents(t.index)) {
+        const Event& e = run.event(i);
+        if (e.kind == EventKind::TaskSent) {
+            return !e.detail.empty() ? QString::fromStdString(e.detail)
+                   : bodyFn_        ? bodyFn_(e)
+                                    : QString();
+        }
     }
-    return &rows_[static_cast<std::size_t>(it.value() - base_)];
+    return {};
+}
+
+QStringList MessageTableModel::workers() const {
+    QStringList list;
+    for (const WorkerStats& w : run_->run().ledger().workers()) {
+        if (w.received > 0) {
+            list << QString::fromStdString(w.worker);
+        }
+    }
+    std::sort(list.begin(), list.end(), [](const QString& a, const QString& b) {
+        return a.size() != b.size() ? a.size() < b.size() : a < b;
+    });
+    return list;
+}
+
+QString MessageTableModel::longestDeadLetterChannel() const {
+    QString longest;
+    for (const ChannelAt& c : run_->run().channelsNow()) {
+        if (c.count(MessageState::DeadLettered) > 0 && c.channel.view().size() >
+                                                           static_cast<std::size_t>(longest.size())) {
+            longest = fromView(c.channel.view());
+        }
+    }
+    return longest;
 }
 
 QVariant MessageTableModel::data(const QModelIndex& index, int role) const {
-    const MessageRecord* r = index.isValid() ? record(index.row()) : nullptr;
-    if (!r) {
+    if (!index.isValid() || index.row() >= committed_) {
         return {};
     }
+    const TaskView& t = cachedView(index.row());
     switch (role) {
         case KeyRole:
-            return r->key;
+            return t.key;
         case StateRole:
-            return static_cast<int>(r->state);
+            return static_cast<int>(t.state);
         case WorkerRole:
-            return r->worker;
+            return t.worker;
+        case SortRole:
+            return sortData(t, index.column());
+        case Qt::ToolTipRole:
+            return toolTip(t, index.column());
+        case Qt::DisplayRole:
+            return displayData(t, index.column());
         case Qt::TextAlignmentRole:
             switch (index.column()) {
                 case BodyColumn:
@@ -69,97 +116,97 @@ QVariant MessageTableModel::data(const QModelIndex& index, int role) const {
                 case WorkerColumn:
                     return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
                 default:
-                    break;
+                    return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
             }
-            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-        case Qt::ToolTipRole:
-            if (index.column() == StateColumn || index.column() == TaskColumn) {
-                QString tip =
-                    QStringLiteral("Task #%1 — %2").arg(r->task).arg(messageStateName(r->state));
-                if (r->state == MessageState::DeadLettered) {
-                    tip += r->deadLetterChannel.isEmpty()
-                               ? QStringLiteral(
-                                     "\nMaxReceiveCount reached and no dead-letter channel: "
-                                     "the broker dropped it")
-                               : QStringLiteral(
-                                     "\nMaxReceiveCount reached: the broker moved it "
-                                     "to channel %1")
-                                         .arg(r->deadLetterChannel) +
-                                     (r->deadLetterSequence > 0
-                                          ? QStringLiteral(" (sequence %1 there)")
-                                                .arg(r->deadLetterSequence)
-                                          : QString());
-                }
-                if (r->deliveries > 1) {
-                    tip += QStringLiteral("\nDelivered %1 times (at-least-once delivery)")
-                               .arg(r->deliveries);
-                }
-                return tip;
-            }
-            // Both columns share what the table has left and may be elided.
-            if (index.column() == IdColumn) {
-                return r->messageId;
-            }
-            if (index.column() == BodyColumn) {
-                return r->body.size() > 500 ? r->body.left(500) + QStringLiteral("…") : r->body;
-            }
+        default:
             return {};
-        default:
-            break;
     }
-    if (role == SortRole) {
-        switch (index.column()) {
-            case TaskColumn:
-                return r->task;
-            case SequenceColumn:
-                return QVariant::fromValue<qulonglong>(r->sequence);
-            case ReceiveCountColumn:
-                return r->receiveCount;
-            case SentColumn:
-                return QVariant::fromValue<qlonglong>(r->sentNs);
-            case AssignedColumn:
-                return QVariant::fromValue<qlonglong>(r->lastAssignedNs);
-            case SettledColumn:
-                return QVariant::fromValue<qlonglong>(r->settledNs);
-            case LatencyColumn:
-                return QVariant::fromValue<qlonglong>(r->latencyNs());
-            case StateColumn:
-                return static_cast<int>(r->state);
-            default:
-                break;
+}
+
+QVariant MessageTableModel::toolTip(const TaskView& t, int column) const {
+    if (column == StateColumn || column == TaskColumn) {
+        QString tip = QStringLiteral("Task #%1 — %2").arg(t.task).arg(describeState(t));
+        if (t.state == TaskState::DeadLettered) {
+            tip += t.deadLetterChannel.isEmpty()
+                       ? QStringLiteral("\nMaxReceiveCount reached (no broker report of where "
+                                        "it went)")
+                       : QStringLiteral("\nMaxReceiveCount reached: the broker moved it to "
+                                        "channel %1")
+                             .arg(t.deadLetterChannel);
+        } else if (t.state == TaskState::Dropped) {
+            tip += QStringLiteral(
+                "\nMaxReceiveCount reached and no dead-letter channel: the broker dropped it");
         }
-        role = Qt::DisplayRole;
+        if (t.deliveries > 1) {
+            tip += QStringLiteral("\nDelivered %1 times (at-least-once delivery)").arg(t.deliveries);
+        }
+        if (t.detailsForgotten) {
+            tip += QStringLiteral(
+                "\nIts times and sequence are no longer held in memory (an old, finished "
+                "task); its state and events are.");
+        }
+        return tip;
     }
-    if (role != Qt::DisplayRole) {
-        return {};
+    if (column == IdColumn) {
+        return t.messageId;  // the column may be narrow
     }
-    switch (index.column()) {
-        case TaskColumn:
-            return r->task > 0 ? QVariant(r->task) : QVariant(QStringLiteral("–"));
-        case SequenceColumn:
-            return r->sequence > 0 ? QVariant::fromValue<qulonglong>(r->sequence) : QVariant();
-        case IdColumn:
-            return r->messageId;
-        case BodyColumn:
-            return r->body;
-        case StateColumn:
-            return describeState(*r);
-        case WorkerColumn:
-            return r->worker;
-        case ReceiveCountColumn:
-            return r->receiveCount;
-        case SentColumn:
-            return r->sentNs > 0 ? formatClock(r->sentNs, true) : QString();
-        case AssignedColumn:
-            return r->lastAssignedNs > 0 ? formatClock(r->lastAssignedNs, true) : QString();
-        case SettledColumn:
-            return r->settledNs > 0 ? formatClock(r->settledNs, true) : QString();
-        case LatencyColumn:
-            return r->latencyNs() >= 0 ? formatDurationNs(r->latencyNs()) : QString();
-        default:
-            break;
+    if (column == BodyColumn) {
+        const QString body = bodyOf(t);
+        return body.size() > 500 ? body.left(500) + QStringLiteral("…") : body;
     }
     return {};
+}
+
+QVariant MessageTableModel::sortData(const TaskView& t, int column) const {
+    switch (column) {
+        case TaskColumn:
+            return t.task;
+        case SequenceColumn:
+            return QVariant::fromValue<qulonglong>(t.sequence);
+        case ReceiveCountColumn:
+            return t.receiveCount;
+        case SentColumn:
+            return QVariant::fromValue<qlonglong>(t.sentNs);
+        case AssignedColumn:
+            return QVariant::fromValue<qlonglong>(t.lastAssignedNs);
+        case SettledColumn:
+            return QVariant::fromValue<qlonglong>(t.settledNs);
+        case LatencyColumn:
+            return QVariant::fromValue<qlonglong>(t.latencyNs());
+        case StateColumn:
+            return static_cast<int>(t.state);
+        default:
+            return displayData(t, column);
+    }
+}
+
+QVariant MessageTableModel::displayData(const TaskView& t, int column) const {
+    switch (column) {
+        case TaskColumn:
+            return t.task;
+        case SequenceColumn:
+            return t.sequence > 0 ? QVariant::fromValue<qulonglong>(t.sequence) : QVariant();
+        case IdColumn:
+            return t.messageId;
+        case BodyColumn:
+            return bodyOf(t);
+        case StateColumn:
+            return describeState(t);
+        case WorkerColumn:
+            return t.worker;
+        case ReceiveCountColumn:
+            return t.receiveCount;
+        case SentColumn:
+            return t.sentNs > 0 ? formatClock(t.sentNs, true) : QString();
+        case AssignedColumn:
+            return t.lastAssignedNs > 0 ? formatClock(t.lastAssignedNs, true) : QString();
+        case SettledColumn:
+            return t.settledNs > 0 ? formatClock(t.settledNs, true) : QString();
+        case LatencyColumn:
+            return t.latencyNs() >= 0 ? formatDurationNs(t.latencyNs()) : QString();
+        default:
+            return {};
+    }
 }
 
 QVariant MessageTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
@@ -233,402 +280,71 @@ QVariant MessageTableModel::headerData(int section, Qt::Orientation orientation,
     return {};
 }
 
-void MessageTableModel::setMaxRows(int maxRows) {
-    maxRows_ = std::max(100, maxRows);
-    trimIfNeeded();
-}
-
-void MessageTableModel::clear() {
+void MessageTableModel::runReset() {
     beginResetModel();
-    rows_.clear();
-    index_.clear();
-    inFlightByWorker_.clear();
-    changedRows_.clear();
-    counts_.fill(0);
-    trimmedCounts_.fill(0);
-    channelCounts_.clear();
-    deadLetterCopies_.clear();
-    longestDeadLetter_.clear();
-    base_ = 0;
     committed_ = 0;
+    cache_.reset();
+    watchedIndex_.reset();
     lastCommit_.invalidate();
-    trimmed_ = 0;
-    taskCounter_ = 0;
-    taskBase_ = 0;
-    lastProducerN_ = 0;
-    workers_.clear();
     endResetModel();
 }
 
-std::array<qint64, static_cast<int>(MessageState::Count)> MessageTableModel::stateCounts() const {
-    auto total = counts_;
-    for (std::size_t i = 0; i < total.size(); ++i) {
-        total[i] += trimmedCounts_[i];
-    }
-    return total;
+void MessageTableModel::runAppended() {
+    signalChangedRows();
+    commitRows(false);
 }
 
-std::array<qint64, static_cast<int>(MessageState::Count)> MessageTableModel::channelStateCounts(
-    const QString& channel) const {
-    return channelCounts_.value(channel);
+void MessageTableModel::signalChangedRows() {
+    std::vector<std::uint32_t> rows = run_->touchedByLastAppend();
+    if (!watchedKey_.isEmpty() && !watchedIndex_) {
+        watchedIndex_ = run_->run().messageIndex(messageIdOfKey(watchedKey_).toStdString());
+    }
+    bool watchedTouched = false;
+    std::sort(rows.begin(), rows.end());
+    // One signal per run of nearby rows. Not one range from the first to the last
+    // changed row: a single old task touched again would make that range cover the
+    // rows on screen, and the table would repaint every frame for nothing.
+    constexpr std::uint32_t kGap = 8;
+    std::size_t i = 0;
+    while (i < rows.size()) {
+        std::size_t j = i;
+        while (j + 1 < rows.size() && rows[j + 1] <= rows[j] + kGap) {
+            ++j;
+        }
+        if (watchedIndex_ && *watchedIndex_ >= rows[i] && *watchedIndex_ <= rows[j]) {
+            watchedTouched = std::binary_search(rows.begin() + static_cast<std::ptrdiff_t>(i),
+                                                rows.begin() + static_cast<std::ptrdiff_t>(j) + 1,
+                                                *watchedIndex_);
+        }
+        const int first = static_cast<int>(rows[i]);
+        const int last = std::min(static_cast<int>(rows[j]), committed_ - 1);
+        if (first < committed_) {
+            Q_EMIT dataChanged(index(first, 0), index(last, ColumnCount - 1));
+        }
+        i = j + 1;
+    }
+    if (watchedTouched) {
+        Q_EMIT watchedTaskChanged();
+    }
 }
 
-QStringList MessageTableModel::workers() const {
-    QStringList list(workers_.begin(), workers_.end());
-    std::sort(list.begin(), list.end(), [](const QString& a, const QString& b) {
-        return a.size() != b.size() ? a.size() < b.size() : a < b;
-    });
-    return list;
-}
-
-MessageRecord* MessageTableModel::touch(const Event& e, bool create) {
-    if (std::string_view(e.messageId).empty()) {
-        return nullptr;
-    }
-    const QString key = messageKey(e.channel, e.messageId);
-    const auto it = index_.constFind(key);
-    if (it != index_.constEnd()) {
-        return &rows_[static_cast<std::size_t>(it.value() - base_)];
-    }
-    if (!create) {
-        return nullptr;
-    }
-    MessageRecord r;
-    r.history.reserve(6);  // sent, assigned, started, finished, acked: one allocation
-    r.key = key;
-    r.messageId = qstr(e.messageId);
-    r.channel = qstr(e.channel);
-    index_.insert(key, base_ + static_cast<qint64>(rows_.size()));
-    ++channelCounts_[r.channel][static_cast<int>(MessageState::Waiting)];
-    rows_.push_back(std::move(r));
-    ++counts_[static_cast<int>(MessageState::Waiting)];
-    return &rows_.back();
-}
-
-const QString& MessageTableModel::actorName(Name actor) {
-    // A handful of workers write every event: share their names instead of
-    // converting (and storing) one copy per history entry (found by id, not text).
-    if (actors_.size() > 4096) {
-        actors_.clear();
-    }
-    const auto it = actors_.find(actor);
-    if (it != actors_.end()) {
-        return it->second;
-    }
-    return actors_.emplace(actor, qstr(actor)).first->second;
-}
-
-void MessageTableModel::addHistory(MessageRecord& r, const Event& e) {
-    if (static_cast<int>(r.history.size()) >= kMaxHistory) {
-        // Keep the first entries (how it started) and the newest ones.
-        r.history.erase(r.history.begin() + 4);
-        ++r.droppedHistory;
-    }
-    HistoryEntry h;
-    h.timeNs = e.timeNs;
-    h.kind = e.kind;
-    h.actor = actorName(e.actor);
-    h.receiveCount = e.receiveCount;
-    h.sequence = e.sequence;
-    h.detail = qstr(e.detail);
-    r.history.push_back(std::move(h));
-}
-
-void MessageTableModel::setState(MessageRecord& r, MessageState s) {
-    if (r.state == s) {
+void MessageTableModel::commitRows(bool force) {
+    const int total = static_cast<int>(run_->run().messageCount());
+    if (total <= committed_) {
         return;
     }
-    --counts_[static_cast<int>(r.state)];
-    ++counts_[static_cast<int>(s)];
-    auto& perChannel = channelCounts_[r.channel];
-    --perChannel[static_cast<int>(r.state)];
-    ++perChannel[static_cast<int>(s)];
-    r.state = s;
-}
-
-MessageRecord* MessageTableModel::deadLetterSource(const Event& e) {
-    if (deadLetterCopies_.isEmpty()) {
-        return nullptr;
+    if (!force && commitIntervalMs_ > 0 && lastCommit_.isValid() &&
+        lastCommit_.elapsed() < commitIntervalMs_) {
+        return;
     }
-    const auto it = deadLetterCopies_.constFind(messageKey(e.channel, e.messageId));
-    if (it == deadLetterCopies_.constEnd()) {
-        return nullptr;
-    }
-    const QString source = it.value();
-    deadLetterCopies_.erase(it);
-    const auto row = index_.constFind(source);
-    return row == index_.constEnd() ? nullptr
-                                    : &rows_[static_cast<std::size_t>(row.value() - base_)];
-}
-
-void MessageTableModel::markChanged(const MessageRecord& r) {
-    if (!watchedKey_.isEmpty() && r.key == watchedKey_) {
-        watchedTouched_ = true;
-    }
-    const auto it = index_.constFind(r.key);
-    const qint64 row = it.value() - base_;
-    if (row < committed_) {
-        changedRows_.push_back(static_cast<int>(row));
-    }
-}
-
-void MessageTableModel::applyEvents(const std::vector<Event>& batch) {
-    for (const Event& e : batch) {
-        MessageRecord* r = nullptr;
-        switch (e.kind) {
-            case EventKind::TaskSent:
-                r = touch(e, true);
-                if (r) {
-                    if (r->task == 0) {
-                        // The producer numbers its tasks from 1 (count2); a second send
-                        // continues the numbering so task numbers stay unique in a run.
-                        if (e.count2 > 0) {
-                            if (e.count2 <= lastProducerN_) {
-                                taskBase_ = taskCounter_;
-                            }
-                            lastProducerN_ = e.count2;
-                            r->task = static_cast<int>(taskBase_ + e.count2);
-                        } else {
-                            r->task = taskCounter_ + 1;
-                        }
-                        taskCounter_ = std::max(taskCounter_, r->task);
-                    }
-                    r->sentNs = e.timeNs;
-                    if (!e.detail.empty()) {
-                        r->body = qstr(e.detail);
-                    } else if (bodyFn_) {
-                        r->body = bodyFn_(e);
-                    }
-                    if (e.value > 0 && r->state == MessageState::Waiting) {
-                        setState(*r, MessageState::Delayed);
-                    }
-                }
-                break;
-            case EventKind::BrokerStored:
-                // The dead-lettered copy is the same task in another channel: it
-                // belongs on the task's row, not on a new "waiting" one.
-                if ((r = deadLetterSource(e)) != nullptr) {
-                    r->deadLetterSequence = e.sequence;
-                    addHistory(*r, e);
-                    r->history.back().detail = r->deadLetterChannel;
-                    markChanged(*r);
-                    r = nullptr;
-                    break;
-                }
-                r = touch(e, true);
-                if (r) {
-                    r->sequence = e.sequence;
-                }
-                break;
-            case EventKind::BrokerDelayed:
-                r = touch(e, true);
-                if (r && r->state == MessageState::Waiting) {
-                    setState(*r, MessageState::Delayed);
-                }
-                break;
-            case EventKind::BrokerReleased:
-                r = touch(e, false);
-                if (r && r->state == MessageState::Delayed) {
-                    setState(*r, MessageState::Waiting);
-                }
-                break;
-            case EventKind::MessageAssigned: {
-                r = touch(e, true);
-                if (!r) {
-                    break;
-                }
-                const QString actor = actorName(e.actor);
-                if (r->state == MessageState::InFlight && !r->worker.isEmpty() &&
-                    r->worker != actor) {
-                    inFlightByWorker_[r->worker].remove(r->key);  // returned without a crash event
-                }
-                workers_.insert(actor);
-                r->worker = actor;
-                r->receiveCount = e.receiveCount;
-                if (e.sequence > 0) {
-                    r->sequence = e.sequence;
-                }
-                ++r->deliveries;
-                if (r->firstAssignedNs == 0) {
-                    r->firstAssignedNs = e.timeNs;
-                }
-                r->lastAssignedNs = e.timeNs;
-                r->settledNs = 0;
-                setState(*r, MessageState::InFlight);
-                inFlightByWorker_[actor].insert(r->key);
-                break;
-            }
-            case EventKind::Redelivered:
-            case EventKind::WorkStarted:
-            case EventKind::WorkFinished:
-            case EventKind::BrokerDelivered:
-            case EventKind::BrokerAcked:
-            case EventKind::BrokerNacked:
-            case EventKind::BrokerRequeued:
-                r = touch(e, false);
-                break;
-            case EventKind::Acked:
-                r = touch(e, false);
-                if (r) {
-                    ++r->acks;
-                    r->settledNs = e.timeNs;
-                    setState(*r, MessageState::Acked);
-                    inFlightByWorker_[actorName(e.actor)].remove(r->key);
-                }
-                break;
-            case EventKind::Rejected:
-                r = touch(e, false);
-                if (r) {
-                    // The broker reports the dead-lettering while it handles the
-                    // reject, so its event can arrive before the worker's own.
-                    if (r->state != MessageState::DeadLettered) {
-                        setState(*r, MessageState::Rejected);
-                    }
-                    inFlightByWorker_[actorName(e.actor)].remove(r->key);
-                }
-                break;
-            case EventKind::Requeued:
-                r = touch(e, false);
-                if (r) {
-                    r->settledNs = e.timeNs;
-                    setState(*r, MessageState::Requeued);
-                    inFlightByWorker_[actorName(e.actor)].remove(r->key);
-                }
-                break;
-            case EventKind::BrokerReturned:
-                r = touch(e, false);
-                if (r && r->state == MessageState::InFlight) {
-                    inFlightByWorker_[r->worker].remove(r->key);
-                    setState(*r, MessageState::Returned);
-                }
-                break;
-            case EventKind::BrokerExpired:
-                r = touch(e, false);
-                if (r) {
-                    r->settledNs = e.timeNs;
-                    setState(*r, MessageState::Expired);
-                }
-                break;
-            case EventKind::BrokerDeadLettered:
-                r = touch(e, false);
-                if (r) {
-                    r->settledNs = e.timeNs;
-                    setState(*r, MessageState::DeadLettered);
-                    inFlightByWorker_[r->worker].remove(r->key);
-                    r->deadLetterChannel = qstr(e.detail);
-                    if (r->deadLetterChannel.size() > longestDeadLetter_.size()) {
-                        longestDeadLetter_ = r->deadLetterChannel;
-                    }
-                    if (!r->deadLetterChannel.isEmpty()) {
-                        // The broker stores the copy right after this event (same thread).
-                        if (static_cast<std::size_t>(deadLetterCopies_.size()) >=
-                            kMaxDeadLetterCopies) {
-                            deadLetterCopies_.clear();
-                            longestDeadLetter_.clear();  // copies whose store was never seen
-                        }
-                        deadLetterCopies_.insert(messageKey(e.detail, e.messageId), r->key);
-                    }
-                }
-                break;
-            case EventKind::WorkerCrashed:
-            case EventKind::WorkerStopped: {
-                // Whatever the worker held unsettled goes back to the queue.
-                const QString actor = actorName(e.actor);
-                const QSet<QString> held = inFlightByWorker_.take(actor);
-                for (const QString& key : held) {
-                    const auto it = index_.constFind(key);
-                    if (it == index_.constEnd()) {
-                        continue;
-                    }
-                    MessageRecord& m = rows_[static_cast<std::size_t>(it.value() - base_)];
-                    if (m.state != MessageState::InFlight) {
-                        continue;
-                    }
-                    setState(m, MessageState::Returned);
-                    addHistory(m, e);
-                    markChanged(m);
-                }
-                break;
-            }
-            default:
-                break;
-        }
-        if (r) {
-            addHistory(*r, e);
-            markChanged(*r);
-        }
-    }
-    flushChanges();
-    trimIfNeeded();
-}
-
-void MessageTableModel::flushChanges() {
-    const int total = static_cast<int>(rows_.size());
-    if (!changedRows_.empty()) {
-        std::sort(changedRows_.begin(), changedRows_.end());
-        changedRows_.erase(std::unique(changedRows_.begin(), changedRows_.end()),
-                           changedRows_.end());
-        const int lastCol = ColumnCount - 1;
-        // One signal per run of nearby rows. Not one range from the first to the last
-        // changed row: a single old task touched again would make that range cover the
-        // rows on screen, and the table would repaint every frame for nothing.
-        constexpr int kGap = 8;
-        std::size_t i = 0;
-        while (i < changedRows_.size()) {
-            std::size_t j = i;
-            while (j + 1 < changedRows_.size() && changedRows_[j + 1] <= changedRows_[j] + kGap) {
-                ++j;
-            }
-            Q_EMIT dataChanged(index(changedRows_[i], 0), index(changedRows_[j], lastCol));
-            i = j + 1;
-        }
-        changedRows_.clear();
-    }
-    if (total > committed_ && (commitIntervalMs_ <= 0 || !lastCommit_.isValid() ||
-                               lastCommit_.elapsed() >= commitIntervalMs_)) {
-        beginInsertRows({}, committed_, total - 1);
-        committed_ = total;
-        endInsertRows();
-        lastCommit_.start();
-    }
-    if (watchedTouched_) {
-        watchedTouched_ = false;
-        Q_EMIT watchedRecordChanged();
-    }
+    beginInsertRows({}, committed_, total - 1);
+    committed_ = total;
+    endInsertRows();
+    lastCommit_.start();
 }
 
 void MessageTableModel::commitPendingRows() {
-    const int total = static_cast<int>(rows_.size());
-    if (total > committed_) {
-        beginInsertRows({}, committed_, total - 1);
-        committed_ = total;
-        endInsertRows();
-        lastCommit_.start();
-    }
-    trimIfNeeded();
-}
-
-void MessageTableModel::trimIfNeeded() {
-    const int slack = std::max(50, maxRows_ / 10);
-    if (committed_ <= maxRows_ + slack) {
-        return;
-    }
-    const int removeCount = committed_ - maxRows_;
-    beginRemoveRows({}, 0, removeCount - 1);
-    for (int i = 0; i < removeCount; ++i) {
-        MessageRecord& r = rows_.front();
-        index_.remove(r.key);
-        if (r.state == MessageState::InFlight) {
-            inFlightByWorker_[r.worker].remove(r.key);
-        }
-        --counts_[static_cast<int>(r.state)];
-        ++trimmedCounts_[static_cast<int>(r.state)];
-        rows_.pop_front();
-    }
-    base_ += removeCount;
-    committed_ -= removeCount;
-    trimmed_ += removeCount;
-    endRemoveRows();
+    commitRows(true);
 }
 
 }  // namespace qs::ui

@@ -200,8 +200,9 @@ void RunController::stopAll() {
     dropPool();
 }
 
-void RunController::resetRun() {
+void RunController::resetRun(const LedgerOptions& options) {
     stopAll();
+    ledgerOptions_ = options;
     std::vector<Event> discard;
     stream_.drain(discard);
     Q_EMIT runReset();

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "events/event_stream.h"
+#include "events/ledger.h"
 #include "workers/task_producer.h"
 #include "workers/worker_config.h"
 #include "workers/worker_state.h"
@@ -65,8 +66,10 @@ public:
     std::optional<workers::ProducerProgress> producerProgress() const;
     const workers::TaskSpec* producerSpec() const;
 
-    // Stops producer and pool and tells the views to start over.
-    void resetRun();
+    // Stops producer and pool and tells the views to start over with a run
+    // whose ledger uses `options` (a scenario's; see runner::ledgerOptionsFor).
+    void resetRun(const LedgerOptions& options = {});
+    const LedgerOptions& ledgerOptions() const { return ledgerOptions_; }
     void stopAll();
 
 Q_SIGNALS:
@@ -86,6 +89,7 @@ private:
     std::unique_ptr<workers::TaskProducer> producer_;
     workers::WorkerConfig config_;
     QString channel_ = QStringLiteral("tasks");
+    LedgerOptions ledgerOptions_;
 };
 
 }  // namespace qs::ui

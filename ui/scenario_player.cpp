@@ -2,6 +2,7 @@
 
 #include "connection_controller.h"
 #include "run_controller.h"
+#include "runner/scenario_runner.h"
 #include "runner/timeline_step.h"
 #include "workers/worker_pool.h"
 
@@ -41,7 +42,7 @@ bool ScenarioPlayer::start(const runner::Scenario& scenario, QString* error) {
         return false;
     }
     stop();
-    run_->resetRun();
+    run_->resetRun(runner::ledgerOptionsFor(scenario));
     scenario_ = scenario;
     schedule_.emplace(scenario_, runner::PoolAtEnd::KeepUnlessChannelDeleted);
     run_->setChannel(q(scenario.channel));

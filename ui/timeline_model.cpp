@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "message_record.h"
+#include "message_key.h"
 
 namespace qs::ui {
 

@@ -56,13 +56,6 @@ std::uint64_t unfinished(const LedgerSummary& s) {
            s.count(MessageState::InFlight);
 }
 
-LedgerOptions ledgerOptionsFor(const Scenario& sc) {
-    LedgerOptions options;
-    options.maxReceiveCount = sc.tasks.policy.maxReceiveCount;
-    options.maxPendingDerivedEvents = 100000;
-    options.maxFinishedMessages = std::max<std::size_t>(100000, sc.tasks.count + 1000);
-    return options;
-}
 
 // One headless run from setup to result. ScenarioRunner::run() calls its parts
 // in order: setUp(), playSchedule(), end(), then result(). The steps and their
@@ -441,6 +434,14 @@ RunResult ScenarioRunner::run() {
     session.playSchedule();
     session.end();
     return session.result();
+}
+
+LedgerOptions ledgerOptionsFor(const Scenario& sc) {
+    LedgerOptions options;
+    options.maxReceiveCount = sc.tasks.policy.maxReceiveCount;
+    options.maxPendingDerivedEvents = 100000;
+    options.maxFinishedMessages = std::max<std::size_t>(100000, sc.tasks.count + 1000);
+    return options;
 }
 
 }  // namespace qs::runner

@@ -65,6 +65,11 @@ struct RunResult {
 
 // Threading: construct and run() on one thread; requestStop() from any
 // thread (a signal handler's helper thread, the GUI) ends the run early.
+// The ledger's options for a run of `scenario`: its MaxReceiveCount (so a
+// dead-lettering no broker reports is still seen), derived redeliveries, and
+// room to keep every task's details. The headless runner and the console use it.
+LedgerOptions ledgerOptionsFor(const Scenario& scenario);
+
 class ScenarioRunner {
 public:
     ScenarioRunner(Scenario scenario, RunOptions options);

@@ -20,10 +20,12 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "console_run.h"
 #include "event_log_model.h"
 #include "event_pump.h"
 #include "main_window.h"
 #include "message_table_model.h"
+#include "run/run.h"
 
 namespace {
 
@@ -281,10 +283,13 @@ int main(int argc, char** argv) {
                     qPrintable(window.pump()->sinkNames().value(static_cast<int>(i))),
                     pctOf(sinkMs[i], 0.5), pctOf(sinkMs[i], 0.99));
     }
-    std::printf("message rows %d (trimmed %lld), event log rows %d, timeline bars %zu\n",
-                window.messages()->rowCount(),
-                static_cast<long long>(window.messages()->trimmedRows()),
-                window.eventLog()->rowCount(), window.timelineModel().barCount());
+    const qs::RunMemory runMemory = window.consoleRun()->run().memory();
+    std::printf("message rows %d, event log rows %d, timeline bars %zu\n",
+                window.messages()->rowCount(), window.eventLog()->rowCount(),
+                window.timelineModel().barCount());
+    std::printf("the run: %llu events, %.1f MiB in RAM\n",
+                static_cast<unsigned long long>(window.consoleRun()->run().eventCount()),
+                static_cast<double>(runMemory.total()) / (1024.0 * 1024.0));
     std::printf("peak memory (VmHWM): %.1f MiB\n", static_cast<double>(vmHwmKb()) / 1024.0);
     return 0;
 }

@@ -9,7 +9,9 @@
 #include "broker/broker.h"
 #include "client/queues_client.h"
 #include "connection_controller.h"
+#include "console_run.h"
 #include "main_window.h"
+#include "run/run.h"
 #include "message_table_model.h"
 #include "producer_panel.h"
 #include "run_controller.h"
@@ -192,7 +194,7 @@ void TestConnectionRecovery::mainWindowShowsLostState() {
     window.producerPanel()->setCount(5);
     window.producerPanel()->send();
     QTRY_VERIFY_WITH_TIMEOUT(
-        window.messages()->stateCounts()[static_cast<std::size_t>(MessageState::Acked)] == 5,
+        window.consoleRun()->run().summaryNow().count(qs::MessageState::Acked) == 5,
         60000);
 }
 

@@ -2,7 +2,7 @@
 
 #include "event_factory.h"
 #include "explainer.h"
-#include "message_record.h"
+#include "message_key.h"
 
 using namespace qs;
 using namespace qs::ui;

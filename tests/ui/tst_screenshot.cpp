@@ -13,7 +13,9 @@
 
 #include "charts_panel.h"
 #include "connection_controller.h"
+#include "console_run.h"
 #include "main_window.h"
+#include "run/run.h"
 #include "message_panel.h"
 #include "message_table_model.h"
 #include "producer_panel.h"
@@ -65,7 +67,7 @@ void TestScreenshot::startRun(MainWindow& window, QSize size) {
     window.producerPanel()->setCount(8);
     window.producerPanel()->send();
     QTRY_VERIFY_WITH_TIMEOUT(
-        window.messages()->stateCounts()[static_cast<int>(MessageState::Acked)] == 8, 20000);
+        window.consoleRun()->run().summaryNow().count(qs::MessageState::Acked) == 8, 20000);
 }
 
 void TestScreenshot::rendersANonBlankWindow() {
@@ -82,7 +84,7 @@ void TestScreenshot::rendersANonBlankWindow() {
     window.producerPanel()->setCount(12);
     window.producerPanel()->send();
     QTRY_VERIFY_WITH_TIMEOUT(
-        window.messages()->stateCounts()[static_cast<int>(MessageState::Acked)] >= 4, 20000);
+        window.consoleRun()->run().summaryNow().count(qs::MessageState::Acked) >= 4, 20000);
     QTest::qWait(300);
 
     QTemporaryDir dir;

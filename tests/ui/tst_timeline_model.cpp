@@ -2,7 +2,7 @@
 #include <QTest>
 
 #include "event_factory.h"
-#include "message_record.h"
+#include "message_key.h"
 #include "timeline_model.h"
 #include "timeline_view.h"
 

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QObject>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "events/event.h"
+#include "events/ledger.h"
+#include "run/run.h"
+
+// The run the console shows: one core qs::Run, fed by the event pump before
+// any view, so the message table, the history pane, the counters and the
+// scenario's end check all read the same truth the headless runner reads.
+// Replaced by an empty run when the console's run is reset.
+//
+// Threading: UI thread only (the Run is not thread-safe).
+namespace qs::ui {
+
+class ConsoleRun : public QObject {
+    Q_OBJECT
+public:
+    explicit ConsoleRun(QObject* parent = nullptr);
+    ~ConsoleRun() override;
+
+    const Run& run() const { return *run_; }
+
+    // Appends a batch (stream order). Then touchedByLastAppend() lists the
+    // messages it touched, each once; appended() fires.
+    void append(const std::vector<Event>& batch);
+    const std::vector<std::uint32_t>& touchedByLastAppend() const { return touched_; }
+
+    // Starts an empty run whose ledger uses `options` (a scenario's
+    // MaxReceiveCount lets the ledger see a dead-lettering no broker reports).
+    void reset(const LedgerOptions& options);
+    void reset() { reset(defaultLedgerOptions()); }
+    static LedgerOptions defaultLedgerOptions();
+
+Q_SIGNALS:
+    void appended();
+    void wasReset();
+
+private:
+    std::unique_ptr<Run> run_;
+    std::vector<std::uint32_t> touched_;
+};
+
+}  // namespace qs::ui
