@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "console_run.h"
 #include "event_time.h"
+#include "run/run.h"
 
 namespace qs::ui {
 
@@ -12,10 +14,22 @@ QString sv(std::string_view s) {
 }
 }  // namespace
 
-EventLogModel::EventLogModel(QObject* parent) : QAbstractTableModel(parent) {}
+EventLogModel::EventLogModel(const ConsoleRun* run, QObject* parent)
+    : QAbstractTableModel(parent), run_(run) {
+    connect(run_, &ConsoleRun::appended, this, &EventLogModel::runAppended);
+    connect(run_, &ConsoleRun::wasReset, this, &EventLogModel::runReset);
+}
 
 int EventLogModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(events_.size());
+    return parent.isValid() ? 0 : static_cast<int>(end_ - first_);
+}
+
+std::uint64_t EventLogModel::totalSeen() const {
+    return run_->run().eventCount();
+}
+
+const Event& EventLogModel::event(int row) const {
+    return run_->run().event(first_ + static_cast<std::uint64_t>(row));
 }
 
 int EventLogModel::columnCount(const QModelIndex& parent) const {
@@ -62,11 +76,34 @@ QString EventLogModel::detailText(const Event& e) {
     return d;
 }
 
+QString EventLogModel::cellText(const Event& e, int column) {
+    switch (column) {
+        case TimeColumn:
+            return formatClock(e.timeNs, true);
+        case SourceColumn:
+            return sv(toString(e.source));
+        case KindColumn:
+            return sv(toString(e.kind));
+        case ActorColumn:
+            return sv(e.actor);
+        case ChannelColumn:
+            return sv(e.channel);
+        case SequenceColumn:
+            return e.sequence ? QString::number(e.sequence) : QString();
+        case MessageIdColumn:
+            return sv(e.messageId);
+        case DetailColumn:
+            return detailText(e);
+        default:
+            return {};
+    }
+}
+
 QVariant EventLogModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) {
         return {};
     }
-    const Event& e = events_[static_cast<std::size_t>(index.row())];
+    const Event& e = event(index.row());
     switch (role) {
         case SourceRole:
             return static_cast<int>(e.source);
@@ -75,31 +112,13 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
         case ProblemRole:
             return isProblem(e.kind);
         case Qt::DisplayRole:
-            switch (index.column()) {
-                case TimeColumn:
-                    return formatClock(e.timeNs, true);
-                case SourceColumn:
-                    return sv(toString(e.source));
-                case KindColumn:
-                    return sv(toString(e.kind));
-                case ActorColumn:
-                    return sv(e.actor);
-                case ChannelColumn:
-                    return sv(e.channel);
-                case SequenceColumn:
-                    return e.sequence ? QVariant::fromValue<qulonglong>(e.sequence) : QVariant();
-                case MessageIdColumn:
-                    return sv(e.messageId);
-                case DetailColumn:
-                    return detailText(e);
-                default:
-                    break;
+            if (index.column() == SequenceColumn) {
+                return e.sequence ? QVariant::fromValue<qulonglong>(e.sequence) : QVariant();
             }
-            break;
+            return cellText(e, index.column());
         default:
-            break;
+            return {};
     }
-    return {};
 }
 
 QVariant EventLogModel::headerData(int section, Qt::Orientation orientation, int role) const {
@@ -129,45 +148,49 @@ QVariant EventLogModel::headerData(int section, Qt::Orientation orientation, int
     return {};
 }
 
-void EventLogModel::append(const std::vector<Event>& batch) {
-    if (batch.empty()) {
+void EventLogModel::runAppended() {
+    const std::uint64_t total = run_->run().eventCount();
+    if (total == end_) {
         return;
     }
-    total_ += batch.size();
-    // Only the newest `capacity_` of this batch can survive. The oldest rows leave
-    // in chunks of a tenth of the capacity, not every frame: each removal costs the
-    // filter proxy and the view a pass over all rows, however few rows go.
-    const auto cap = static_cast<std::size_t>(capacity_);
-    const std::size_t slack = cap / 10;
-    const std::size_t take = std::min(batch.size(), cap);
-    const std::size_t overflow =
-        events_.size() + take > cap + slack ? events_.size() + take - cap : 0;
-    if (overflow > 0) {
-        beginRemoveRows({}, 0, static_cast<int>(overflow) - 1);
-        events_.erase(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(overflow));
-        endRemoveRows();
+    // Only the newest `capacity_` can stay. The oldest rows leave in chunks of a
+    // tenth of the capacity, not every frame: each removal costs the filter proxy
+    // and the view a pass over all rows, however few rows go.
+    const auto cap = static_cast<std::uint64_t>(capacity_);
+    const std::uint64_t incoming = total - end_;
+    if (end_ - first_ + incoming > cap + cap / 10) {
+        trimTo(incoming >= cap ? 0 : cap - incoming);
     }
-    const int first = static_cast<int>(events_.size());
-    beginInsertRows({}, first, first + static_cast<int>(take) - 1);
-    events_.insert(events_.end(), batch.end() - static_cast<std::ptrdiff_t>(take), batch.end());
+    if (end_ == first_) {  // an empty window starts at the newest `cap` events
+        first_ = end_ = std::max(end_, total > cap ? total - cap : 0);
+    }
+    const int firstRow = static_cast<int>(end_ - first_);
+    beginInsertRows({}, firstRow, firstRow + static_cast<int>(total - end_) - 1);
+    end_ = total;
     endInsertRows();
 }
 
-void EventLogModel::clear() {
+// Keeps the newest `keep` rows of the window.
+void EventLogModel::trimTo(std::uint64_t keep) {
+    const std::uint64_t rows = end_ - first_;
+    if (rows <= keep) {
+        return;
+    }
+    const auto remove = static_cast<int>(rows - keep);
+    beginRemoveRows({}, 0, remove - 1);
+    first_ += static_cast<std::uint64_t>(remove);
+    endRemoveRows();
+}
+
+void EventLogModel::runReset() {
     beginResetModel();
-    events_.clear();
-    total_ = 0;
+    first_ = end_ = 0;
     endResetModel();
 }
 
 void EventLogModel::setCapacity(int capacity) {
     capacity_ = std::max(100, capacity);
-    if (static_cast<int>(events_.size()) > capacity_) {
-        const int overflow = static_cast<int>(events_.size()) - capacity_;
-        beginRemoveRows({}, 0, overflow - 1);
-        events_.erase(events_.begin(), events_.begin() + overflow);
-        endRemoveRows();
-    }
+    trimTo(static_cast<std::uint64_t>(capacity_));
 }
 
 }  // namespace qs::ui

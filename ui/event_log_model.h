@@ -1,15 +1,19 @@
 #pragma once
 
 #include <QAbstractTableModel>
-#include <deque>
 #include <vector>
 
 #include "events/event.h"
 
-// The raw event log: the newest `capacity` events (up to a tenth more between
-// trims), oldest first. Older events leave in chunks of a tenth of the capacity
-// (one rowsRemoved), new ones arrive in one rowsInserted per frame. UI thread only.
+// The raw event log: a window on the console's run, its newest `capacity`
+// events (up to a tenth more between trims), oldest first. It holds no events
+// of its own: every row is read from the run, which keeps them all (exports
+// read the run, not the window). Older events leave the window in chunks of a
+// tenth of the capacity (one rowsRemoved), new ones arrive in one
+// rowsInserted per appended batch. UI thread only.
 namespace qs::ui {
+
+class ConsoleRun;
 
 class EventLogModel : public QAbstractTableModel {
     Q_OBJECT
@@ -31,28 +35,36 @@ public:
         ProblemRole,                    // bool: crash, rejection, error, dead-letter, ...
     };
 
-    explicit EventLogModel(QObject* parent = nullptr);
+    // `run` is not owned and must outlive the model.
+    explicit EventLogModel(const ConsoleRun* run, QObject* parent = nullptr);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
-    void append(const std::vector<Event>& batch);
-    void clear();
     void setCapacity(int capacity);
     int capacity() const { return capacity_; }
-    std::uint64_t totalSeen() const { return total_; }
+    // Every event of the run, in the window or not.
+    std::uint64_t totalSeen() const;
+    const ConsoleRun& consoleRun() const { return *run_; }
 
-    const Event& event(int row) const { return events_[static_cast<std::size_t>(row)]; }
+    const Event& event(int row) const;
 
     static bool isProblem(EventKind kind);
     static QString detailText(const Event& e);
+    // What a column shows for an event (the search matches these).
+    static QString cellText(const Event& e, int column);
 
 private:
-    std::deque<Event> events_;
+    void runAppended();
+    void runReset();
+    void trimTo(std::uint64_t keep);
+
+    const ConsoleRun* run_;
+    std::uint64_t first_ = 0;  // the run's index of row 0
+    std::uint64_t end_ = 0;    // one past the run's index of the last row
     int capacity_ = 20000;
-    std::uint64_t total_ = 0;
 };
 
 }  // namespace qs::ui

@@ -12,7 +12,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "console_run.h"
 #include "event_export.h"
+#include "run/run.h"
 
 namespace qs::ui {
 
@@ -22,29 +24,32 @@ void EventLogFilter::setScope(Scope scope) {
 }
 
 bool EventLogFilter::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
-    const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
-    const auto source = static_cast<EventSource>(idx.data(EventLogModel::SourceRole).toInt());
+    Q_UNUSED(sourceParent);
+    return accepts(static_cast<const EventLogModel*>(sourceModel())->event(sourceRow));
+}
+
+bool EventLogFilter::accepts(const Event& e) const {
     switch (scope_) {
         case Scope::All:
             break;
         case Scope::Producer:
-            if (source != EventSource::Producer)
+            if (e.source != EventSource::Producer)
                 return false;
             break;
         case Scope::Workers:
-            if (source != EventSource::Worker)
+            if (e.source != EventSource::Worker)
                 return false;
             break;
         case Scope::Pool:
-            if (source != EventSource::Pool)
+            if (e.source != EventSource::Pool)
                 return false;
             break;
         case Scope::Broker:
-            if (source != EventSource::Broker)
+            if (e.source != EventSource::Broker)
                 return false;
             break;
         case Scope::Problems:
-            if (!idx.data(EventLogModel::ProblemRole).toBool())
+            if (!EventLogModel::isProblem(e.kind))
                 return false;
             break;
     }
@@ -54,11 +59,7 @@ bool EventLogFilter::filterAcceptsRow(int sourceRow, const QModelIndex& sourcePa
     for (int c :
          {EventLogModel::KindColumn, EventLogModel::ActorColumn, EventLogModel::MessageIdColumn,
           EventLogModel::DetailColumn, EventLogModel::ChannelColumn}) {
-        if (sourceModel()
-                ->index(sourceRow, c, sourceParent)
-                .data()
-                .toString()
-                .contains(filterRegularExpression())) {
+        if (EventLogModel::cellText(e, c).contains(filterRegularExpression())) {
             return true;
         }
     }
@@ -108,9 +109,11 @@ EventLogPanel::EventLogPanel(EventLogModel* model, QWidget* parent)
     follow_->setToolTip(QStringLiteral("Keep the newest event in view."));
     auto* exportButton = new QPushButton(QStringLiteral("Export…"), this);
     exportButton->setToolTip(
-        QStringLiteral("Save the events the filter shows as CSV or JSON Lines (.jsonl).\n"
-                       "Only the newest events are retained in memory (see Settings)."));
-    count_->setToolTip(QStringLiteral("Events shown / retained / seen since the run started."));
+        QStringLiteral("Save every event of the run the filter lets through as CSV or JSON\n"
+                       "Lines (.jsonl): all of them, not only the newest ones listed here."));
+    count_->setToolTip(
+        QStringLiteral("The table lists the newest events of the run (see Settings); the run "
+                       "keeps all of them, and Export writes all that match."));
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(scope_);
@@ -131,20 +134,30 @@ EventLogPanel::EventLogPanel(EventLogModel* model, QWidget* parent)
 }
 
 void EventLogPanel::refresh() {
-    count_->setText(QStringLiteral("%1 / %2 / %3")
-                        .arg(filter_->rowCount())
-                        .arg(model_->rowCount())
-                        .arg(model_->totalSeen()));
+    const std::uint64_t total = model_->totalSeen();
+    const auto listed = static_cast<std::uint64_t>(model_->rowCount());
+    count_->setText(listed < total ? QStringLiteral("%L1 shown · newest %L2 of %L3 events")
+                                         .arg(filter_->rowCount())
+                                         .arg(listed)
+                                         .arg(total)
+                                   : QStringLiteral("%L1 shown of %L2 events")
+                                         .arg(filter_->rowCount())
+                                         .arg(total));
     if (follow_->isChecked() && isVisible()) {
         view_->scrollToBottom();
     }
 }
 
-bool EventLogPanel::exportTo(const QString& path, QString* error) {
+bool EventLogPanel::exportTo(const QString& path, QString* error, std::uint64_t* exported) {
+    const Run& run = model_->consoleRun().run();
     std::vector<const Event*> events;
-    events.reserve(static_cast<std::size_t>(filter_->rowCount()));
-    for (int r = 0; r < filter_->rowCount(); ++r) {
-        events.push_back(&model_->event(filter_->mapToSource(filter_->index(r, 0)).row()));
+    for (std::uint64_t i = 0; i < run.eventCount(); ++i) {
+        if (filter_->accepts(run.event(i))) {
+            events.push_back(&run.event(i));
+        }
+    }
+    if (exported) {
+        *exported = events.size();
     }
     const ExportFormat format = path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive)
                                     ? ExportFormat::Csv
@@ -160,9 +173,12 @@ void EventLogPanel::exportInteractive() {
         return;
     }
     QString error;
-    if (!exportTo(path, &error)) {
+    std::uint64_t exported = 0;
+    if (!exportTo(path, &error, &exported)) {
         QMessageBox::warning(this, QStringLiteral("Export failed"), error);
+        return;
     }
+    Q_EMIT statusMessage(QStringLiteral("Exported %L1 events to %2").arg(exported).arg(path));
 }
 
 }  // namespace qs::ui

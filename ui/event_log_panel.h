@@ -22,6 +22,8 @@ public:
     using QSortFilterProxyModel::QSortFilterProxyModel;
     void setScope(Scope scope);
     Scope scope() const { return scope_; }
+    // Whether the filter lets `event` through (rows and exports alike).
+    bool accepts(const Event& event) const;
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
@@ -36,9 +38,14 @@ public:
     explicit EventLogPanel(EventLogModel* model, QWidget* parent = nullptr);
 
     EventLogFilter* filter() const { return filter_; }
-    // Exports the rows the filter shows; the format follows the extension
-    // (.csv, otherwise JSON Lines).
-    bool exportTo(const QString& path, QString* error = nullptr);
+    // Exports every event of the run the filter lets through, not only the
+    // rows in the window; the format follows the extension (.csv, otherwise
+    // JSON Lines). *exported (optional) gets how many were written.
+    bool exportTo(const QString& path, QString* error = nullptr,
+                  std::uint64_t* exported = nullptr);
+
+Q_SIGNALS:
+    void statusMessage(const QString& text);  // what an action did, for the status bar
 
 public Q_SLOTS:
     void exportInteractive();

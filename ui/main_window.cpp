@@ -49,7 +49,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
       pump_(new EventPump(this)),
       consoleRun_(new ConsoleRun(this)),
       messages_(new MessageTableModel(consoleRun_, this)),
-      eventLog_(new EventLogModel(this)),
+      eventLog_(new EventLogModel(consoleRun_, this)),
       player_(new ScenarioPlayer(run_, this)) {
     setWindowTitle(QStringLiteral("Queuescope — KubeMQ work queues, live"));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks |
@@ -320,7 +320,6 @@ void MainWindow::wireEngine() {
     pump_->addSink([this](const std::vector<Event>& b) { timeline_.apply(b); });
     pump_->addSink([this](const std::vector<Event>& b) { chartsModel_.apply(b); });
     pump_->addSink([this](const std::vector<Event>& b) { explain_->apply(b); });
-    pump_->addSink([this](const std::vector<Event>& b) { eventLog_->append(b); });
     connect(pump_, &EventPump::frameDone, this, [this](int, qint64 ns) {
         frameNsMax_ = std::max(frameNsMax_, ns);
         eventLogPanel_->refresh();
@@ -340,9 +339,10 @@ void MainWindow::wireEngine() {
         timeline_.clear();
         chartsModel_.clear();
         explain_->clear();
-        eventLog_->clear();
         charts_->refresh();
     });
+    connect(eventLogPanel_, &EventLogPanel::statusMessage, this,
+            [this](const QString& t) { statusBar()->showMessage(t, 8000); });
     connect(run_, &RunController::errorMessage, this,
             [this](const QString& t) { statusBar()->showMessage(t, 8000); });
     connect(producer_, &ProducerPanel::tasksStarted, this, [this](const workers::TaskSpec& spec) {

@@ -6,6 +6,7 @@
 #include <QTest>
 #include <sstream>
 
+#include "console_run.h"
 #include "event_export.h"
 #include "event_factory.h"
 #include "event_log_model.h"
@@ -24,10 +25,12 @@ private Q_SLOTS:
     void exportCsvQuotes();
     void exportJsonLinesRoundTrips();
     void panelExportsWhatTheFilterShows();
+    void exportHasEveryEventOfTheRunNotOnlyTheWindow();
 };
 
 void TestEventLogModel::boundedRing() {
-    EventLogModel model;
+    ConsoleRun run;
+    EventLogModel model(&run);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setCapacity(100);
     for (int chunk = 0; chunk < 5; ++chunk) {
@@ -36,7 +39,7 @@ void TestEventLogModel::boundedRing() {
             batch.push_back(
                 ev(EventKind::Acked, chunk * 100 + i, "worker-1", std::to_string(chunk * 70 + i)));
         }
-        model.append(batch);
+        run.append(batch);
     }
     QCOMPARE(model.rowCount(), 100);
     QCOMPARE(model.totalSeen(), 350u);
@@ -47,28 +50,29 @@ void TestEventLogModel::boundedRing() {
     for (int i = 0; i < 250; ++i) {
         big.push_back(ev(EventKind::Acked, 1000 + i, "worker-1", "b" + std::to_string(i)));
     }
-    model.append(big);
+    run.append(big);
     QCOMPARE(model.rowCount(), 100);
     QCOMPARE(std::string_view(model.event(0).messageId), std::string_view("b150"));
     // Old rows leave in chunks: up to a tenth over the capacity, then back to it.
     for (int i = 0; i < 10; ++i) {
-        model.append({ev(EventKind::Acked, 2000 + i, "worker-1", "c" + std::to_string(i))});
+        run.append({ev(EventKind::Acked, 2000 + i, "worker-1", "c" + std::to_string(i))});
     }
     QCOMPARE(model.rowCount(), 110);
-    model.append({ev(EventKind::Acked, 3000, "worker-1", "d")});
+    run.append({ev(EventKind::Acked, 3000, "worker-1", "d")});
     QCOMPARE(model.rowCount(), 100);
     QCOMPARE(std::string_view(model.event(99).messageId), std::string_view("d"));
 }
 
 void TestEventLogModel::filterScopes() {
-    EventLogModel model;
+    ConsoleRun run;
+    EventLogModel model(&run);
     EventLogFilter filter;
     filter.setSourceModel(&model);
     QAbstractItemModelTester tester(&filter,
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
     Event broker = ev(EventKind::BrokerStored, 0, "", "x");
     broker.source = EventSource::Broker;
-    model.append({ev(EventKind::TaskSent, 0, "producer", "x"),
+    run.append({ev(EventKind::TaskSent, 0, "producer", "x"),
                   ev(EventKind::Acked, 1, "worker-1", "x"),
                   ev(EventKind::Rejected, 2, "worker-2", "y"), broker});
     filter.setScope(EventLogFilter::Scope::Workers);
@@ -128,9 +132,10 @@ void TestEventLogModel::exportJsonLinesRoundTrips() {
 }
 
 void TestEventLogModel::panelExportsWhatTheFilterShows() {
-    EventLogModel model;
+    ConsoleRun run;
+    EventLogModel model(&run);
     EventLogPanel panel(&model);
-    model.append(
+    run.append(
         {ev(EventKind::Acked, 1, "worker-1", "a"), ev(EventKind::Rejected, 2, "worker-2", "b")});
     panel.filter()->setScope(EventLogFilter::Scope::Problems);
     QTemporaryDir dir;
@@ -145,6 +150,39 @@ void TestEventLogModel::panelExportsWhatTheFilterShows() {
     // An unwritable path is a clear error, not a crash.
     QVERIFY(!panel.exportTo(dir.filePath(QStringLiteral("missing/dir/x.csv")), &error));
     QVERIFY(!error.isEmpty());
+}
+
+// After a long run the table lists a window; an export writes every event of
+// the run the filter lets through, and a reset starts the log over.
+void TestEventLogModel::exportHasEveryEventOfTheRunNotOnlyTheWindow() {
+    ConsoleRun run;
+    EventLogModel model(&run);
+    EventLogPanel panel(&model);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setCapacity(100);
+    std::vector<Event> batch;
+    for (int i = 0; i < 1000; ++i) {
+        batch.push_back(ev(i % 10 == 0 ? EventKind::Rejected : EventKind::Acked, i, "worker-1",
+                           "m" + std::to_string(i)));
+    }
+    run.append(batch);
+    QVERIFY(model.rowCount() <= 110);
+    QCOMPARE(model.totalSeen(), 1000u);
+    QTemporaryDir dir;
+    QString error;
+    std::uint64_t exported = 0;
+    QVERIFY2(panel.exportTo(dir.filePath(QStringLiteral("all.jsonl")), &error, &exported),
+             qPrintable(error));
+    QCOMPARE(exported, 1000u);
+    panel.filter()->setScope(EventLogFilter::Scope::Problems);
+    QVERIFY(panel.exportTo(dir.filePath(QStringLiteral("problems.csv")), &error, &exported));
+    QCOMPARE(exported, 100u);
+    QFile f(dir.filePath(QStringLiteral("problems.csv")));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll().trimmed().split('\n').size(), 101);  // header + 100 rejections
+    run.reset();
+    QCOMPARE(model.rowCount(), 0);
+    QCOMPARE(model.totalSeen(), 0u);
 }
 
 QTEST_MAIN(TestEventLogModel)
