@@ -610,11 +610,13 @@ void Ledger::applyMessageEvent(const Event& e) {
             const bool latest = d == &rec.deliveries.back();
             if (d->outcome == DeliveryOutcome::Open) {
                 settle(rec, *d, DeliveryOutcome::Returned, e);
+                noteReturnedByBroker(rec, *d, e.timeNs);
             } else if (d->outcome == DeliveryOutcome::Superseded) {
                 // Superseded by that next hand-out; now we know how it ended. Its
                 // worker's `returned` was counted then; the end time stays the
                 // next hand-out's (the return happened before it).
                 d->outcome = DeliveryOutcome::Returned;
+                noteReturnedByBroker(rec, *d, e.timeNs);
             } else if (d->outcome == DeliveryOutcome::Acked) {
                 // The worker acked but the broker put it back: the ack was lost.
                 if (!d->ackLost) {
@@ -735,6 +737,48 @@ void Ledger::workerCrashed(std::string_view worker, std::int64_t timeNs) {
         }
     }
     w->openMessages.clear();
+    blameCrashForReturns(*w, worker, timeNs);
+}
+
+namespace {
+// A broker return this close before its worker reports a crash was caused by
+// that crash: the broker sees the crashed client's stream end first.
+constexpr std::int64_t kCrashReturnWindowNs = 2'000'000'000;
+constexpr std::size_t kMaxReturnsKept = 4096;
+}  // namespace
+
+void Ledger::noteReturnedByBroker(const MessageRecord& rec, const DeliveryRecord& d,
+                                  std::int64_t timeNs) {
+    WorkerData* w = findWorker(d.worker);
+    if (w == nullptr)
+        return;
+    if (w->returnedByBroker.size() == kMaxReturnsKept)
+        w->returnedByBroker.pop_front();
+    w->returnedByBroker.emplace_back(rec.messageId, timeNs);
+}
+
+// The deliveries the broker returned just before `worker` reported its crash
+// came back because of it: say so in their records (and to the observer).
+void Ledger::blameCrashForReturns(WorkerData& w, std::string_view worker, std::int64_t timeNs) {
+    for (const auto& [id, returnedNs] : w.returnedByBroker) {
+        if (timeNs - returnedNs > kCrashReturnWindowNs)
+            continue;
+        const auto it = messages_.find(std::string_view(id));
+        if (it == messages_.end())
+            continue;
+        MessageRecord& rec = it->second.rec;
+        for (auto d = rec.deliveries.rbegin(); d != rec.deliveries.rend(); ++d) {
+            if (d->worker != worker)
+                continue;
+            if (d->outcome == DeliveryOutcome::Returned && !d->workerCrashed) {
+                d->workerCrashed = true;
+                if (observer_.observer != nullptr)
+                    observer_.observer->messageChanged(rec);
+            }
+            break;
+        }
+    }
+    w.returnedByBroker.clear();
 }
 
 void Ledger::applyReportedRedelivery(const Event& e) {
@@ -782,13 +826,17 @@ void Ledger::applyWorkerEvent(const Event& e) {
         case EventKind::WorkerStarted:
         case EventKind::WorkerPaused:
         case EventKind::WorkerResumed:
-        case EventKind::WorkerStopped:
-            workerData(e.actor).stats.lastLifecycle = e.kind;
+        case EventKind::WorkerStopped: {
+            WorkerData& w = workerData(e.actor);
+            w.stats.lastLifecycle = e.kind;
+            w.returnedByBroker.clear();
             break;
+        }
         case EventKind::WorkerReconnected: {
             WorkerData& w = workerData(e.actor);
             ++w.stats.reconnects;
             w.stats.lastLifecycle = e.kind;
+            w.returnedByBroker.clear();
             break;
         }
         case EventKind::WorkerCrashed: {

@@ -237,6 +237,9 @@ private:
         LatencySamples settle;
         LatencySamples sendToAck;
         std::unordered_set<std::string, StringHash, std::equal_to<>> openMessages;
+        // Its deliveries the broker returned lately (id, when), oldest first:
+        // a crash reported just after them is why they came back.
+        std::deque<std::pair<std::string, std::int64_t>> returnedByBroker;
         explicit WorkerData(std::size_t cap) : settle(cap), sendToAck(cap) {}
     };
     enum class Side : std::uint8_t { Client, Broker };
@@ -269,6 +272,9 @@ private:
     void applyWorkerEvent(const Event& event);
     void applyReportedRedelivery(const Event& event);
     void workerCrashed(std::string_view worker, std::int64_t timeNs);
+    void noteReturnedByBroker(const MessageRecord& rec, const DeliveryRecord& d,
+                              std::int64_t timeNs);
+    void blameCrashForReturns(WorkerData& w, std::string_view worker, std::int64_t timeNs);
     void evictFinished();
     void indexDelivery(Entry& entry, const DeliveryRecord& d);
     static std::string sequenceKey(std::string_view channel, std::uint64_t sequence);

@@ -112,6 +112,11 @@ public:
         return trail_.events(index);
     }
 
+    // The messages the newest event touched (changed or not; a row may repeat).
+    const std::vector<std::uint32_t>& messagesTouchedByLastEvent() const {
+        return changes_.touchedByEvent();
+    }
+
     // Appends the messages touched since the last call, each once, first
     // touched first: what a view of the head must refresh.
     void takeTouchedMessages(std::vector<std::uint32_t>& out);

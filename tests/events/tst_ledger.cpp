@@ -75,6 +75,7 @@ private Q_SLOTS:
     void redeliveryRecognisedWithoutCrashEvent();
     void redeliveryReportedByWorkerIsNotDerivedAgain();
     void redeliveryAfterCrashWithBrokerEvents();
+    void onlyAReturnJustBeforeACrashIsBlamedOnIt();
     void returnReportedAfterTheNextHandOut();
     void rejectionReportedAfterTheNextHandOut();
     void lostAckIsRecognised();
@@ -305,6 +306,26 @@ void TestLedger::redeliveryAfterCrashWithBrokerEvents() {
     QCOMPARE(ledger.worker("w2")->acked, 1u);
     QCOMPARE(ledger.worker("w2")->settleLatency.count, 1u);
     QCOMPARE(ledger.worker("w2")->settleLatency.p50Ns, 10);  // 30 -> 40
+    // The broker's return came just before the crash report: the crash is why.
+    QVERIFY(delivery(m, 0).workerCrashed);
+}
+
+// A return long before a crash (a closed stream, say) is not the crash's doing.
+void TestLedger::onlyAReturnJustBeforeACrashIsBlamedOnIt() {
+    Timeline tl;
+    tl.sent(0, "old");
+    tl.sent(0, "new");
+    tl.add(10, EventKind::BrokerDelivered, "w1", "old", 5, 1, "txA");
+    tl.add(20, EventKind::BrokerReturned, "w1", "", 5, 0, "txA");
+    const std::int64_t later = 5'000'000'000;
+    tl.add(later, EventKind::BrokerDelivered, "w1", "new", 6, 1, "txB");
+    tl.add(later + 10, EventKind::BrokerReturned, "w1", "", 6, 0, "txB");
+    tl.worker(later + 20, EventKind::WorkerCrashed, "w1");
+    Ledger ledger;
+    ledger.apply(tl.events);
+    QVERIFY(!delivery(ledger.message("old"), 0).workerCrashed);
+    QVERIFY(delivery(ledger.message("new"), 0).workerCrashed);
+    QCOMPARE(delivery(ledger.message("old"), 0).outcome, DeliveryOutcome::Returned);
 }
 
 void TestLedger::returnReportedAfterTheNextHandOut() {
