@@ -3,6 +3,7 @@
 #include <QObject>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "events/event.h"
@@ -29,6 +30,9 @@ public:
     // messages it touched, each once; appended() fires.
     void append(const std::vector<Event>& batch);
     const std::vector<std::uint32_t>& touchedByLastAppend() const { return touched_; }
+    // The messages a worker's crash or stop in the last append returned (it
+    // names none itself), by the event's index in the run; empty for others.
+    std::vector<std::uint32_t> messagesReturnedBy(std::uint64_t event) const;
 
     // Starts an empty run whose ledger uses `options` (a scenario's
     // MaxReceiveCount lets the ledger see a dead-lettering no broker reports).
@@ -43,6 +47,7 @@ Q_SIGNALS:
 private:
     std::unique_ptr<Run> run_;
     std::vector<std::uint32_t> touched_;
+    std::vector<std::pair<std::uint64_t, std::vector<std::uint32_t>>> returnedBy_;
 };
 
 }  // namespace qs::ui

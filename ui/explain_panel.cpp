@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "console_run.h"
 #include "event_time.h"
 #include "theme.h"
 
@@ -96,7 +97,10 @@ private:
     int measuredWidth_ = -1;
 };
 
-ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent), list_(new ExplainList(this)) {
+ExplainPanel::ExplainPanel(const ConsoleRun* run, QWidget* parent)
+    : QWidget(parent), explainer_(run), list_(new ExplainList(this)) {
+    connect(run, &ConsoleRun::appended, this, &ExplainPanel::explainNew);
+    connect(run, &ConsoleRun::wasReset, this, &ExplainPanel::clear);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(list_);
@@ -117,8 +121,8 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent), list_(new Explain
     });
 }
 
-void ExplainPanel::apply(const std::vector<Event>& batch) {
-    const auto lines = explainer_.explain(batch);
+void ExplainPanel::explainNew() {
+    const auto lines = explainer_.explainNew();
     if (lines.empty()) {
         return;
     }

@@ -14,15 +14,17 @@ class QListWidgetItem;
 namespace qs::ui {
 
 class ExplainList;
+class ConsoleRun;
 
 class ExplainPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit ExplainPanel(QWidget* parent = nullptr);
+    // Explains what `run` (not owned; it outlives the panel) appends.
+    explicit ExplainPanel(const ConsoleRun* run, QWidget* parent = nullptr);
 
     Explainer& explainer() { return explainer_; }
-    void apply(const std::vector<Event>& batch);
-    void clear();
+    void explainNew();  // after each append of the run
+    void clear();       // the run was reset
     void setMaxLines(int n) { maxLines_ = n; }
 
     int lineCount() const;

@@ -24,29 +24,41 @@ struct Explanation {
     QString key;  // message the sentence is about (empty = none)
 };
 
+class ConsoleRun;
+
+// Reads the events the console's run appended since its last call and says
+// what the notable ones mean. What happened to a task before (who had it,
+// why it came back, whether a NAck sent it to the dead-letter queue) is read
+// from the run — the task's trail and the ledger — never tracked here.
 class Explainer {
 public:
+    // `run` is not owned and must outlive the explainer.
+    explicit Explainer(const ConsoleRun* run) : run_(run) {}
+
     // "Task #7" for a message identity; default: the message id.
     void setLabelFunction(std::function<QString(const QString& key)> fn) { label_ = std::move(fn); }
     void setMaxPerKindPerBatch(int n) { maxPerKind_ = n; }
 
-    std::vector<Explanation> explain(const std::vector<Event>& batch);
+    // Explains the run's events not explained yet (those of its last appends).
+    std::vector<Explanation> explainNew();
+    // The run was reset: start over at its first event.
     void clear();
 
 private:
-    struct Fate {
-        QString worker;  // who had it last
-        enum class Why { None, Crash, Nack, Returned, Stopped } why = Why::None;
-        std::int64_t whenNs = 0;
-        int deliveries = 0;
-    };
+    class Batch;
+    void explainEvent(std::uint64_t index, Batch& out);
+    void explainAssigned(std::uint64_t index, const Event& e, Batch& out);
+    void explainAcked(std::uint64_t index, const Event& e, Batch& out);
+    void explainRejected(std::uint64_t index, const Event& e, Batch& out);
+    void explainCrash(std::uint64_t index, const Event& e, Batch& out);
+    void explainWait(const Event& e, Batch& out);
+    void explainConfig(const Event& e, Batch& out);
     QString label(const QString& key) const;
-    Fate& fate(const QString& key);
 
+    const ConsoleRun* run_;
+    std::uint64_t explained_ = 0;  // events of the run explained so far
     std::function<QString(const QString&)> label_;
-    QHash<QString, Fate> fates_;
-    QHash<QString, QStringList> heldBy_;  // worker -> keys in flight
-    QHash<QString, std::int64_t> lastWaitNote_;
+    QHash<QString, std::int64_t> lastWaitNote_;  // per worker: say "waited" at most every 30 s
     int maxPerKind_ = 6;
     bool autoAck_ = false;
     bool firstAssignSeen_ = false;

@@ -144,7 +144,7 @@ QDockWidget* MainWindow::dock(const QString& title, const QString& name, QWidget
 void MainWindow::buildDocks() {
     producer_ = new ProducerPanel(run_, this);
     workerPanel_ = new WorkerPoolPanel(run_, this);
-    explain_ = new ExplainPanel(this);
+    explain_ = new ExplainPanel(consoleRun_, this);
     messagePanel_ = new MessagePanel(messages_, this);
     eventLogPanel_ = new EventLogPanel(eventLog_, this);
     channels_ = new ChannelBrowser(connection_, this);
@@ -319,7 +319,6 @@ void MainWindow::wireEngine() {
                    QStringLiteral("run"));
     pump_->addSink([this](const std::vector<Event>& b) { timeline_.apply(b); });
     pump_->addSink([this](const std::vector<Event>& b) { chartsModel_.apply(b); });
-    pump_->addSink([this](const std::vector<Event>& b) { explain_->apply(b); });
     connect(pump_, &EventPump::frameDone, this, [this](int, qint64 ns) {
         frameNsMax_ = std::max(frameNsMax_, ns);
         eventLogPanel_->refresh();
@@ -338,7 +337,6 @@ void MainWindow::wireEngine() {
         consoleRun_->reset(run_->ledgerOptions());
         timeline_.clear();
         chartsModel_.clear();
-        explain_->clear();
         charts_->refresh();
     });
     connect(eventLogPanel_, &EventLogPanel::statusMessage, this,

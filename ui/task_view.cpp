@@ -98,6 +98,10 @@ QString firstChannel(const Run& run, std::uint32_t index) {
 
 }  // namespace
 
+QString taskKey(const Run& run, std::uint32_t index) {
+    return firstChannel(run, index) + QLatin1Char('\n') + fromView(run.messageId(index));
+}
+
 TaskState taskStateAt(const Run& run, std::uint32_t index) {
     const MessageState core = run.messageNow(index).state;
     // Only a waiting task needs its record (why it waits again).
@@ -114,7 +118,7 @@ TaskView taskViewAt(const Run& run, std::uint32_t index) {
     v.index = index;
     v.task = static_cast<int>(index) + 1;
     v.messageId = fromView(id);
-    v.key = firstChannel(run, index) + QLatin1Char('\n') + v.messageId;
+    v.key = taskKey(run, index);
     v.channel = fromView(now.channel.view());
     v.state = taskState(now.state, record);
     v.worker = fromView(now.worker.view());

@@ -60,6 +60,8 @@ struct TaskView {
 
 // The task at `index` of `run` as it is now (the run's head).
 TaskView taskViewAt(const Run& run, std::uint32_t index);
+// The key of the task at `index` (messageKey of the channel it was first seen in).
+QString taskKey(const Run& run, std::uint32_t index);
 // Its state only (cheaper: for filters and counts).
 TaskState taskStateAt(const Run& run, std::uint32_t index);
 

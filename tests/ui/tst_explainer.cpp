@@ -1,5 +1,6 @@
 #include <QTest>
 
+#include "console_run.h"
 #include "event_factory.h"
 #include "explainer.h"
 #include "message_key.h"
@@ -15,9 +16,22 @@ private Q_SLOTS:
     void explainsRejectionAndDeadLetter();
     void floodsAreSummarised();
     void configChangesInPlainWords();
+    void theLastNackSaysDeadLetteredNotRequeued();
+    void theLastNackWithoutABrokerSaysDeadLettered();
+    void explainsOnlyWhatIsNewAndStartsOverOnReset();
 };
 
 namespace {
+// A run and its explainer; say() appends a batch and returns what is new.
+struct Explained {
+    ConsoleRun run;
+    Explainer x{&run};
+    std::vector<Explanation> say(const std::vector<Event>& batch) {
+        run.append(batch);
+        return x.explainNew();
+    }
+};
+
 QString joined(const std::vector<Explanation>& lines) {
     QStringList out;
     for (const auto& l : lines) {
@@ -28,18 +42,18 @@ QString joined(const std::vector<Explanation>& lines) {
 }  // namespace
 
 void TestExplainer::namesRedeliveryAfterCrash() {
-    Explainer x;
-    x.setLabelFunction([](const QString& key) -> QString {
+    Explained x;
+    x.x.setLabelFunction([](const QString& key) -> QString {
         return QStringLiteral("Task #") + key.section(QLatin1Char('\n'), 1);
     });
-    x.explain({ev(EventKind::MessageAssigned, 0, "worker-1", "7", 7, 1)});
+    x.say({ev(EventKind::MessageAssigned, 0, "worker-1", "7", 7, 1)});
     Event crash = ev(EventKind::WorkerCrashed, 10, "worker-1");
     crash.value = 1;
-    const auto crashLines = x.explain({crash});
+    const auto crashLines = x.say({crash});
     QVERIFY2(joined(crashLines)
                  .contains(QStringLiteral("worker-1 crashed holding 1 unacknowledged task")),
              qPrintable(joined(crashLines)));
-    const auto lines = x.explain({ev(EventKind::MessageAssigned, 20, "worker-2", "7", 7, 1)});
+    const auto lines = x.say({ev(EventKind::MessageAssigned, 20, "worker-2", "7", 7, 1)});
     QCOMPARE(lines.size(), 1u);
     QVERIFY2(lines[0].text.startsWith(QStringLiteral(
                  "Task #7 came back to the queue because worker-1 crashed before acking it; "
@@ -50,37 +64,80 @@ void TestExplainer::namesRedeliveryAfterCrash() {
 }
 
 void TestExplainer::explainsRejectionAndDeadLetter() {
-    Explainer x;
-    x.explain({ev(EventKind::MessageAssigned, 0, "worker-1", "3", 3, 1)});
-    const auto rej = x.explain({ev(EventKind::Rejected, 5, "worker-1", "3", 3, 1)});
+    Explained x;
+    x.say({ev(EventKind::MessageAssigned, 0, "worker-1", "3", 3, 1)});
+    const auto rej = x.say({ev(EventKind::Rejected, 5, "worker-1", "3", 3, 1)});
     QVERIFY(joined(rej).contains(QStringLiteral("rejected it (NAck)")));
-    const auto again = x.explain({ev(EventKind::MessageAssigned, 9, "worker-2", "3", 4, 2)});
+    const auto again = x.say({ev(EventKind::MessageAssigned, 9, "worker-2", "3", 4, 2)});
     QVERIFY(joined(again).contains(QStringLiteral("because worker-1 rejected it (NAck)")));
     Event dl = ev(EventKind::BrokerDeadLettered, 20, "", "3", 4, 2);
     dl.source = EventSource::Broker;
     dl.detail = "tasks.dlq";
-    QVERIFY(joined(x.explain({dl})).contains(QStringLiteral("dead-letter channel tasks.dlq")));
+    QVERIFY(joined(x.say({dl})).contains(QStringLiteral("dead-letter channel tasks.dlq")));
 }
 
 void TestExplainer::floodsAreSummarised() {
-    Explainer x;
+    Explained x;
     std::vector<Event> batch;
     for (int i = 0; i < 100; ++i) {
         batch.push_back(ev(EventKind::MessageAssigned, 0, "worker-1", std::to_string(i), i + 1, 1));
         batch.push_back(ev(EventKind::Rejected, 1, "worker-1", std::to_string(i), i + 1, 1));
     }
-    const auto lines = x.explain(batch);
+    const auto lines = x.say(batch);
     QVERIFY(lines.size() < 12);
     QVERIFY(joined(lines).contains(QStringLiteral("and 94 more rejections")));
 }
 
 void TestExplainer::configChangesInPlainWords() {
-    Explainer x;
+    Explained x;
     Event c = ev(EventKind::ConfigChanged, 0);
     c.detail = "batch=5 work=fixed 100 ms";
-    const QString text = joined(x.explain({c}));
+    const QString text = joined(x.say({c}));
     QVERIFY2(text.contains(QStringLiteral("Batch size is now 5")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("Work per task is now fixed 100 ms")), qPrintable(text));
+}
+
+// A NAck at the MaxReceiveCount does not put a new copy at the tail: the
+// broker reports the dead-lettering (often before the worker's own event).
+void TestExplainer::theLastNackSaysDeadLetteredNotRequeued() {
+    Explained x;
+    x.say({ev(EventKind::TaskSent, 0, "producer", "3"),
+           ev(EventKind::MessageAssigned, 1, "worker-1", "3", 3, 3)});
+    Event dl = ev(EventKind::BrokerDeadLettered, 5, "worker-1", "3", 3, 3);
+    dl.source = EventSource::Broker;
+    dl.detail = "tasks.dlq";
+    const QString text = joined(x.say({dl, ev(EventKind::Rejected, 5, "worker-1", "3", 3, 3)}));
+    QVERIFY2(text.contains(QStringLiteral("its MaxReceiveCount: instead of queueing it again, "
+                                          "the broker moves it to dead-letter channel tasks.dlq")),
+             qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("new copy at the tail")), qPrintable(text));
+}
+
+// Against a real server no broker event says it: the run's MaxReceiveCount does.
+void TestExplainer::theLastNackWithoutABrokerSaysDeadLettered() {
+    Explained x;
+    LedgerOptions options;
+    options.maxReceiveCount = 2;
+    x.run.reset(options);
+    x.say({ev(EventKind::TaskSent, 0, "producer", "p"),
+           ev(EventKind::MessageAssigned, 1, "worker-1", "p", 1, 1)});
+    QVERIFY(joined(x.say({ev(EventKind::Rejected, 2, "worker-1", "p", 1, 1)}))
+                .contains(QStringLiteral("new copy at the tail of the queue with receive count 2")));
+    x.say({ev(EventKind::MessageAssigned, 3, "worker-2", "p", 2, 2)});
+    const QString text = joined(x.say({ev(EventKind::Rejected, 4, "worker-2", "p", 2, 2)}));
+    QVERIFY2(text.contains(QStringLiteral("instead of queueing it again, it leaves the queue")),
+             qPrintable(text));
+}
+
+void TestExplainer::explainsOnlyWhatIsNewAndStartsOverOnReset() {
+    Explained x;
+    Event c = ev(EventKind::ConfigChanged, 0);
+    c.detail = "batch=5";
+    QCOMPARE(x.say({c}).size(), 1u);
+    QCOMPARE(x.x.explainNew().size(), 0u);  // nothing new
+    x.run.reset();
+    x.x.clear();
+    QCOMPARE(x.say({c}).size(), 1u);
 }
 
 QTEST_MAIN(TestExplainer)
