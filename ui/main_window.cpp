@@ -37,7 +37,6 @@
 #include "timeline_panel.h"
 #include "timeline_view.h"
 #include "worker_pool_panel.h"
-#include "workers/task_template.h"
 
 namespace qs::ui {
 
@@ -297,14 +296,6 @@ QString MainWindow::taskLabel(const QString& key) const {
 
 void MainWindow::wireEngine() {
     pump_->setStream(&run_->stream());
-    messages_->setBodyFunction([this](const Event& e) -> QString {
-        const workers::TaskSpec* spec = run_->producerSpec();
-        if (!spec || e.count2 <= 0) {
-            return {};
-        }
-        return QString::fromStdString(
-            workers::expandTaskTemplate(spec->bodyTemplate, e.count2, spec->count));
-    });
     timelineView()->setLabelFunction([this](const QString& key) { return taskLabel(key); });
     explain_->explainer().setLabelFunction([this](const QString& key) {
         const QString label = taskLabel(key);

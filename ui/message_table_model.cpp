@@ -58,9 +58,7 @@ QString MessageTableModel::bodyOf(const TaskView& t) const {
     for (const std::uint32_t i : run.messageEvents(t.index)) {
         const Event& e = run.event(i);
         if (e.kind == EventKind::TaskSent) {
-            return !e.detail.empty() ? QString::fromStdString(e.detail)
-                   : bodyFn_        ? bodyFn_(e)
-                                    : QString();
+            return QString::fromStdString(e.detail);
         }
     }
     return {};

@@ -50,9 +50,6 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
-    // Body text for a TaskSent event with no body of its own; optional.
-    void setBodyFunction(std::function<QString(const Event&)> fn) { bodyFn_ = std::move(fn); }
-
     // New rows reach the views at most this often (0 = every batch). A table
     // view lays out and repaints all of its visible rows on every insertion,
     // which is wasted at 30 insertions a second; taskByKey() knows them at once.
@@ -65,6 +62,8 @@ public:
     // Also tasks not yet shown as rows (commit interval).
     std::optional<TaskView> taskByKey(const QString& key) const;
     int rowOfKey(const QString& key) const;  // -1 when unknown / not yet a row
+    // The body as its TaskSent event recorded it (its first 200 bytes); "" when
+    // this run did not send it.
     QString bodyOf(const TaskView& task) const;
 
     // The one task a details pane shows; watchedTaskChanged() fires when it changes.
@@ -93,7 +92,6 @@ private:
     int committed_ = 0;  // rows the views know about (a prefix of the run's messages)
     QString watchedKey_;
     std::optional<std::uint32_t> watchedIndex_;
-    std::function<QString(const Event&)> bodyFn_;
     int commitIntervalMs_ = 0;
     QElapsedTimer lastCommit_;
     // The view of the last row read: a view asks for every column and role of a row in turn.

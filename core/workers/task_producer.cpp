@@ -16,6 +16,18 @@
 namespace qs::workers {
 
 namespace {
+
+// What a TaskSent event says of the body: its first kBodyExcerptBytes bytes,
+// cut at a UTF-8 character boundary (most bodies fit whole, without a heap
+// allocation).
+std::string bodyExcerpt(const std::string& body) {
+    if (body.size() <= kBodyExcerptBytes)
+        return body;
+    std::size_t cut = kBodyExcerptBytes;
+    while (cut > 0 && (static_cast<unsigned char>(body[cut]) & 0xC0) == 0x80)
+        --cut;
+    return body.substr(0, cut);
+}
 using Clock = std::chrono::steady_clock;
 }
 
@@ -203,6 +215,7 @@ void TaskProducer::sendChunk(int first, int count) {
             e.messageId = m.id;
             e.value = m.policy.delaySeconds;
             e.count2 = n;
+            e.detail = bodyExcerpt(m.body);
         }
         messages.push_back(std::move(m));
     }

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -59,11 +60,16 @@ struct ProducerOptions {
     EventStream* events = nullptr;  // not owned; must outlive the producer
 };
 
+// Bytes of a task's body its TaskSent event carries (detail): the body as
+// sent is a fact of the run, shown and recorded with it.
+inline constexpr std::size_t kBodyExcerptBytes = 200;
+
 // Enqueues numbered tasks from a template, at once or at a rate, on its own
 // client and thread. Emits TaskSent (before each request, with the
-// client-assigned MessageID; value = delay seconds, count2 = task number; the
-// tasks of one request share its time and reach the stream together) and
-// SendFailed (detail = error) events.
+// client-assigned MessageID; value = delay seconds, count2 = task number,
+// detail = the body's first kBodyExcerptBytes bytes; the tasks of one request
+// share its time and reach the stream together) and SendFailed (detail =
+// error) events.
 //
 // Threading: start(), stop(), wait(), setRate() and progress() are safe from
 // any thread. The progress callback runs on the producer thread after each

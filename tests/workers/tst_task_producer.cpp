@@ -81,8 +81,20 @@ private Q_SLOTS:
             QCOMPARE(m.clientId, std::string("producer"));
             QCOMPARE(m.id, sent[i].messageId);
             QCOMPARE(sent[i].count2, n);
+            QCOMPARE(sent[i].detail, m.body);  // the body as sent is in the run
         }
         QVERIFY(got->ackAll().ok());
+    }
+
+    // A long body's event carries its first 200 bytes, cut between characters.
+    void aLongBodysEventCarriesItsStart() {
+        PoolHarness h;
+        workers::TaskSpec spec = tasks("q.long", 1);
+        spec.bodyTemplate = std::string(199, 'x') + "\u00e9 and more";  // é spans bytes 199-200
+        QVERIFY(h.sendTasks(spec));
+        const auto sent = h.eventsOf(EventKind::TaskSent);
+        QCOMPARE(sent.size(), 1u);
+        QCOMPARE(sent[0].detail, std::string(199, 'x'));
     }
 
     // Rate pacing with live rate change and progress callbacks.
