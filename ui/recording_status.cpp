@@ -21,7 +21,8 @@ QString alarmColor() {
 }
 
 QString link(const QString& path) {
-    return QStringLiteral("<a href='folder'>%1</a>").arg(QFileInfo(path).fileName().toHtmlEscaped());
+    return QStringLiteral("<a href='folder'>%1</a>")
+        .arg(QFileInfo(path).fileName().toHtmlEscaped());
 }
 
 }  // namespace
@@ -37,8 +38,7 @@ RecordingStatus::RecordingStatus(RunRecorder* recorder, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(lost_);
     layout->addWidget(recording_);
-    connect(recording_, &QLabel::linkActivated, this,
-            [this] { openRecordingsFolder(*recorder_); });
+    connect(recording_, &QLabel::linkActivated, this, [this] { openRecordingsFolder(*recorder_); });
     connect(recorder_, &RunRecorder::statusChanged, this, &RecordingStatus::refresh);
     refresh();
 }
@@ -64,13 +64,13 @@ void RecordingStatus::refresh() {
                                    .arg(QDir::toNativeSeparators(recorder_->lastPath())));
     } else if (recorder_->isEnabled()) {
         recording_->setText(QStringLiteral("Not recording yet"));
-        recording_->setToolTip(
-            QStringLiteral("A run is recorded into %1 from its first events.")
-                .arg(QDir::toNativeSeparators(recorder_->folder())));
+        recording_->setToolTip(QStringLiteral("A run is recorded into %1 from its first events.")
+                                   .arg(QDir::toNativeSeparators(recorder_->folder())));
     } else {
-        recording_->setText(QStringLiteral("Runs are not recorded"));
-        recording_->setToolTip({});
+        recording_->clear();
     }
+    // A window that records nothing (screenshots, tests) shows nothing about it.
+    setVisible(recorder_->isEnabled() || !recorder_->lastPath().isEmpty() || !problem.isEmpty());
 
     const quint64 lost = recorder_->eventsLost();
     lost_->setVisible(lost > 0);

@@ -6,7 +6,8 @@ class QLabel;
 
 // The status bar's part about the run's recording: where it goes (a link that
 // opens the recordings folder), why a run is not recorded, and, in red until
-// the run ends, how many events the run lost. UI thread.
+// the run ends, how many events the run lost. Hidden when runs are not
+// recorded (screenshots, tests). UI thread.
 namespace qs::ui {
 
 class RunRecorder;

@@ -67,10 +67,10 @@ RetentionDialog::RetentionDialog(const RunRecorder& recorder, QWidget* parent)
     maxGigabytes_->setSuffix(QStringLiteral(" GB"));
     maxGigabytes_->setValue(static_cast<double>(limits.maxBytes) / kBytesPerGigabyte);
 
-    auto* folder = new QLabel(
-        QStringLiteral("Every run is recorded into<br><a href='folder'>%1</a>")
-            .arg(QDir::toNativeSeparators(recorder.folder()).toHtmlEscaped()),
-        this);
+    auto* folder =
+        new QLabel(QStringLiteral("Every run is recorded into<br><a href='folder'>%1</a>")
+                       .arg(QDir::toNativeSeparators(recorder.folder()).toHtmlEscaped()),
+                   this);
     folder->setTextInteractionFlags(Qt::TextBrowserInteraction);
     connect(folder, &QLabel::linkActivated, this,
             [this, &recorder] { showFolderOrSay(recorder, this); });

@@ -257,14 +257,14 @@ void RunRecorder::endRun() {
         Closer* raw = closer.get();
         // The writer's last commit and the file's checkpoint run here, not on
         // the UI thread; the recording refers to the result, so both go along.
-        closer->thread = std::thread([this, raw, recording = std::move(recording_),
-                                      result = std::move(result_)]() mutable {
-            recording->finish(*result);
-            recording.reset();
-            const QString error = q(result->error);
-            QMetaObject::invokeMethod(
-                this, [this, raw, error] { closed(raw, error); }, Qt::QueuedConnection);
-        });
+        closer->thread = std::thread(
+            [this, raw, recording = std::move(recording_), result = std::move(result_)]() mutable {
+                recording->finish(*result);
+                recording.reset();
+                const QString error = q(result->error);
+                QMetaObject::invokeMethod(
+                    this, [this, raw, error] { closed(raw, error); }, Qt::QueuedConnection);
+            });
         closers_.push_back(std::move(closer));
     }
     writer_ = nullptr;

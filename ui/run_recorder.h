@@ -50,7 +50,10 @@ public:
     QString folder() const { return folder_; }
     void setFolder(const QString& folder) { folder_ = folder; }
     // Off: runs are not recorded (a recording under way goes on to its end).
-    void setEnabled(bool enabled) { enabled_ = enabled; }
+    void setEnabled(bool enabled) {
+        enabled_ = enabled;
+        Q_EMIT statusChanged();
+    }
     bool isEnabled() const { return enabled_; }
     recording::RetentionLimits retention() const { return retention_; }
     // Applied now (to the folder) and whenever a recording opens.

@@ -10,8 +10,8 @@ constexpr std::string_view kExtension = ".qsrun";
 constexpr std::size_t kMaxScenarioChars = 64;
 
 bool keeps(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '-' || c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '_';
 }
 
 std::string safeScenario(std::string_view scenario) {
@@ -44,8 +44,8 @@ std::string recordingFileName(const std::tm& start, std::string_view scenario) {
     return stem(start, scenario) + std::string(kExtension);
 }
 
-std::filesystem::path uniqueRecordingPath(const std::filesystem::path& folder,
-                                          const std::tm& start, std::string_view scenario) {
+std::filesystem::path uniqueRecordingPath(const std::filesystem::path& folder, const std::tm& start,
+                                          std::string_view scenario) {
     const std::string base = stem(start, scenario);
     for (int n = 1;; ++n) {
         const std::string name =

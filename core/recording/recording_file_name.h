@@ -19,7 +19,7 @@ std::string recordingFileName(const std::tm& start, std::string_view scenario);
 // with "-2", "-3"... before the extension when a run of the same second and
 // scenario is there already. Threading: any; two processes writing one folder
 // in the same second could still pick the same name.
-std::filesystem::path uniqueRecordingPath(const std::filesystem::path& folder,
-                                          const std::tm& start, std::string_view scenario);
+std::filesystem::path uniqueRecordingPath(const std::filesystem::path& folder, const std::tm& start,
+                                          std::string_view scenario);
 
 }  // namespace qs::recording

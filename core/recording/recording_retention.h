@@ -13,7 +13,7 @@ struct RetentionLimits {
     static constexpr std::size_t kDefaultMaxRuns = 50;
     static constexpr std::uint64_t kDefaultMaxBytes = std::uint64_t{2} << 30;  // 2 GiB
 
-    std::size_t maxRuns = kDefaultMaxRuns;        // 0 = no limit on the count
+    std::size_t maxRuns = kDefaultMaxRuns;      // 0 = no limit on the count
     std::uint64_t maxBytes = kDefaultMaxBytes;  // 0 = no limit on the size
 };
 

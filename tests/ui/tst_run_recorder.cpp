@@ -40,6 +40,7 @@ private Q_SLOTS:
     void writerLossIsShown();
     void unwritableFolderLeavesTheRunUnrecorded();
     void retentionKeepsTheNewestRuns();
+    void closingTheWindowFinishesTheRecording();
 
 private:
     void startWindow(bool embedded);
@@ -123,7 +124,8 @@ void TestRunRecorder::manualRunIsRecordedAndReplays() {
     // Under way: the status bar names the file, which is in the runs folder.
     const QString path = recorder->currentPath();
     QVERIFY(!path.isEmpty());
-    QCOMPARE(QFileInfo(path).absolutePath(), QFileInfo(RunRecorder::defaultFolder()).absoluteFilePath());
+    QCOMPARE(QFileInfo(path).absolutePath(),
+             QFileInfo(RunRecorder::defaultFolder()).absoluteFilePath());
     QVERIFY2(QFileInfo(path).fileName().endsWith(QStringLiteral("_manual.qsrun")),
              qPrintable(path));
     QVERIFY(QFileInfo::exists(path));
@@ -335,6 +337,28 @@ void TestRunRecorder::retentionKeepsTheNewestRuns() {
     QStringList expected{QFileInfo(paths[3]).fileName(), QFileInfo(active).fileName()};
     expected.sort();
     QCOMPARE(recordings(), expected);
+}
+
+void TestRunRecorder::closingTheWindowFinishesTheRecording() {
+    startWindow(true);
+    QVERIFY(window_->run()->setWorkerCount(2));
+    window_->producerPanel()->setCount(5);
+    window_->producerPanel()->send();
+    QTRY_VERIFY_WITH_TIMEOUT(!window_->recorder()->currentPath().isEmpty(), 10000);
+    const QString path = window_->recorder()->currentPath();
+    // Quitting: the window closes, then goes (as when the app quits).
+    window_->close();
+    delete window_;
+    window_ = nullptr;
+    runner::ReplayedRun replayed;
+    std::string why;
+    QVERIFY2(runner::replayRecording(path.toStdString(), &replayed, &why), why.c_str());
+    QVERIFY(replayed.finished);
+    QVERIFY(replayed.result.started);
+    QVERIFY(replayed.result.elapsedSeconds > 0.0);
+    QCOMPARE(recordings().size(), 1);
+    // One self-contained file: the close checkpointed the WAL away.
+    QVERIFY(!QFileInfo::exists(path + QStringLiteral("-wal")));
 }
 
 QTEST_MAIN(TestRunRecorder)
