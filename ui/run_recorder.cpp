@@ -19,16 +19,6 @@ namespace qs::ui {
 namespace {
 
 constexpr int kPollMs = 250;
-// Connection notices held while no recording is open (see record()).
-constexpr std::size_t kMaxHeldNotices = 4096;
-
-// The broker's word that a client connected or went: what a pool stopped by a
-// reset says after the run's end. It belongs to the next run, if one starts.
-bool isConnectionNotice(const Event& e) {
-    return e.kind == EventKind::BrokerClientConnected ||
-           e.kind == EventKind::BrokerClientDisconnected;
-}
-
 QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
@@ -38,6 +28,16 @@ std::tm localNow() {
     std::tm tm{};
     localtime_r(&now, &tm);
     return tm;
+}
+
+// Broker events held while no recording is open (see startRecording()).
+constexpr std::size_t kMaxHeldEvents = 4096;
+
+// The embedded broker's own events. Before any of the console's clients did
+// something they are the ended run's aftermath: its pool's streams closing,
+// the messages they held returned to the queue.
+bool isBrokerEvent(const Event& e) {
+    return e.source == EventSource::Broker;
 }
 
 // As the headless runner chooses them for a scenario (and for a manual send,
@@ -119,10 +119,11 @@ bool RunRecorder::startRecording(const std::vector<Event>& batch) {
     if (!enabled_ || openFailed_) {
         return false;
     }
-    // Connection notices alone do not make a run: held until something
-    // happens (then recorded first), dropped if the run ends before.
-    if (std::all_of(batch.begin(), batch.end(), isConnectionNotice) &&
-        held_.size() + batch.size() <= kMaxHeldNotices) {
+    // The broker alone does not make a run: its events are held until the
+    // producer, a worker or the pool does something (then recorded first),
+    // and go unrecorded if the run ends before.
+    if (std::all_of(batch.begin(), batch.end(), isBrokerEvent) &&
+        held_.size() + batch.size() <= kMaxHeldEvents) {
         held_.insert(held_.end(), batch.begin(), batch.end());
         return false;
     }
@@ -170,7 +171,8 @@ bool RunRecorder::open(std::int64_t originNs) {
     }
     settings.channel = run_->channel().toStdString();
     settings.workerConfig = run_->config();
-    settings.requestedAddress = run_->connection()->settings().address.toStdString();
+    // As `queuescope run --address`: "" for the embedded broker.
+    settings.requestedAddress = run_->connection()->isEmbedded() ? std::string() : brokerAddress();
     settings.ledgerOptions = ledgerOptionsFor(scenario, run_->producerSpec());
     settings.seed = run_->poolSeed();
     runner::recordConsoleRunSettings(*writer_, settings);
@@ -189,8 +191,12 @@ bool RunRecorder::open(std::int64_t originNs) {
 void RunRecorder::recordBroker() {
     const ConnectionController* c = run_->connection();
     brokerVersion_ = c->serverInfo().version;
-    runner::recordBroker(*writer_, c->settings().address.toStdString(), c->isEmbedded(),
-                         brokerVersion_);
+    runner::recordBroker(*writer_, brokerAddress(), c->isEmbedded(), brokerVersion_);
+}
+
+std::string RunRecorder::brokerAddress() const {
+    const ConnectionController* c = run_->connection();
+    return c->client() ? c->settings().address.toStdString() : std::string();
 }
 
 void RunRecorder::pollWriter() {
@@ -225,9 +231,8 @@ void RunRecorder::pollWriter() {
 runner::RunResult RunRecorder::outcome() const {
     runner::RunResult r;
     r.started = true;
-    const ConnectionController* c = run_->connection();
-    r.address = c->settings().address.toStdString();
-    r.embeddedBroker = c->isEmbedded();
+    r.address = brokerAddress();
+    r.embeddedBroker = run_->connection()->isEmbedded();
     r.elapsedSeconds = static_cast<double>(clock_.nsecsElapsed()) / 1e9;
     const RunController::RunCounters counters = run_->runCounters();
     r.producer = counters.producer;

@@ -63,10 +63,10 @@ public:
         writerOptions_ = options;
     }
 
-    // The pump's sink: opens the run's recording at its first events (a
-    // broker's client connection notices alone do not start a run: they are
-    // held, and recorded first once something else happens) and hands the
-    // writer a copy of the batch.
+    // The pump's sink: opens the run's recording at its first event from the
+    // console's producer, workers or pool (the broker's events before it, the
+    // last run's aftermath, are held and recorded first) and hands the writer
+    // a copy of the batch.
     void record(const std::vector<Event>& batch);
     // Ends the run's recording: the stream's last events (pumped to every
     // view first), the outcome, then the close. Nothing to do when none is open.
@@ -97,6 +97,7 @@ private:
     bool open(std::int64_t originNs);
     void pollWriter();
     void recordBroker();
+    std::string brokerAddress() const;  // "" when not connected
     void applyRetention();
     struct Closer;
     void closed(const Closer* closer, const QString& error);
@@ -116,7 +117,7 @@ private:
     std::unique_ptr<runner::RunRecording> recording_;
     recording::RecordingWriter* writer_ = nullptr;
     std::vector<Event> buffer_;  // recycled by the writer
-    std::vector<Event> held_;    // connection notices before the run's first event
+    std::vector<Event> held_;    // broker events before the run's first own event
     QElapsedTimer clock_;
     bool openFailed_ = false;  // this run: do not try again at every frame
     QString currentPath_;

@@ -24,9 +24,11 @@
 using namespace qs;
 using namespace qs::ui;
 
-// The console records every run into its runs folder (QStandardPaths' test
-// mode keeps it out of the user's own), ends the recording with the run, and
-// says in the status bar where it goes, why it does not, and what was lost.
+// The console records every run into its runs folder, ends the recording with
+// the run, and says in the status bar where it goes, why it does not, and what
+// was lost. QStandardPaths' test mode turns recording on in a window without
+// settings; each test records into a folder of its own (so two runs of this
+// suite at once, e.g. two build trees, never share one).
 class TestRunRecorder : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -51,6 +53,7 @@ private:
     RecordingStatus* status() const { return window_->findChild<RecordingStatus*>(); }
 
     MainWindow* window_ = nullptr;
+    std::unique_ptr<QTemporaryDir> runs_;
     std::vector<Event> seen_;  // every event the pump handed to the views
 };
 
@@ -59,14 +62,15 @@ void TestRunRecorder::initTestCase() {
 }
 
 void TestRunRecorder::init() {
-    QDir(RunRecorder::defaultFolder()).removeRecursively();
+    runs_ = std::make_unique<QTemporaryDir>();
+    QVERIFY(runs_->isValid());
     seen_.clear();
 }
 
 void TestRunRecorder::cleanup() {
     delete window_;
     window_ = nullptr;
-    QDir(RunRecorder::defaultFolder()).removeRecursively();
+    runs_.reset();
 }
 
 void TestRunRecorder::startWindow(bool embedded) {
@@ -74,6 +78,13 @@ void TestRunRecorder::startWindow(bool embedded) {
     options.autoConnect = false;
     options.useSettings = false;  // records all the same: test mode
     window_ = new MainWindow(options);
+    // The runs folder is the user's data location's "runs" (here test mode's).
+    QCOMPARE(window_->recorder()->folder(), RunRecorder::defaultFolder());
+    QCOMPARE(RunRecorder::defaultFolder(),
+             QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                 QStringLiteral("/runs"));
+    QVERIFY(RunRecorder::defaultFolder().contains(QStringLiteral(".qttest")));
+    window_->recorder()->setFolder(runs_->path());
     window_->show();
     window_->pump()->addSink(
         [this](const std::vector<Event>& b) { seen_.insert(seen_.end(), b.begin(), b.end()); },
@@ -101,8 +112,7 @@ void TestRunRecorder::waitClosed() {
 }
 
 QStringList TestRunRecorder::recordings() const {
-    return QDir(RunRecorder::defaultFolder())
-        .entryList({QStringLiteral("*.qsrun")}, QDir::Files, QDir::Name);
+    return QDir(runs_->path()).entryList({QStringLiteral("*.qsrun")}, QDir::Files, QDir::Name);
 }
 
 void TestRunRecorder::manualRunIsRecordedAndReplays() {
@@ -124,8 +134,7 @@ void TestRunRecorder::manualRunIsRecordedAndReplays() {
     // Under way: the status bar names the file, which is in the runs folder.
     const QString path = recorder->currentPath();
     QVERIFY(!path.isEmpty());
-    QCOMPARE(QFileInfo(path).absolutePath(),
-             QFileInfo(RunRecorder::defaultFolder()).absoluteFilePath());
+    QCOMPARE(QFileInfo(path).absolutePath(), QFileInfo(runs_->path()).absoluteFilePath());
     QVERIFY2(QFileInfo(path).fileName().endsWith(QStringLiteral("_manual.qsrun")),
              qPrintable(path));
     QVERIFY(QFileInfo::exists(path));
@@ -134,6 +143,8 @@ void TestRunRecorder::manualRunIsRecordedAndReplays() {
     QVERIFY(status()->recordingText().startsWith(QStringLiteral("● Recording")));
     QVERIFY(status()->lostEventsText().isEmpty());
 
+    // The server's version comes with its first Ping; the recording takes it then.
+    QTRY_VERIFY_WITH_TIMEOUT(!window_->connection()->serverInfo().version.empty(), 30000);
     QSignalSpy closed(recorder, &RunRecorder::recordingClosed);
     // The run's events: what the views got up to its end (the recorder pumps
     // the last ones on runEnding, before this later connection runs).
