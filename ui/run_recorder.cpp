@@ -19,6 +19,9 @@ namespace qs::ui {
 namespace {
 
 constexpr int kPollMs = 250;
+// Frames of the stream's last events taken at a run's end (each up to the
+// pump's maximum batch, 50,000 events).
+constexpr int kMaxTailFrames = 64;
 QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
@@ -251,8 +254,9 @@ void RunRecorder::endRun() {
         return;
     }
     ending_ = true;
-    // The run's last events, to every view and into the recording.
-    while (pump_->pumpOnce() > 0) {
+    // The run's last events, to every view and into the recording. Bounded:
+    // another client of the embedded broker could keep its stream busy.
+    for (int frame = 0; frame < kMaxTailFrames && pump_->pumpOnce() > 0; ++frame) {
     }
     if (recording_) {
         pollWriter();

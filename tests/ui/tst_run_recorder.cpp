@@ -1,6 +1,8 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMenu>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -15,6 +17,7 @@
 #include "producer_panel.h"
 #include "recording/recording_reader.h"
 #include "recording_status.h"
+#include "recordings_menu.h"
 #include "run_controller.h"
 #include "run_recorder.h"
 #include "runner/run_recording.h"
@@ -43,6 +46,7 @@ private Q_SLOTS:
     void unwritableFolderLeavesTheRunUnrecorded();
     void retentionKeepsTheNewestRuns();
     void closingTheWindowFinishesTheRecording();
+    void retentionIsASetting();
 
 private:
     void startWindow(bool embedded);
@@ -370,6 +374,44 @@ void TestRunRecorder::closingTheWindowFinishesTheRecording() {
     QCOMPARE(recordings().size(), 1);
     // One self-contained file: the close checkpointed the WAL away.
     QVERIFY(!QFileInfo::exists(path + QStringLiteral("-wal")));
+}
+
+void TestRunRecorder::retentionIsASetting() {
+    QTemporaryDir config;
+    QVERIFY(config.isValid());
+    QSettings settings(config.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    // Unset: 50 runs, 2 GB.
+    recording::RetentionLimits limits = loadRetentionLimits(settings);
+    QCOMPARE(limits.maxRuns, std::size_t{50});
+    QCOMPARE(limits.maxBytes, std::uint64_t{2} << 30);
+    saveRetentionLimits(settings, {7, std::uint64_t{3} << 29});  // 1.5 GB
+    limits = loadRetentionLimits(settings);
+    QCOMPARE(limits.maxRuns, std::size_t{7});
+    QCOMPARE(limits.maxBytes, std::uint64_t{3} << 29);
+    // A negative value (a hand-edited file) keeps the default.
+    settings.setValue(QStringLiteral("recordings/maxRuns"), -3);
+    QCOMPARE(loadRetentionLimits(settings).maxRuns, std::size_t{50});
+
+    // File > Recordings holds the folder and the setting.
+    startWindow(false);
+    QMenu* menu = nullptr;
+    QStringList actions;
+    for (QMenu* m : window_->findChildren<QMenu*>()) {
+        if (m->title() == QStringLiteral("Rec&ordings")) {
+            menu = m;
+            for (QAction* a : m->actions()) {
+                actions << a->text();
+            }
+        }
+    }
+    QVERIFY(menu != nullptr);
+    QCOMPARE(actions, QStringList({QStringLiteral("&Show recordings folder"),
+                                   QStringLiteral("&Keep recordings…")}));
+    // The dialog starts from the recorder's limits and gives back what it shows.
+    window_->recorder()->setRetention({12, std::uint64_t{1} << 30});
+    RetentionDialog dialog(*window_->recorder());
+    QCOMPARE(dialog.limits().maxRuns, std::size_t{12});
+    QCOMPARE(dialog.limits().maxBytes, std::uint64_t{1} << 30);
 }
 
 QTEST_MAIN(TestRunRecorder)
