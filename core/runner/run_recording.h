@@ -26,7 +26,7 @@ struct ConsoleRunSettings {
     std::optional<Scenario> scenario;    // the scenario played; none = a manual run
     std::string channel = "tasks";       // the console's work queue
     workers::WorkerConfig workerConfig;  // the pool's shared configuration at the start
-    std::string requestedAddress;        // the connection's address
+    std::string requestedAddress;        // a remote server's address; "" = the embedded broker
     LedgerOptions ledgerOptions;         // what a replay feeds its ledger with
     std::uint64_t seed = 0;              // the pool's seed; 0 = not known (not recorded)
 };
