@@ -43,23 +43,6 @@ bool isBrokerEvent(const Event& e) {
     return e.source == EventSource::Broker;
 }
 
-// As the headless runner chooses them for a scenario (and for a manual send,
-// from what the producer sends).
-LedgerOptions ledgerOptionsFor(const runner::Scenario* scenario,
-                               const workers::TaskSpec* producerSpec) {
-    LedgerOptions options;
-    if (scenario != nullptr) {
-        options.maxReceiveCount = scenario->tasks.policy.maxReceiveCount;
-        options.maxFinishedMessages =
-            std::max<std::size_t>(options.maxFinishedMessages, scenario->tasks.count + 1000);
-    } else if (producerSpec != nullptr) {
-        options.maxReceiveCount = producerSpec->policy.maxReceiveCount;
-        options.maxFinishedMessages =
-            std::max<std::size_t>(options.maxFinishedMessages, producerSpec->count + 1000);
-    }
-    return options;
-}
-
 }  // namespace
 
 RunRecorder::RunRecorder(RunController* run, EventPump* pump, ScenarioPlayer* player,
@@ -176,7 +159,8 @@ bool RunRecorder::open(std::int64_t originNs) {
     settings.workerConfig = run_->config();
     // As `queuescope run --address`: "" for the embedded broker.
     settings.requestedAddress = run_->connection()->isEmbedded() ? std::string() : brokerAddress();
-    settings.ledgerOptions = ledgerOptionsFor(scenario, run_->producerSpec());
+    // The options the console's own Run uses (MainWindow resets it with them).
+    settings.ledgerOptions = run_->ledgerOptions();
     settings.seed = run_->poolSeed();
     runner::recordConsoleRunSettings(*writer_, settings);
     seed_ = settings.seed;

@@ -11,6 +11,7 @@
 
 #include "common/clock.h"
 #include "connection_controller.h"
+#include "console_run.h"
 #include "event_pump.h"
 #include "events/ledger.h"
 #include "main_window.h"
@@ -18,6 +19,7 @@
 #include "recording/recording_reader.h"
 #include "recording_status.h"
 #include "recordings_menu.h"
+#include "run/run.h"
 #include "run_controller.h"
 #include "run_recorder.h"
 #include "runner/run_recording.h"
@@ -150,10 +152,19 @@ void TestRunRecorder::manualRunIsRecordedAndReplays() {
     // The server's version comes with its first Ping; the recording takes it then.
     QTRY_VERIFY_WITH_TIMEOUT(!window_->connection()->serverInfo().version.empty(), 30000);
     QSignalSpy closed(recorder, &RunRecorder::recordingClosed);
-    // The run's events: what the views got up to its end (the recorder pumps
-    // the last ones on runEnding, before this later connection runs).
+    // The run's events and the console's own ledger at its end (the recorder
+    // pumps the last events into every view on runEnding, before this later
+    // connection runs).
     std::size_t runEvents = 0;
-    connect(run, &RunController::runEnding, this, [&] { runEvents = seen_.size(); });
+    std::uint64_t consoleRunEvents = 0;
+    LedgerSummary consoleLedger;
+    std::size_t consoleWorkers = 0;
+    connect(run, &RunController::runEnding, this, [&] {
+        runEvents = seen_.size();
+        consoleRunEvents = window_->consoleRun()->run().eventCount();
+        consoleLedger = window_->consoleRun()->run().ledger().summary();
+        consoleWorkers = window_->consoleRun()->run().ledger().workers().size();
+    });
     window_->resetRun();
     QTRY_COMPARE_WITH_TIMEOUT(closed.count(), 1, 30000);
     QCOMPARE(closed.at(0).at(0).toString(), path);
@@ -180,23 +191,27 @@ void TestRunRecorder::manualRunIsRecordedAndReplays() {
     QVERIFY(runEvents > 0);
     QCOMPARE(r.eventsRecorded, static_cast<std::uint64_t>(runEvents));
 
-    // The summary's totals are what a ledger says about the events the views saw.
+    QCOMPARE(consoleRunEvents, static_cast<std::uint64_t>(runEvents));
+
+    // The summary's totals are what the console's own ledger said at the run's end.
+    QCOMPARE(r.totals.sent, consoleLedger.sent);
+    QCOMPARE(r.totals.sent, 10u);
+    QCOMPARE(r.totals.messages, consoleLedger.messages);
+    QCOMPARE(r.totals.deliveries, consoleLedger.deliveries);
+    QCOMPARE(r.totals.exactlyOnce, consoleLedger.exactlyOnce);
+    QCOMPARE(r.totals.redeliveries, consoleLedger.redeliveries);
+    QCOMPARE(r.totals.acksLost, consoleLedger.acksLost);
+    for (int s = 0; s < kMessageStateCount; ++s) {
+        QCOMPARE(r.totals.byState[s], consoleLedger.byState[s]);
+    }
+    QCOMPARE(r.totals.count(qs::MessageState::Acked), 10u);
+    QCOMPARE(r.workers.size(), consoleWorkers);
+    // ... and what a ledger fed the events the views saw says.
     Ledger ledger(replayed.ledgerOptions);
     seen_.resize(runEvents);
     ledger.apply(seen_);
-    const LedgerSummary expected = ledger.summary();
-    QCOMPARE(r.totals.sent, expected.sent);
-    QCOMPARE(r.totals.sent, 10u);
-    QCOMPARE(r.totals.messages, expected.messages);
-    QCOMPARE(r.totals.deliveries, expected.deliveries);
-    QCOMPARE(r.totals.exactlyOnce, expected.exactlyOnce);
-    QCOMPARE(r.totals.redeliveries, expected.redeliveries);
-    QCOMPARE(r.totals.eventsApplied, expected.eventsApplied);
-    for (int s = 0; s < kMessageStateCount; ++s) {
-        QCOMPARE(r.totals.byState[s], expected.byState[s]);
-    }
-    QCOMPARE(r.totals.count(qs::MessageState::Acked), 10u);
-    QCOMPARE(r.workers.size(), ledger.workers().size());
+    QCOMPARE(ledger.summary().eventsApplied, r.totals.eventsApplied);
+    QCOMPARE(ledger.summary().count(qs::MessageState::Acked), 10u);
 
     // The settings: the broker, its version, the pool's configuration and seed.
     std::string openError;
