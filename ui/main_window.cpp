@@ -12,6 +12,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QVBoxLayout>
 
@@ -29,8 +30,11 @@
 #include "message_panel.h"
 #include "message_table_model.h"
 #include "producer_panel.h"
+#include "recording_status.h"
+#include "recordings_menu.h"
 #include "run/run.h"
 #include "run_controller.h"
+#include "run_recorder.h"
 #include "scenario_library.h"
 #include "scenario_player.h"
 #include "theme.h"
@@ -68,6 +72,12 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     setCentralWidget(centre);
 
     buildDocks();
+    recorder_ = new RunRecorder(run_, pump_, player_, this);
+    recorder_->setEnabled(options_.recordRuns &&
+                          (options_.useSettings || QStandardPaths::isTestModeEnabled()));
+    if (options_.useSettings) {
+        recorder_->setRetention(loadRetentionLimits(QSettings()));
+    }
     buildMenus();
     wireEngine();
 
@@ -79,6 +89,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     frameLabel_ = new QLabel(this);
     frameLabel_->setToolTip(
         QStringLiteral("UI work per frame (worst in the last quarter second)."));
+    statusBar()->addPermanentWidget(new RecordingStatus(recorder_, this));
     statusBar()->addPermanentWidget(rateLabel_);
     statusBar()->addPermanentWidget(frameLabel_);
     statusBar()->addPermanentWidget(connectionLabel_);
@@ -118,6 +129,7 @@ MainWindow::~MainWindow() {
     delete player_;
     player_ = nullptr;
     run_->stopAll();
+    recorder_->endRun();  // the run's last events and outcome, while the run exists
     pump_->setStream(nullptr);
     delete run_;
     run_ = nullptr;
@@ -200,6 +212,7 @@ void MainWindow::buildMenus() {
     QAction* exportAct = file->addAction(QStringLiteral("E&xport events…"), eventLogPanel_,
                                          &EventLogPanel::exportInteractive);
     exportAct->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
+    file->addMenu(createRecordingsMenu(recorder_, this, options_.useSettings));
     file->addSeparator();
     QAction* quit = file->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -602,6 +615,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     }
     player_->stop();
     run_->stopAll();
+    recorder_->endRun();
     event->accept();
 }
 

@@ -32,12 +32,17 @@ class ChannelBrowser;
 class MessagePanel;
 class EventLogPanel;
 class ScenarioPlayer;
+class RunRecorder;
 
 struct MainWindowOptions {
     bool autoConnect = true;    // probe localhost:50000, else start the embedded broker
     bool embeddedOnly = false;  // start the embedded broker without probing
     int embeddedPort = 50000;   // preferred port (a free one is used when taken)
     bool useSettings = true;    // restore and save QSettings
+    // Record every run into the runs folder (docs/recording.md). Without
+    // useSettings (tests) only in QStandardPaths' test mode, so a test never
+    // writes into the user's data folder.
+    bool recordRuns = true;
 };
 
 class MainWindow : public QMainWindow {
@@ -63,6 +68,7 @@ public:
     ChannelBrowser* channelBrowser() const { return channels_; }
     MessagePanel* messagePanel() const { return messagePanel_; }
     ScenarioPlayer* scenarioPlayer() const { return player_; }
+    RunRecorder* recorder() const { return recorder_; }
     // The connection line of the status bar, as plain text.
     QString connectionStatusText() const { return connectionText_; }
 
@@ -113,6 +119,7 @@ private:
     MessagePanel* messagePanel_ = nullptr;
     EventLogPanel* eventLogPanel_ = nullptr;
     ScenarioPlayer* player_ = nullptr;
+    RunRecorder* recorder_ = nullptr;
     QDockWidget* channelsDock_ = nullptr;
     QDockWidget* messagesDock_ = nullptr;
     QLabel* connectionLabel_ = nullptr;

@@ -2,6 +2,7 @@
 
 #include "connection_controller.h"
 #include "events/broker_event_sink.h"
+#include "runner/run_recording.h"
 #include "workers/worker_pool.h"
 
 namespace qs::ui {
@@ -9,6 +10,31 @@ namespace qs::ui {
 namespace {
 QString q(const std::string& s) {
     return QString::fromStdString(s);
+}
+
+void add(workers::ProducerProgress& sum, const workers::ProducerProgress& p) {
+    sum.total += p.total;
+    sum.sent += p.sent;
+    sum.failed += p.failed;
+    sum.finished = p.finished;
+    sum.stopped = p.stopped;
+    if (sum.firstError.empty()) {
+        sum.firstError = p.firstError;
+    }
+}
+
+void add(workers::WorkerCounters& sum, const workers::WorkerCounters& c) {
+    sum.polls += c.polls;
+    sum.emptyPolls += c.emptyPolls;
+    sum.received += c.received;
+    sum.redelivered += c.redelivered;
+    sum.acked += c.acked;
+    sum.rejected += c.rejected;
+    sum.requeued += c.requeued;
+    sum.abandoned += c.abandoned;
+    sum.crashes += c.crashes;
+    sum.errors += c.errors;
+    sum.busyNs += c.busyNs;
 }
 }  // namespace
 
@@ -20,6 +46,7 @@ RunController::RunController(ConnectionController* connection, QObject* parent)
     connection_->setBrokerObserver(sink_.get());
     connect(connection_, &ConnectionController::connectionChanged, this, [this] {
         stopAll();
+        endRun();
         Q_EMIT poolChanged();
     });
 }
@@ -56,6 +83,9 @@ bool RunController::ensurePool(QString* error) {
     options.client = connection_->settings().toClientOptions();
     options.channel = channel_.toStdString();
     options.events = &stream_;
+    // Resolved here, not in the pool, so the run's recording can name it.
+    options.seed = runner::resolveSeed(0);
+    poolSeed_ = options.seed;
     pool_ = std::make_unique<workers::WorkerPool>(options, config_);
     return true;
 }
@@ -63,6 +93,7 @@ bool RunController::ensurePool(QString* error) {
 void RunController::dropPool() {
     if (pool_) {
         pool_->stop();
+        add(stopped_.pool, pool_->snapshot().totals);
         pool_.reset();
     }
 }
@@ -174,6 +205,7 @@ void RunController::stopProducer() {
     if (producer_) {
         producer_->stop();
         producer_->wait();
+        add(stopped_.producer, producer_->progress());
         producer_.reset();
     }
 }
@@ -200,8 +232,25 @@ void RunController::stopAll() {
     dropPool();
 }
 
+RunController::RunCounters RunController::runCounters() const {
+    RunCounters sum = stopped_;
+    if (producer_) {
+        add(sum.producer, producer_->progress());
+    }
+    if (pool_) {
+        add(sum.pool, pool_->snapshot().totals);
+    }
+    return sum;
+}
+
+void RunController::endRun() {
+    Q_EMIT runEnding();
+    stopped_ = {};
+}
+
 void RunController::resetRun(const LedgerOptions& options) {
     stopAll();
+    endRun();
     ledgerOptions_ = options;
     std::vector<Event> discard;
     stream_.drain(discard);

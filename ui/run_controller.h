@@ -66,6 +66,17 @@ public:
     std::optional<workers::ProducerProgress> producerProgress() const;
     const workers::TaskSpec* producerSpec() const;
 
+    // What the run's producers and pools did since the run began (the last
+    // reset or connection change), the ones already stopped included: a new
+    // send or a channel change replaces them mid-run. For the run's recording.
+    struct RunCounters {
+        workers::ProducerProgress producer;  // total, sent, failed summed; the first error
+        workers::WorkerCounters pool;        // summed over the pools
+    };
+    RunCounters runCounters() const;
+    // The seed of the current pool's work and failure draws (0 = no pool).
+    std::uint64_t poolSeed() const { return pool_ ? poolSeed_ : 0; }
+
     // Stops producer and pool and tells the views to start over with a run
     // whose ledger uses `options` (a scenario's; see runner::ledgerOptionsFor).
     void resetRun(const LedgerOptions& options = {});
@@ -73,6 +84,10 @@ public:
     void stopAll();
 
 Q_SIGNALS:
+    // The run ends (resetRun(), or a new connection): producer and pool have
+    // stopped; the stream still holds the run's last events and runCounters()
+    // its numbers. The run's recording takes them now; then they go.
+    void runEnding();
     void runReset();       // views clear themselves
     void poolChanged();    // workers added / removed, pool rebuilt
     void configChanged();  // config() changed
@@ -81,6 +96,7 @@ Q_SIGNALS:
 private:
     bool ensurePool(QString* error);
     void dropPool();
+    void endRun();
 
     ConnectionController* connection_;
     EventStream stream_{1 << 18};
@@ -88,6 +104,8 @@ private:
     std::unique_ptr<workers::WorkerPool> pool_;
     std::unique_ptr<workers::TaskProducer> producer_;
     workers::WorkerConfig config_;
+    RunCounters stopped_;  // of the producers and pools this run already stopped
+    std::uint64_t poolSeed_ = 0;
     QString channel_ = QStringLiteral("tasks");
     LedgerOptions ledgerOptions_;
 };

@@ -54,11 +54,12 @@ std::uint64_t resolveSeed(std::uint64_t requested) {
     return seed != 0 ? seed : 1;
 }
 
-bool RunRecording::open(const std::string& path, std::int64_t originNs, std::string* error) {
+bool RunRecording::open(const std::string& path, std::int64_t originNs, std::string* error,
+                        recording::RecordingWriterOptions options) {
     if (path.empty()) {
         return true;
     }
-    writer_ = RecordingWriter::create(path, originNs, {}, error);
+    writer_ = RecordingWriter::create(path, originNs, options, error);
     return writer_ != nullptr;
 }
 
@@ -93,8 +94,10 @@ RunRecording::~RunRecording() {
     }
 }
 
-void recordRunSettings(RecordingWriter& writer, const Scenario& scenario, const RunOptions& options,
-                       const LedgerOptions& ledgerOptions, std::uint64_t seed) {
+namespace {
+
+// What every recording holds about its start and its ledger.
+void recordCommonSettings(RecordingWriter& writer, const LedgerOptions& ledgerOptions) {
     writer.setSetting("queuescope_version", std::string(kVersion));
     writer.setSetting("started_at_utc", utcNow());
     writer.setSetting(
@@ -102,13 +105,6 @@ void recordRunSettings(RecordingWriter& writer, const Scenario& scenario, const 
         static_cast<std::int64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                       std::chrono::system_clock::now().time_since_epoch())
                                       .count()));
-    writer.setSetting("scenario_json", scenarioToJson(scenario));
-    writer.setSetting("scenario_name", scenario.name);
-    writer.setSetting("channel", scenario.channel);
-    writer.setSetting("requested_address", options.address);
-    // As decimal text: SQLite integers are signed 64-bit, and half of all
-    // seeds would read back negative, which `run --seed` refuses.
-    writer.setSetting("seed", std::to_string(seed));
     writer.setSetting("ledger_max_receive_count", std::int64_t{ledgerOptions.maxReceiveCount});
     writer.setSetting("ledger_max_deliveries_per_message",
                       asInt(ledgerOptions.maxDeliveriesPerMessage));
@@ -116,6 +112,40 @@ void recordRunSettings(RecordingWriter& writer, const Scenario& scenario, const 
     writer.setSetting("ledger_latency_sample_cap", asInt(ledgerOptions.latencySampleCap));
     writer.setSetting("ledger_max_pending_derived_events",
                       asInt(ledgerOptions.maxPendingDerivedEvents));
+}
+
+// As decimal text: SQLite integers are signed 64-bit, and half of all seeds
+// would read back negative, which `run --seed` refuses.
+void recordSeed(RecordingWriter& writer, std::uint64_t seed) {
+    writer.setSetting("seed", std::to_string(seed));
+}
+
+}  // namespace
+
+void recordRunSettings(RecordingWriter& writer, const Scenario& scenario, const RunOptions& options,
+                       const LedgerOptions& ledgerOptions, std::uint64_t seed) {
+    recordCommonSettings(writer, ledgerOptions);
+    writer.setSetting("run_origin", std::string("headless"));
+    writer.setSetting("scenario_json", scenarioToJson(scenario));
+    writer.setSetting("scenario_name", scenario.name);
+    writer.setSetting("channel", scenario.channel);
+    writer.setSetting("requested_address", options.address);
+    recordSeed(writer, seed);
+}
+
+void recordConsoleRunSettings(RecordingWriter& writer, const ConsoleRunSettings& settings) {
+    recordCommonSettings(writer, settings.ledgerOptions);
+    writer.setSetting("run_origin", std::string("console"));
+    if (settings.scenario) {
+        writer.setSetting("scenario_json", scenarioToJson(*settings.scenario));
+        writer.setSetting("scenario_name", settings.scenario->name);
+    }
+    writer.setSetting("channel", settings.channel);
+    writer.setSetting("worker_config", workerConfigToJson(settings.workerConfig));
+    writer.setSetting("requested_address", settings.requestedAddress);
+    if (settings.seed != 0) {
+        recordSeed(writer, settings.seed);
+    }
 }
 
 void recordBroker(RecordingWriter& writer, const std::string& address, bool embedded,
@@ -211,7 +241,11 @@ bool replayRecording(const std::string& path, ReplayedRun* out, std::string* err
     }
     ReplayedRun run;
     std::string why;
-    if (!parseScenarioJson(rec->settingText("scenario_json"), &run.scenario, &why)) {
+    const std::string scenarioJson = rec->settingText("scenario_json");
+    if (scenarioJson.empty() && rec->settingText("run_origin") == "console") {
+        run.scenario.name = kManualRunName;
+        run.scenario.channel = rec->settingText("channel", run.scenario.channel);
+    } else if (!parseScenarioJson(scenarioJson, &run.scenario, &why)) {
         *error = path + ": damaged: the recorded scenario does not parse: " + why;
         return false;
     }

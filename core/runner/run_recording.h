@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "events/ledger.h"
@@ -19,6 +20,23 @@ namespace qs::runner {
 void recordRunSettings(recording::RecordingWriter& writer, const Scenario& scenario,
                        const RunOptions& options, const LedgerOptions& ledgerOptions,
                        std::uint64_t seed);
+// A run the console drives (ui/run_recorder.h): by hand, from the producer
+// form and the pool's controls, or while it plays a scenario.
+struct ConsoleRunSettings {
+    std::optional<Scenario> scenario;    // the scenario played; none = a manual run
+    std::string channel = "tasks";       // the console's work queue
+    workers::WorkerConfig workerConfig;  // the pool's shared configuration at the start
+    std::string requestedAddress;        // a remote server's address; "" = the embedded broker
+    LedgerOptions ledgerOptions;         // what a replay feeds its ledger with
+    std::uint64_t seed = 0;              // the pool's seed; 0 = not known (not recorded)
+};
+
+// The console's counterpart of recordRunSettings(): `run_origin` = "console",
+// the scenario (JSON, name) only when one is played, the worker configuration
+// as JSON (`worker_config`), the seed only when known.
+void recordConsoleRunSettings(recording::RecordingWriter& writer,
+                              const ConsoleRunSettings& settings);
+
 // Once the broker answered: where it is and what it says it is (Ping).
 void recordBroker(recording::RecordingWriter& writer, const std::string& address, bool embedded,
                   const std::string& serverVersion);
@@ -38,7 +56,8 @@ public:
     RunRecording& operator=(const RunRecording&) = delete;
 
     // "" = no recording (writer() is null, the rest does nothing).
-    bool open(const std::string& path, std::int64_t originNs, std::string* error);
+    bool open(const std::string& path, std::int64_t originNs, std::string* error,
+              recording::RecordingWriterOptions options = {});
     recording::RecordingWriter* writer() { return writer_.get(); }
     // Writes the outcome and closes: events the writer could not keep up with
     // become a warning (recorded too); a write error becomes result.error.
@@ -53,6 +72,8 @@ private:
 // recording can name the seed the run really used.
 std::uint64_t resolveSeed(std::uint64_t requested);
 
+inline constexpr const char* kManualRunName = "(manual run in the console)";
+
 struct ReplayedRun {
     Scenario scenario;
     RunResult result;
@@ -64,8 +85,9 @@ struct ReplayedRun {
 // Reads the recording at `path`, replays its events in order into a fresh
 // Ledger with the run's LedgerOptions and computes the RunResult exactly as
 // the run did (computeLedgerTotals). A run that never finished (killed)
-// gets what its events show, and a note saying so. False with *error for a
-// file that is not a readable recording.
+// gets what its events show, and a note saying so. A manual console run has
+// no scenario: the replay's is named kManualRunName, on the recorded channel.
+// False with *error for a file that is not a readable recording.
 bool replayRecording(const std::string& path, ReplayedRun* out, std::string* error);
 
 }  // namespace qs::runner

@@ -689,4 +689,10 @@ std::string scenarioToJson(const Scenario& s) {
     return root.dump(2);
 }
 
+std::string workerConfigToJson(const workers::WorkerConfig& config) {
+    json j = json::object();
+    configToJson(config, j);
+    return j.dump();
+}
+
 }  // namespace qs::runner

@@ -25,4 +25,8 @@ bool parseConfigAssignments(std::string_view text, ConfigPatch* out, std::string
 // of the result yields an equal scenario.
 std::string scenarioToJson(const Scenario& scenario);
 
+// A worker configuration alone, with the keys of a scenario's worker group
+// ("batch", "waitSeconds", "work"...), compact.
+std::string workerConfigToJson(const workers::WorkerConfig& config);
+
 }  // namespace qs::runner

@@ -6,7 +6,10 @@
 // the coalesced batch through every model, then the event loop (the views'
 // timers, layout and painting of the visible views: timeline, charts, table).
 //
-//   bench_ui [--rate EVENTS_PER_S] [--seconds S] [--fps N]
+// With --record DIR the console's RunRecorder records the run into DIR (its
+// sink then shows as "recording": the UI thread's copy into the writer).
+//
+//   bench_ui [--rate EVENTS_PER_S] [--seconds S] [--fps N] [--record DIR]
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -26,6 +29,7 @@
 #include "main_window.h"
 #include "message_table_model.h"
 #include "run/run.h"
+#include "run_recorder.h"
 
 namespace {
 
@@ -187,6 +191,7 @@ int main(int argc, char** argv) {
     double rate = 20000;
     double seconds = 10;
     int fps = 30;
+    QString recordFolder;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--rate")) {
             rate = std::atof(argv[i + 1]);
@@ -194,8 +199,11 @@ int main(int argc, char** argv) {
             seconds = std::atof(argv[i + 1]);
         } else if (!std::strcmp(argv[i], "--fps")) {
             fps = std::atoi(argv[i + 1]);
+        } else if (!std::strcmp(argv[i], "--record")) {
+            recordFolder = QString::fromLocal8Bit(argv[i + 1]);
         } else {
-            std::fprintf(stderr, "usage: bench_ui [--rate N] [--seconds S] [--fps N]\n");
+            std::fprintf(stderr,
+                         "usage: bench_ui [--rate N] [--seconds S] [--fps N] [--record DIR]\n");
             return 2;
         }
     }
@@ -208,6 +216,10 @@ int main(int argc, char** argv) {
     options.autoConnect = false;
     options.useSettings = false;
     qs::ui::MainWindow window(options);
+    if (!recordFolder.isEmpty()) {
+        window.recorder()->setFolder(recordFolder);
+        window.recorder()->setEnabled(true);
+    }
     window.resize(1600, 1000);
     window.show();
     window.pump()->stop();  // frames are driven here, with the same sinks
@@ -291,5 +303,10 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(window.consoleRun()->run().eventCount()),
                 static_cast<double>(runMemory.total()) / (1024.0 * 1024.0));
     std::printf("peak memory (VmHWM): %.1f MiB\n", static_cast<double>(vmHwmKb()) / 1024.0);
+    if (!recordFolder.isEmpty()) {
+        const QString path = window.recorder()->currentPath();
+        std::printf("recording %s: %llu events lost by its writer so far\n", qPrintable(path),
+                    static_cast<unsigned long long>(window.recorder()->recordingLost()));
+    }
     return 0;
 }
