@@ -117,6 +117,7 @@ MainWindow::~MainWindow() {
     player_ = nullptr;
     run_->stopAll();
     pump_->setStream(nullptr);
+    channels_->setRunStream(nullptr);
     delete run_;
     run_ = nullptr;
     delete connection_;
@@ -294,6 +295,7 @@ QString MainWindow::taskLabel(const QString& key) const {
 
 void MainWindow::wireEngine() {
     pump_->setStream(&run_->stream());
+    channels_->setRunStream(&run_->stream());  // peeks and purges reach the run
     messages_->setBodyFunction([this](const Event& e) -> QString {
         const workers::TaskSpec* spec = run_->producerSpec();
         if (!spec || e.count2 <= 0) {
