@@ -15,7 +15,11 @@
 #include "events/broker_event_sink.h"
 #include "events/event_stream.h"
 #include "run/run.h"
+#include "recording/recording_writer.h"
 #include "runner/channel_actions.h"
+#include "runner/run_recording.h"
+#include "runner/run_totals.h"
+#include "runner/summary_table.h"
 #include "test_broker.h"
 #include "workers/task_producer.h"
 
@@ -152,6 +156,7 @@ private Q_SLOTS:
     void bothReportsPurgeNothingTwice();
     void runStateBeforeAndAfterThePurge();
     void failedPurgeReportsNothing();
+    void summaryShowsPurgedAndReadsTheSameFromTheRecording();
     void clientPathAgainstRealKubemq();
 
 private:
@@ -352,6 +357,58 @@ void TestChannelActions::failedPurgeReportsNothing() {
     std::vector<Event> events;
     stream.drain(events);
     QVERIFY(events.empty());
+}
+
+// The headless summary gains a "purged" row only when a run purged, and
+// `queuescope summary` of the recording prints the same text.
+void TestChannelActions::summaryShowsPurgedAndReadsTheSameFromTheRecording() {
+    test::TestBroker broker;
+    QVERIFY2(broker.ok(), broker.error().c_str());
+    Run run;
+    std::vector<Event> peekEvents;
+    std::vector<Event> purgeEvents;
+    sendPeekPurge(broker, /*observe=*/true, /*reportFromClient=*/true, run, peekEvents,
+                  purgeEvents);
+    if (QTest::currentTestFailed())
+        return;
+
+    runner::Scenario scenario;
+    scenario.name = "peek-and-purge";
+    scenario.channel = kChannel;
+    scenario.tasks.count = kTasks;
+    scenario.workers.push_back(runner::WorkerGroup{});  // a valid scenario file needs one
+    runner::RunResult live;
+    live.started = true;
+    live.producer.total = kTasks;
+    live.producer.sent = kTasks;
+    live.producer.finished = true;
+    live.eventsRecorded = run.eventCount();
+    runner::computeLedgerTotals(run.ledger(), kChannel, true, false, live);
+    const std::string text = runner::formatSummary(scenario, live);
+    QVERIFY2(text.find("purged ") != std::string::npos, text.c_str());
+    QCOMPARE(live.tasksLost, 0u);  // purged is an end state
+
+    runner::RunResult quiet = live;
+    quiet.totals.byState[static_cast<int>(MessageState::Purged)] = 0;
+    QVERIFY(runner::formatSummary(scenario, quiet).find("purged ") == std::string::npos);
+
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("purge.qsrun")).toStdString();
+    std::string error;
+    auto writer = recording::RecordingWriter::create(path, run.streamTimeNs(0), {}, &error);
+    QVERIFY2(writer, error.c_str());
+    runner::recordRunSettings(*writer, scenario, runner::RunOptions{}, LedgerOptions{}, 1);
+    std::vector<Event> all;
+    for (std::uint64_t i = 0; i < run.eventCount(); ++i)
+        all.push_back(run.event(i));
+    writer->append(all);
+    runner::recordRunOutcome(*writer, live);
+    QVERIFY2(writer->close(&error), error.c_str());
+
+    runner::ReplayedRun replayed;
+    QVERIFY2(runner::replayRecording(path, &replayed, &error), error.c_str());
+    QCOMPARE(replayed.result.totals.count(MessageState::Purged), std::uint64_t(kTasks));
+    QCOMPARE(runner::formatSummary(replayed.scenario, replayed.result), text);
 }
 
 // The client-side path against the real KubeMQ v2.4.0, which has no observer.
