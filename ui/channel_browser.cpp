@@ -15,11 +15,14 @@
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <optional>
 
 #include "channel_list_model.h"
 #include "client/queues_client.h"
 #include "common/protocol_limits.h"
 #include "connection_controller.h"
+#include "events/event_stream.h"
+#include "runner/channel_actions.h"
 
 namespace qs::ui {
 
@@ -33,12 +36,14 @@ struct PeekOutcome {
     QString error;
     std::vector<client::QueueMessage> messages;
     int expired = 0;
+    std::optional<Event> report;  // for the run (ChannelPeeked)
 };
 
 struct CallOutcome {
     bool ok = false;
     QString error;
     QString text;
+    std::optional<Event> report;  // for the run (ChannelPurged)
 };
 }  // namespace
 
@@ -262,7 +267,9 @@ void ChannelBrowser::peekSelected() {
         this,
         [client, channel, max]() {
             PeekOutcome out;
-            auto r = client->peek(channel.toStdString(), max, std::chrono::milliseconds(1000));
+            auto peek = runner::peekChannel(*client, channel.toStdString(), max,
+                                            std::chrono::milliseconds(1000));
+            auto& r = peek.peeked;
             if (!r.ok()) {
                 out.error = q(r.error().describe());
                 return out;
@@ -270,9 +277,13 @@ void ChannelBrowser::peekSelected() {
             out.ok = true;
             out.messages = std::move(r.value().messages);
             out.expired = r.value().messagesExpired;
+            out.report = std::move(peek.report);
             return out;
         },
         [this, channel](PeekOutcome out) {
+            if (runStream_ != nullptr && out.report) {
+                runStream_->push(std::move(*out.report));
+            }
             if (!out.ok) {
                 peekTitle_->setText(QStringLiteral("Peek %1 failed").arg(channel));
                 setStatus(out.error, true);
@@ -390,7 +401,7 @@ void ChannelBrowser::createChannel() {
         this,
         [client, name]() {
             auto r = client->createQueue(name.toStdString());
-            return CallOutcome{r.ok(), r.ok() ? QString() : q(r.error().describe()), {}};
+            return CallOutcome{r.ok(), r.ok() ? QString() : q(r.error().describe()), {}, {}};
         },
         [this, name](CallOutcome out) {
             setStatus(out.ok ? QStringLiteral("Created %1").arg(name)
@@ -417,7 +428,7 @@ void ChannelBrowser::deleteSelected() {
         this,
         [client, name]() {
             auto r = client->deleteQueue(name.toStdString());
-            return CallOutcome{r.ok(), r.ok() ? QString() : q(r.error().describe()), {}};
+            return CallOutcome{r.ok(), r.ok() ? QString() : q(r.error().describe()), {}, {}};
         },
         [this, name](CallOutcome out) {
             setStatus(out.ok ? QStringLiteral("Deleted %1").arg(name)
@@ -444,11 +455,16 @@ void ChannelBrowser::purgeSelected() {
     connection_->run<CallOutcome>(
         this,
         [client, name]() {
-            auto r = client->purgeQueue(name.toStdString());
+            auto purge = runner::purgeChannel(*client, name.toStdString());
+            const auto& r = purge.removed;
             return CallOutcome{r.ok(), r.ok() ? QString() : q(r.error().describe()),
-                               r.ok() ? QString::number(r.value()) : QString()};
+                               r.ok() ? QString::number(r.value()) : QString(),
+                               std::move(purge.report)};
         },
         [this, name](CallOutcome out) {
+            if (runStream_ != nullptr && out.report) {
+                runStream_->push(std::move(*out.report));
+            }
             setStatus(out.ok ? QStringLiteral("Purged %1 message(s) from %2").arg(out.text, name)
                              : QStringLiteral("Purge failed: ") + out.error,
                       !out.ok);

@@ -15,6 +15,10 @@ class QSpinBox;
 class QPushButton;
 class QSortFilterProxyModel;
 
+namespace qs {
+class EventStream;
+}
+
 // The channels view: every queue channel of the server with live stats,
 // search, create / delete / purge (with confirmation), and a peek view of
 // waiting messages (body, tags, attributes) that does not consume them.
@@ -33,6 +37,10 @@ public:
     QString selectedChannel() const;
     void selectChannel(const QString& name);
     void setAutoRefresh(bool on);
+    // The run's stream: peeks and purges are reported into it (ChannelPeeked /
+    // ChannelPurged, runner/channel_actions.h), on the UI thread. Not owned;
+    // null = not reported. Clear it before the stream goes.
+    void setRunStream(EventStream* stream) { runStream_ = stream; }
 
 public Q_SLOTS:
     void refresh();  // list channels now
@@ -62,6 +70,7 @@ private:
     QSpinBox* peekCount_;
     QTimer timer_;
     bool refreshing_ = false;
+    EventStream* runStream_ = nullptr;
     std::vector<client::QueueMessage> peeked_;
 };
 

@@ -131,6 +131,7 @@ MainWindow::~MainWindow() {
     run_->stopAll();
     recorder_->endRun();  // the run's last events and outcome, while the run exists
     pump_->setStream(nullptr);
+    channels_->setRunStream(nullptr);
     delete run_;
     run_ = nullptr;
     delete connection_;
@@ -309,6 +310,7 @@ QString MainWindow::taskLabel(const QString& key) const {
 
 void MainWindow::wireEngine() {
     pump_->setStream(&run_->stream());
+    channels_->setRunStream(&run_->stream());  // peeks and purges reach the run
     timelineView()->setLabelFunction([this](const QString& key) { return taskLabel(key); });
     explain_->explainer().setLabelFunction([this](const QString& key) {
         const QString label = taskLabel(key);

@@ -28,6 +28,8 @@ QString taskStateName(TaskState state) {
             return QStringLiteral("expired");
         case TaskState::SendFailed:
             return QStringLiteral("send failed");
+        case TaskState::Purged:
+            return QStringLiteral("purged");
         case TaskState::Count:
             break;
     }
@@ -42,6 +44,7 @@ bool isSettled(TaskState state) {
         case TaskState::Dropped:
         case TaskState::Expired:
         case TaskState::SendFailed:
+        case TaskState::Purged:
             return true;
         default:
             return false;
@@ -85,6 +88,8 @@ TaskState taskState(MessageState core, const MessageRecord* record) {
             return TaskState::Expired;
         case MessageState::SendFailed:
             return TaskState::SendFailed;
+        case MessageState::Purged:
+            return TaskState::Purged;
     }
     return TaskState::Waiting;
 }
@@ -198,6 +203,15 @@ QString describeHistoryEvent(const Event& e) {
             return QStringLiteral("broker re-enqueued a new copy at the tail");
         case EventKind::BrokerRequeued:
             return QStringLiteral("broker copied it to %1").arg(detail);
+        case EventKind::BrokerPeeked:
+            return QStringLiteral("peeked at (not delivered, nothing changed)");
+        case EventKind::BrokerPurged:
+            return QStringLiteral("purged: removed from %1 by a purge of the channel")
+                .arg(fromView(e.channel.view()));
+        case EventKind::ChannelPurged:
+            return QStringLiteral("purged: %1 purged channel %2")
+                .arg(actor.isEmpty() ? QStringLiteral("the console") : actor,
+                     fromView(e.channel.view()));
         default:
             break;
     }

@@ -30,6 +30,7 @@ enum class TaskState : int {
     Dropped,  // over MaxReceiveCount with no dead-letter channel
     Expired,
     SendFailed,
+    Purged,  // removed by a purge of its channel (AckAllQueueMessages)
     Count
 };
 

@@ -168,14 +168,15 @@ grpc::Status KubemqService::ReceiveQueueMessages(grpc::ServerContext* server,
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait);
         const CollectResult result = collectWaiting(
             context_.engine, *channel, request->maxnumberofmessages(),
-            CollectOptions{CheckOrder::PolicyFirst, false}, deadline,
+            CollectOptions{CheckOrder::PolicyFirst, false, request->ispeak()}, deadline,
             [server] { return server->IsCancelled(); }, messages, actor);
         const bool gone = server->IsCancelled();
         for (const auto& message : messages) {
             // Peeked messages, and pulled ones nobody will receive, go back to
-            // their place (v2.4.0 loses the latter; spec §5.9).
+            // their place (v2.4.0 loses the latter; spec §5.9). A peek was
+            // reported as one (BrokerPeeked): its give-back is no event.
             if (request->ispeak() || gone)
-                context_.engine.giveBack(*channel, message.sequence, actor);
+                context_.engine.giveBack(*channel, message.sequence, actor, request->ispeak());
             else
                 context_.engine.ack(*channel, message.sequence, actor);
         }

@@ -217,7 +217,7 @@ CollectResult QueueEngine::collect(QueueChannel& channel, int max, const Collect
             ++result.counted;
             ++delivered;
             deliveredBytes += message.content.size();
-            events_.emit(EventKind::BrokerDelivered,
+            events_.emit(options.peek ? EventKind::BrokerPeeked : EventKind::BrokerDelivered,
                          [&](Event& event) { describe(event, channel, message, actor); });
             out.push_back(std::move(message));
         }
@@ -319,11 +319,12 @@ std::optional<std::string> QueueEngine::replace(QueueChannel& channel, std::uint
 }
 
 std::size_t QueueEngine::purgeReady(QueueChannel& channel, const Actor& actor) {
+    const EventSink::Group group(events_);  // one purge's events reach the observer at once
     auto removed = channel.removeAllReady();
     if (!removed.empty())
         channel.noteDelivered(removed.size(), 0);
     for (const auto& message : removed) {
-        events_.emit(EventKind::BrokerAcked, [&](Event& event) {
+        events_.emit(EventKind::BrokerPurged, [&](Event& event) {
             describe(event, channel, message, actor);
             event.receiveCount = message.receiveCount + 1;
         });

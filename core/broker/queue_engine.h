@@ -34,6 +34,9 @@ struct CollectOptions {
     // Downstream Get counts expired / dead-lettered messages against MaxItems
     // (they were collected before being filtered); pull and peek do not.
     bool countDropped = false;
+    // A peek: the messages are reported as seen (BrokerPeeked), not handed out;
+    // the caller gives them back quietly.
+    bool peek = false;
 };
 
 struct CollectResult {
@@ -93,7 +96,8 @@ public:
     std::optional<std::string> replace(QueueChannel& channel, std::uint64_t sequence,
                                        std::string_view destination, StoredMessage replacement,
                                        const Actor& actor);
-    // Removes every ready message (AckAllQueueMessages). Returns the count.
+    // Removes every ready message (AckAllQueueMessages), reporting each as
+    // BrokerPurged (not an ack: nobody received it). Returns the count.
     std::size_t purgeReady(QueueChannel& channel, const Actor& actor);
 
     // Error text of the send path for a destination name ("" = acceptable).

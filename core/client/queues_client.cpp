@@ -307,7 +307,8 @@ Result<PullResult> QueuesClient::pull(const std::string& channel, int maxMessage
 }
 
 Result<std::uint64_t> QueuesClient::ackAllQueueMessages(const std::string& channel,
-                                                        std::chrono::milliseconds waitTimeout) {
+                                                        std::chrono::milliseconds waitTimeout,
+                                                        const std::string& requestId) {
     if (core_->options.validateArguments) {
         if (auto error = checkChannelName(channel)) {
             return *error;
@@ -317,7 +318,7 @@ Result<std::uint64_t> QueuesClient::ackAllQueueMessages(const std::string& chann
         }
     }
     kubemq::AckAllQueueMessagesRequest request;
-    request.set_requestid(newUuid());
+    request.set_requestid(requestId.empty() ? newUuid() : requestId);
     request.set_clientid(core_->options.clientId);
     request.set_channel(channel);
     request.set_waittimeseconds(wholeSecondsRoundedUp(waitTimeout));
@@ -339,8 +340,9 @@ Result<std::uint64_t> QueuesClient::ackAllQueueMessages(const std::string& chann
 }
 
 Result<std::uint64_t> QueuesClient::purgeQueue(const std::string& name,
-                                               std::chrono::milliseconds waitTimeout) {
-    return ackAllQueueMessages(name, waitTimeout);
+                                               std::chrono::milliseconds waitTimeout,
+                                               const std::string& requestId) {
+    return ackAllQueueMessages(name, waitTimeout, requestId);
 }
 
 void QueuesClient::setSettlementErrorHandler(std::function<void(const SettlementError&)> handler) {

@@ -87,9 +87,11 @@ public:
     Result<PullResult> pull(const std::string& channel, int maxMessages,
                             std::chrono::milliseconds waitTimeout);
     // AckAllQueueMessages: consumes everything waiting for the whole wait time;
-    // returns the number of messages removed.
+    // returns the number of messages removed. requestId goes on the wire as the
+    // RequestID ("" = a fresh one): a caller that reports the purge names it.
     Result<std::uint64_t> ackAllQueueMessages(const std::string& channel,
-                                              std::chrono::milliseconds waitTimeout);
+                                              std::chrono::milliseconds waitTimeout,
+                                              const std::string& requestId = {});
 
     // --- channel management (spec §2.12) --------------------------------------
     // list: list-channels on kubemq.cluster.internal.requests; on a server
@@ -101,8 +103,10 @@ public:
     Result<void> createQueue(const std::string& name);
     Result<void> deleteQueue(const std::string& name);
     // Purge = AckAllQueueMessages for waitTimeout (official SDKs have no purge).
+    // Purges are reported to a run by runner::purgeChannel (channel_actions.h).
     Result<std::uint64_t> purgeQueue(
-        const std::string& name, std::chrono::milliseconds waitTimeout = std::chrono::seconds(1));
+        const std::string& name, std::chrono::milliseconds waitTimeout = std::chrono::seconds(1),
+        const std::string& requestId = {});
     // The QueuesInfo RPC directly. names: ';'-separated exact names, "" = all.
     Result<QueuesInfoSnapshot> queuesInfo(const std::string& names = {});
 

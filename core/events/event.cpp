@@ -68,6 +68,14 @@ std::string_view toString(EventKind kind) {
             return "client-disconnected";
         case EventKind::EventsDropped:
             return "events-dropped";
+        case EventKind::BrokerPeeked:
+            return "broker-peeked";
+        case EventKind::BrokerPurged:
+            return "broker-purged";
+        case EventKind::ChannelPeeked:
+            return "channel-peeked";
+        case EventKind::ChannelPurged:
+            return "channel-purged";
     }
     return "unknown";
 }
@@ -82,6 +90,8 @@ std::string_view toString(EventSource source) {
             return "pool";
         case EventSource::Broker:
             return "broker";
+        case EventSource::Client:
+            return "client";
     }
     return "unknown";
 }
@@ -96,8 +106,8 @@ std::optional<EventKind> eventKindFromString(std::string_view name) {
 }
 
 std::optional<EventSource> eventSourceFromString(std::string_view name) {
-    for (const EventSource source :
-         {EventSource::Producer, EventSource::Worker, EventSource::Pool, EventSource::Broker}) {
+    for (int i = 0; i <= static_cast<int>(kLastEventSource); ++i) {
+        const auto source = static_cast<EventSource>(i);
         if (toString(source) == name)
             return source;
     }

@@ -18,6 +18,8 @@ enum class EventSource : std::uint8_t {
     Worker,    // a pool worker (actor = its client id)
     Pool,      // the pool as a whole (configuration changes, scaling)
     Broker,    // the embedded broker's observer
+    Client,    // a management client acting on a channel (the console's channel browser):
+               // actor = its client id
 };
 
 enum class EventKind : std::uint8_t {
@@ -60,6 +62,18 @@ enum class EventKind : std::uint8_t {
     // Event stream
     EventsDropped,  // synthetic EventStream notice: value = events dropped at this point,
                     // count2 = total dropped so far
+    // Added after the first recordings: new kinds go here, at the end, so the
+    // numbers recorded before keep their meaning.
+    // Broker observer
+    BrokerPeeked,  // seen by a peek (ReceiveQueueMessages IsPeak) and left in place: no
+                   // hand-out, state and stored receive count unchanged; receiveCount = what
+                   // the peek showed (stored + 1); actor = client, transaction = request id
+    BrokerPurged,  // removed by AckAllQueueMessages (a purge) without a hand-out; one per
+                   // message; actor = client, transaction = request id
+    // Client view of channel operations (source Client), for servers without an observer
+    ChannelPeeked,  // a peek of `channel` returned value = messages (count2 = expired removed)
+    ChannelPurged,  // AckAllQueueMessages on `channel` removed value = messages
+                    // (AffectedMessages); transaction = its request id
 };
 
 struct Event {
@@ -93,6 +107,8 @@ std::optional<EventKind> eventKindFromString(std::string_view name);
 std::optional<EventSource> eventSourceFromString(std::string_view name);
 
 // EventKind values are contiguous from 0 to this one (lets parsers and legends iterate them).
-inline constexpr EventKind kLastEventKind = EventKind::EventsDropped;
+inline constexpr EventKind kLastEventKind = EventKind::ChannelPurged;
+// EventSource values are contiguous from 0 to this one.
+inline constexpr EventSource kLastEventSource = EventSource::Client;
 
 }  // namespace qs

@@ -17,6 +17,7 @@ constexpr auto kMessageStateNames = enumNames<MessageState>({
     {MessageState::Dropped, "dropped"},
     {MessageState::Expired, "expired"},
     {MessageState::SendFailed, "send-failed"},
+    {MessageState::Purged, "purged"},
 });
 static_assert(kMessageStateNames.size() == kMessageStateCount);
 
@@ -60,10 +61,27 @@ bool isMessageKind(EventKind kind) {
         case EventKind::BrokerReturned:
         case EventKind::BrokerExpired:
         case EventKind::BrokerDeadLettered:
+        case EventKind::BrokerPeeked:
+        case EventKind::BrokerPurged:
             return true;
         default:
             return false;
     }
+}
+
+// One purge request: a broker's BrokerPurged events and the client's
+// ChannelPurged of the same AckAllQueueMessages share it.
+std::string purgeKey(const Event& e) {
+    std::string key(e.channel.view());
+    key.push_back('\0');  // names cannot hold NUL
+    key += e.actor.view();
+    key.push_back('\0');
+    key += e.transaction.view();
+    return key;
+}
+
+std::string purgedBy(const Event& e) {
+    return e.actor.empty() ? std::string("purged") : "purged by " + std::string(e.actor.view());
 }
 
 }  // namespace
@@ -79,6 +97,7 @@ bool isTerminal(MessageState state) {
         case MessageState::Dropped:
         case MessageState::Expired:
         case MessageState::SendFailed:
+        case MessageState::Purged:
             return true;
         case MessageState::Waiting:
         case MessageState::Delayed:
@@ -130,6 +149,12 @@ void Ledger::applyEvent(const Event& e) {
         ++summary_.sent;
     if (e.kind == EventKind::SendFailed)
         ++summary_.sendFailed;
+    if (e.kind == EventKind::ChannelPeeked)
+        return;  // a client's peek leaves every message as it was
+    if (e.kind == EventKind::ChannelPurged) {
+        applyChannelPurged(e);
+        return;
+    }
     if (e.kind == EventKind::Redelivered) {
         // Derived by this ledger, or reported by a worker: counted from the
         // hand-outs themselves either way, never from these events.
@@ -633,6 +658,26 @@ void Ledger::applyMessageEvent(const Event& e) {
         case EventKind::BrokerExpired:
             setState(rec, MessageState::Expired, e.timeNs);
             break;
+        case EventKind::BrokerPeeked:
+            // Seen and left in place: not a hand-out, nothing else changes.
+            ++rec.peekCount;
+            rec.lastPeekedNs = e.timeNs;
+            ++summary_.peeks;
+            break;
+        case EventKind::BrokerPurged: {
+            // The broker purges only ready messages: a hand-out still open
+            // here went back first (its BrokerReturned may come later, and
+            // then finds it settled).
+            if (!rec.deliveries.empty() && rec.deliveries.back().outcome == DeliveryOutcome::Open)
+                settle(rec, rec.deliveries.back(), DeliveryOutcome::Returned, e);
+            if (!e.channel.empty())
+                rec.channel = e.channel;
+            rec.deadLetterInferred = false;
+            rec.endDetail = purgedBy(e);
+            setState(rec, MessageState::Purged, e.timeNs);
+            notePurgedByBroker(e);
+            break;
+        }
         case EventKind::BrokerDeadLettered: {
             if (DeliveryRecord* d = findDelivery(rec, e, Side::Broker, Match::Settlement)) {
                 if (d->outcome == DeliveryOutcome::Open ||
@@ -653,13 +698,61 @@ void Ledger::applyMessageEvent(const Event& e) {
             break;
     }
 
+    reportMessageChanged(en, wasTerminal);
+}
+
+// After an event changed `en`: the counters, the observer, and the finished
+// list (which may forget other finished messages, never `en` itself unless
+// the cap is 0).
+void Ledger::reportMessageChanged(Entry& en, bool wasTerminal) {
     refreshCounters(en);
     if (observer_.observer != nullptr)
-        observer_.observer->messageChanged(rec);
-    if (!wasTerminal && isTerminal(rec.state)) {
+        observer_.observer->messageChanged(en.rec);
+    if (!wasTerminal && isTerminal(en.rec.state)) {
         en.finishStamp = ++nextStamp_;
-        finished_.emplace_back(rec.messageId, en.finishStamp);
+        finished_.emplace_back(en.rec.messageId, en.finishStamp);
         evictFinished();
+    }
+}
+
+void Ledger::notePurgedByBroker(const Event& e) {
+    // A bound against purges whose client never reports (no ChannelPurged):
+    // forgetting them only matters if that client reports after all.
+    constexpr std::size_t kMaxOpenPurges = 1024;
+    if (brokerPurges_.size() >= kMaxOpenPurges)
+        brokerPurges_.clear();
+    ++brokerPurges_[purgeKey(e)];
+}
+
+// The client's report of a purge: value = AffectedMessages. What the broker
+// already reported for the same request is not purged again; the rest are the
+// oldest messages waiting in the channel (first seen first: the server
+// consumes in queue order), as many as the server removed.
+void Ledger::applyChannelPurged(const Event& e) {
+    std::uint64_t remaining = static_cast<std::uint64_t>(std::max<std::int64_t>(e.value, 0));
+    if (const auto it = brokerPurges_.find(purgeKey(e)); it != brokerPurges_.end()) {
+        remaining -= std::min(remaining, it->second);
+        brokerPurges_.erase(it);
+    }
+    if (remaining == 0 || e.channel.empty())
+        return;
+    std::vector<Entry*> waiting;
+    for (auto& [id, en] : messages_) {
+        if (en.rec.state == MessageState::Waiting && en.rec.channel == e.channel.view())
+            waiting.push_back(&en);
+    }
+    std::sort(waiting.begin(), waiting.end(),
+              [](const Entry* a, const Entry* b) { return a->rec.ordinal < b->rec.ordinal; });
+    const std::size_t count =
+        static_cast<std::size_t>(std::min<std::uint64_t>(remaining, waiting.size()));
+    summary_.purgedUnknown += remaining - count;
+    // Only finished messages are forgotten, so the entries not yet ended here
+    // stay where they are while the ones before them may go.
+    for (std::size_t i = 0; i < count; ++i) {
+        Entry& en = *waiting[i];
+        en.rec.endDetail = purgedBy(e);
+        setState(en.rec, MessageState::Purged, e.timeNs);
+        reportMessageChanged(en, false);
     }
 }
 

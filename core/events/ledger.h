@@ -28,8 +28,11 @@ enum class MessageState : std::uint8_t {
     Dropped,       // over MaxReceiveCount with no dead-letter queue (terminal)
     Expired,       // removed by the broker after ExpirationAt (terminal)
     SendFailed,    // the send was refused (terminal)
+    // Added after the first recordings (new states go at the end).
+    Purged,  // removed while waiting by a purge (AckAllQueueMessages), never handed out
+             // by it: not acked, not exactly-once (terminal)
 };
-inline constexpr int kMessageStateCount = 8;
+inline constexpr int kMessageStateCount = 9;
 // Named *Name rather than toString: a qs::toString overload returning
 // string_view would hide QTest's printer, so QCOMPARE on these enums would not
 // compile.
@@ -83,8 +86,10 @@ struct MessageRecord {
     std::uint32_t deliveryCount = 0;        // every hand-out, including omitted history
     std::uint32_t processedCount = 0;       // WorkFinished seen
     std::uint32_t omittedDeliveries = 0;    // oldest history entries dropped to bound memory
+    std::uint32_t peekCount = 0;            // peeks that saw it (BrokerPeeked): not hand-outs
+    std::int64_t lastPeekedNs = 0;          // 0 = never peeked
     bool deadLetterInferred = false;        // dead-lettered by the MaxReceiveCount rule, not seen
-    std::string endDetail;                  // dead-letter channel, send error...
+    std::string endDetail;                  // dead-letter channel, send error, who purged...
     std::deque<DeliveryRecord> deliveries;  // oldest first, at most maxDeliveriesPerMessage
 
     std::uint32_t redeliveryCount() const { return deliveryCount > 0 ? deliveryCount - 1 : 0; }
@@ -122,6 +127,7 @@ struct LedgerSummary {
     std::uint64_t redeliveries = 0;                  // hand-outs beyond each message's first
     std::uint64_t processedMoreThanOnce = 0;         // messages whose work finished more than once
     std::uint64_t deliveries = 0;
+    std::uint64_t peeks = 0;  // messages seen by a peek (BrokerPeeked), not deliveries
     std::uint64_t acksLost = 0;
     std::uint64_t evicted = 0;  // finished messages forgotten to bound memory
     std::uint64_t eventsApplied = 0;
@@ -129,6 +135,10 @@ struct LedgerSummary {
     std::uint64_t eventsWithoutMessageId = 0;
     std::uint64_t unmatchedBrokerEvents = 0;  // broker settlements with no delivery to match
     std::uint64_t droppedEvents = 0;  // reported by EventsDropped notices: answers may be short
+    // Removed by purges the ledger could not name a waiting message for
+    // (ChannelPurged beyond the messages it had waiting there: expired ones,
+    // messages of other senders).
+    std::uint64_t purgedUnknown = 0;
 
     std::uint64_t count(MessageState s) const { return byState[static_cast<int>(s)]; }
 };
@@ -190,6 +200,17 @@ protected:
 //
 // A broker event without a MessageID (BrokerReturned names only the stored copy)
 // is resolved through the (channel, sequence) of the message's latest hand-out.
+//
+// A peek (BrokerPeeked) is not a hand-out: it is noted on the message
+// (peekCount) and changes nothing else. A purge is not an ack: BrokerPurged
+// ends that message as Purged. Against a server without an observer, the
+// client's ChannelPurged (channel, AffectedMessages N) ends the N oldest
+// messages the ledger has Waiting in that channel as Purged - the server
+// removes ready messages in queue order (spec §2.10 AckAllQueueMessages);
+// reserved and still-delayed ones are not touched, so neither are InFlight and
+// Delayed ones here. The broker's own BrokerPurged events of the same request
+// (same channel, actor and transaction) are subtracted from N, so with both
+// reports nothing is purged twice.
 //
 // Events must be applied in stream order (EventStream order), not re-sorted.
 //
@@ -275,6 +296,9 @@ private:
     void noteReturnedByBroker(const MessageRecord& rec, const DeliveryRecord& d,
                               std::int64_t timeNs);
     void blameCrashForReturns(WorkerData& w, std::string_view worker, std::int64_t timeNs);
+    void applyChannelPurged(const Event& event);
+    void notePurgedByBroker(const Event& event);
+    void reportMessageChanged(Entry& entry, bool wasTerminal);
     void evictFinished();
     void indexDelivery(Entry& entry, const DeliveryRecord& d);
     static std::string sequenceKey(std::string_view channel, std::uint64_t sequence);
@@ -295,6 +319,9 @@ private:
     // Redeliveries a worker reported before the ledger saw their assignment
     // (MessageID + '\0' + worker): that assignment derives no event.
     std::unordered_set<std::string, StringHash, std::equal_to<>> reportedRedeliveries_;
+    // BrokerPurged events per purge request (channel + '\0' + actor + '\0' +
+    // transaction) not yet matched by the client's ChannelPurged.
+    std::unordered_map<std::string, std::uint64_t, StringHash, std::equal_to<>> brokerPurges_;
     // The observer and the workers the event being applied changed. Not
     // carried over by a copy or a move: the pointers belong to this ledger.
     struct ObserverLink {

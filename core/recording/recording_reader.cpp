@@ -404,7 +404,7 @@ bool RecordingReader::scan(std::uint64_t fromIndex, std::uint64_t toIndex,
         const std::int64_t kind = s.columnInt(2);
         const std::int64_t source = s.columnInt(3);
         if (kind < 0 || kind > static_cast<int>(kLastEventKind) || source < 0 ||
-            source > static_cast<int>(EventSource::Broker)) {
+            source > static_cast<int>(kLastEventSource)) {
             return fail("damaged: event " + std::to_string(index) + " has an unknown kind " +
                         std::to_string(kind) + " or source " + std::to_string(source));
         }

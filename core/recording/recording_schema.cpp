@@ -18,10 +18,9 @@ std::string lookupTables() {
         sql += "INSERT INTO kinds VALUES(" + std::to_string(i) + ",'" +
                std::string(toString(static_cast<EventKind>(i))) + "');\n";
     }
-    for (const EventSource s :
-         {EventSource::Producer, EventSource::Worker, EventSource::Pool, EventSource::Broker}) {
-        sql += "INSERT INTO sources VALUES(" + std::to_string(static_cast<int>(s)) + ",'" +
-               std::string(toString(s)) + "');\n";
+    for (int i = 0; i <= static_cast<int>(kLastEventSource); ++i) {
+        sql += "INSERT INTO sources VALUES(" + std::to_string(i) + ",'" +
+               std::string(toString(static_cast<EventSource>(i))) + "');\n";
     }
     return sql;
 }

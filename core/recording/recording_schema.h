@@ -14,8 +14,11 @@ inline constexpr std::int32_t kApplicationId = 0x5153524E;
 
 // PRAGMA user_version of the files this build writes. A reader accepts
 // versions kOldestReadableSchema..kSchemaVersion and refuses the others with
-// a message naming both.
-inline constexpr int kSchemaVersion = 1;
+// a message naming both. Version 2 added event kinds (broker-peeked,
+// broker-purged, channel-peeked, channel-purged) and the source `client`: same
+// tables, so version 1 files read as before; a version-1 reader refuses a
+// version-2 file by its version rather than by the first unknown kind.
+inline constexpr int kSchemaVersion = 2;
 inline constexpr int kOldestReadableSchema = 1;
 
 // Events per row of the event_blocks time index.

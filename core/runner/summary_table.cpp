@@ -111,6 +111,9 @@ std::string formatSummary(const Scenario& scenario, const RunResult& r) {
     totals.add({"dead-lettered", n(t.count(MessageState::DeadLettered))});
     totals.add({"dropped (max receive, no DLQ)", n(t.count(MessageState::Dropped))});
     totals.add({"expired", n(t.count(MessageState::Expired))});
+    if (t.count(MessageState::Purged) > 0) {  // only runs that purged show it
+        totals.add({"purged", n(t.count(MessageState::Purged))});
+    }
     if (r.tasksMoved > 0) {
         totals.add({"moved to another channel", n(r.tasksMoved)});
     }

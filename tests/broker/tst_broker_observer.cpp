@@ -2,6 +2,7 @@
 
 #include <QtTest>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "events/broker_observer.h"
@@ -162,6 +163,70 @@ private Q_SLOTS:
         QCOMPARE(disconnected.size(), std::size_t(1));
         QCOMPARE(connected[0].actor, std::string("worker-1"));
         QVERIFY(!connected[0].detail.empty());
+    }
+
+    // A peek sees messages without handing them out; a purge removes them
+    // without anyone receiving them: neither is a delivery nor an ack.
+    void peekAndPurgeAreNeitherDeliveriesNorAcks() {
+        Recorder recorder;
+        qs::test::TestBroker broker;
+        broker.broker().setObserver(&recorder);
+        auto stub = broker.newStub();
+        for (const char* id : {"p1", "p2", "p3"}) {
+            grpc::ClientContext context;
+            kubemq::SendQueueMessageResult result;
+            auto m = message("peeked", id);
+            m.mutable_policy()->set_maxreceivecount(0);
+            QVERIFY(stub->SendQueueMessage(&context, m, &result).ok());
+        }
+        {
+            grpc::ClientContext context;
+            kubemq::ReceiveQueueMessagesRequest peek;
+            peek.set_requestid("peek-1");
+            peek.set_clientid("console");
+            peek.set_channel("peeked");
+            peek.set_maxnumberofmessages(3);
+            peek.set_waittimeseconds(1);
+            peek.set_ispeak(true);
+            kubemq::ReceiveQueueMessagesResponse reply;
+            QVERIFY(stub->ReceiveQueueMessages(&context, peek, &reply).ok());
+            QCOMPARE(reply.messages_size(), 3);
+        }
+        const auto peeked = recorder.of(qs::EventKind::BrokerPeeked);
+        QCOMPARE(peeked.size(), std::size_t(3));
+        for (const auto& event : peeked) {
+            QCOMPARE(std::string(event.actor.view()), std::string("console"));
+            QCOMPARE(std::string(event.transaction.view()), std::string("peek-1"));
+            QCOMPARE(event.receiveCount, 1);  // as the peek showed it: stored 0, + 1
+        }
+        QVERIFY(recorder.of(qs::EventKind::BrokerDelivered).empty());
+        QVERIFY(recorder.of(qs::EventKind::BrokerReturned).empty());
+        {
+            grpc::ClientContext context;
+            kubemq::AckAllQueueMessagesRequest purge;
+            purge.set_requestid("purge-1");
+            purge.set_clientid("console");
+            purge.set_channel("peeked");
+            purge.set_waittimeseconds(1);
+            kubemq::AckAllQueueMessagesResponse reply;
+            QVERIFY(stub->AckAllQueueMessages(&context, purge, &reply).ok());
+            QCOMPARE(reply.affectedmessages(), std::uint64_t(3));
+        }
+        broker.broker().setObserver(nullptr);
+        const auto purged = recorder.of(qs::EventKind::BrokerPurged);
+        QCOMPARE(purged.size(), std::size_t(3));
+        std::set<std::string> ids;
+        for (const auto& event : purged) {
+            QCOMPARE(std::string(event.transaction.view()), std::string("purge-1"));
+            ids.insert(std::string(event.messageId.view()));
+        }
+        QCOMPARE(ids, (std::set<std::string>{"p1", "p2", "p3"}));
+        QVERIFY(recorder.of(qs::EventKind::BrokerAcked).empty());
+        // One purge's events reach the observer in one hand-over.
+        const auto groups = recorder.groups();
+        QVERIFY(std::any_of(groups.begin(), groups.end(), [](const auto& kinds) {
+            return kinds.size() == 3 && kinds[0] == qs::EventKind::BrokerPurged;
+        }));
     }
 
     void nackReportsTheNewSequence() {

@@ -29,12 +29,16 @@ void TestEvent::kindNamesAreUniqueAndRoundTrip() {
 }
 
 void TestEvent::sourceNamesRoundTrip() {
-    for (const EventSource source :
-         {EventSource::Producer, EventSource::Worker, EventSource::Pool, EventSource::Broker}) {
+    std::set<std::string_view> seen;
+    for (int i = 0; i <= static_cast<int>(kLastEventSource); ++i) {
+        const auto source = static_cast<EventSource>(i);
+        QVERIFY2(toString(source) != "unknown", qPrintable(QString::number(i)));
+        QVERIFY(seen.insert(toString(source)).second);
         const auto back = eventSourceFromString(toString(source));
         QVERIFY(back.has_value());
         QS_COMPARE_NAME(*back, source);
     }
+    QCOMPARE(std::string(toString(EventSource::Client)), std::string("client"));
 }
 
 void TestEvent::unknownNamesAreRejected() {

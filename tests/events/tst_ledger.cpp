@@ -24,6 +24,8 @@ bool isBrokerKind(EventKind k) {
         case EventKind::BrokerDeadLettered:
         case EventKind::BrokerClientConnected:
         case EventKind::BrokerClientDisconnected:
+        case EventKind::BrokerPeeked:
+        case EventKind::BrokerPurged:
             return true;
         default:
             return false;
@@ -90,6 +92,10 @@ private Q_SLOTS:
     void memoryStaysBounded();
     void unkeyedEventsAndDropNotices();
     void sendFailedAndPurge();
+    void peekIsNotADeliveryAndPurgeNotAnAck();
+    void purgeOfAMessageWhoseReturnIsLate();
+    void channelPurgedWithoutBrokerEvents();
+    void channelPurgedAfterTheBrokersOwnReport();
     void stateAndOutcomeNames();
     void observerToldWhatEachEventChanged();
 };
@@ -760,6 +766,141 @@ void TestLedger::sendFailedAndPurge() {
     QCOMPARE(s.count(MessageState::SendFailed), 1u);
     QCOMPARE(s.exactlyOnce, 0u);  // never handed out
     QCOMPARE(s.unmatchedBrokerEvents, 0u);
+}
+
+void TestLedger::peekIsNotADeliveryAndPurgeNotAnAck() {
+    Timeline tl;
+    tl.sent(1, "m1");
+    tl.add(2, EventKind::BrokerStored, "producer", "m1", 1, 0);
+    tl.add(3, EventKind::BrokerPeeked, "console", "m1", 1, 1, "peek-1");
+    tl.add(4, EventKind::BrokerPeeked, "console", "m1", 1, 1, "peek-2");
+    Ledger ledger;
+    ledger.apply(tl.events);
+    const MessageRecord* rec = ledger.message("m1");
+    QCOMPARE(rec->state, MessageState::Waiting);
+    QCOMPARE(rec->deliveryCount, 0u);
+    QVERIFY(rec->deliveries.empty());
+    QCOMPARE(rec->peekCount, 2u);
+    QCOMPARE(rec->lastPeekedNs, std::int64_t(4));
+    QCOMPARE(ledger.summary().deliveries, 0u);
+    QCOMPARE(ledger.summary().peeks, 2u);
+
+    tl.events.clear();
+    tl.add(5, EventKind::BrokerPurged, "console", "m1", 1, 1, "purge-1");
+    ledger.apply(tl.events);
+    QCOMPARE(rec->state, MessageState::Purged);
+    QCOMPARE(rec->endedNs, std::int64_t(5));
+    QCOMPARE(rec->endDetail, std::string("purged by console"));
+    QCOMPARE(rec->deliveryCount, 0u);
+    const LedgerSummary s = ledger.summary();
+    QCOMPARE(s.count(MessageState::Purged), 1u);
+    QCOMPARE(s.count(MessageState::Acked), 0u);
+    QCOMPARE(s.count(MessageState::Waiting), 0u);
+    QCOMPARE(s.exactlyOnce, 0u);
+    QCOMPARE(s.unmatchedBrokerEvents, 0u);
+    QVERIFY(isTerminal(MessageState::Purged));
+    QCOMPARE(std::string(messageStateName(MessageState::Purged)), std::string("purged"));
+}
+
+// The broker makes a stream-end return available before it reports it, so a
+// purge can take the message while the ledger still has it in flight.
+void TestLedger::purgeOfAMessageWhoseReturnIsLate() {
+    Timeline tl;
+    tl.sent(1, "m1");
+    tl.add(2, EventKind::BrokerStored, "producer", "m1", 1, 0);
+    tl.add(3, EventKind::BrokerDelivered, "w1", "m1", 1, 1, "tx1");
+    tl.add(4, EventKind::BrokerPurged, "console", "m1", 1, 1, "purge-1");
+    tl.add(5, EventKind::BrokerReturned, "w1", "", 1, 0, "tx1");
+    Ledger ledger;
+    ledger.apply(tl.events);
+    const MessageRecord* rec = ledger.message("m1");
+    QCOMPARE(rec->state, MessageState::Purged);
+    QCOMPARE(delivery(rec, 0).outcome, DeliveryOutcome::Returned);
+    QCOMPARE(ledger.worker("w1")->returned, 1u);
+    QCOMPARE(ledger.summary().unmatchedBrokerEvents, 0u);
+}
+
+// A real server reports nothing: the client's ChannelPurged (N removed) ends
+// the N oldest messages waiting in that channel, and nothing else.
+void TestLedger::channelPurgedWithoutBrokerEvents() {
+    Timeline tl;
+    for (const char* id : {"m1", "m2", "m3", "m4", "m5"})
+        tl.sent(1, id);
+    tl.sent(1, "elsewhere").channel = "other";
+    tl.add(2, EventKind::MessageAssigned, "w1", "m1", 1, 1, "tx1");
+    tl.add(3, EventKind::TaskSent, "producer", "later").value = 30;  // delayed 30 s
+    Event purge;
+    purge.timeNs = 10;
+    purge.kind = EventKind::ChannelPurged;
+    purge.source = EventSource::Client;
+    purge.actor = "console";
+    purge.channel = "q";
+    purge.transaction = "purge-1";
+    purge.value = 3;
+    tl.events.push_back(purge);
+    Ledger ledger;
+    ledger.apply(tl.events);
+    QCOMPARE(ledger.message("m1")->state, MessageState::InFlight);  // reserved: not purged
+    for (const char* id : {"m2", "m3", "m4"}) {
+        QCOMPARE(ledger.message(id)->state, MessageState::Purged);
+        QCOMPARE(ledger.message(id)->endedNs, std::int64_t(10));
+        QCOMPARE(ledger.message(id)->endDetail, std::string("purged by console"));
+    }
+    QCOMPARE(ledger.message("m5")->state, MessageState::Waiting);  // beyond N
+    QCOMPARE(ledger.message("elsewhere")->state, MessageState::Waiting);
+    QCOMPARE(ledger.message("later")->state, MessageState::Delayed);
+    QCOMPARE(ledger.summary().count(MessageState::Purged), 3u);
+    QCOMPARE(ledger.summary().purgedUnknown, 0u);
+
+    // More removed than the ledger had waiting: the rest is counted, unnamed.
+    purge.timeNs = 11;
+    purge.transaction = "purge-2";
+    purge.value = 4;
+    ledger.apply(purge);
+    QCOMPARE(ledger.message("m5")->state, MessageState::Purged);
+    QCOMPARE(ledger.summary().count(MessageState::Purged), 4u);
+    QCOMPARE(ledger.summary().purgedUnknown, 3u);
+    QCOMPARE(ledger.summary().count(MessageState::Acked), 0u);
+    QCOMPARE(ledger.summary().deliveries, 1u);
+
+    // A peek reported by the client changes nothing.
+    Event peek = purge;
+    peek.kind = EventKind::ChannelPeeked;
+    peek.value = 1;
+    const LedgerSummary before = ledger.summary();
+    ledger.apply(peek);
+    QCOMPARE(ledger.summary().count(MessageState::Waiting), before.count(MessageState::Waiting));
+    QCOMPARE(ledger.summary().peeks, 0u);
+    QCOMPARE(ledger.summary().eventsApplied, before.eventsApplied + 1);
+}
+
+// The embedded broker and the client both report one purge: the client's
+// count is what the broker already named, so nothing is purged twice.
+void TestLedger::channelPurgedAfterTheBrokersOwnReport() {
+    Timeline tl;
+    for (const char* id : {"m1", "m2"}) {
+        tl.sent(1, id);
+        tl.add(2, EventKind::BrokerStored, "producer", id, id[1] == '1' ? 1 : 2, 0);
+    }
+    tl.add(3, EventKind::BrokerPurged, "console", "m1", 1, 1, "purge-1");
+    tl.add(3, EventKind::BrokerPurged, "console", "m2", 2, 1, "purge-1");
+    tl.sent(4, "m3");  // sent after the purge ended
+    Event purge;
+    purge.timeNs = 5;
+    purge.kind = EventKind::ChannelPurged;
+    purge.source = EventSource::Client;
+    purge.actor = "console";
+    purge.channel = "q";
+    purge.transaction = "purge-1";
+    purge.value = 2;
+    tl.events.push_back(purge);
+    Ledger ledger;
+    ledger.apply(tl.events);
+    QCOMPARE(ledger.message("m1")->state, MessageState::Purged);
+    QCOMPARE(ledger.message("m2")->state, MessageState::Purged);
+    QCOMPARE(ledger.message("m3")->state, MessageState::Waiting);
+    QCOMPARE(ledger.summary().count(MessageState::Purged), 2u);
+    QCOMPARE(ledger.summary().purgedUnknown, 0u);
 }
 
 void TestLedger::stateAndOutcomeNames() {

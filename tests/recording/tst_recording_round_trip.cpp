@@ -33,7 +33,7 @@ std::vector<Event> sampleEvents(std::int64_t originNs) {
         Event e;
         e.timeNs = originNs + 1000 * k + 7;
         e.kind = static_cast<EventKind>(k);
-        e.source = static_cast<EventSource>(k % 4);
+        e.source = static_cast<EventSource>(k % (static_cast<int>(kLastEventSource) + 1));
         e.receiveCount = k;
         e.actor = Name("worker-" + std::to_string(k % 5));
         e.channel = Name(k % 3 == 0 ? "tasks" : "dlq");
