@@ -9,7 +9,6 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -149,14 +148,9 @@ void MainWindow::buildDocks() {
     eventLogPanel_ = new EventLogPanel(eventLog_, this);
     channels_ = new ChannelBrowser(connection_, this);
 
-    // The producer form is taller than a 720-line screen leaves it: let it scroll
-    // rather than forcing the whole window past the screen.
-    auto* producerScroll = new QScrollArea(this);
-    producerScroll->setWidget(producer_);
-    producerScroll->setWidgetResizable(true);
-    producerScroll->setFrameShape(QFrame::NoFrame);
+    // The producer form scrolls inside the panel, below Send (which never scrolls).
     auto* producerDock = dock(QStringLiteral("Producer"), QStringLiteral("producerDock"),
-                              producerScroll, Qt::LeftDockWidgetArea);
+                              producer_, Qt::LeftDockWidgetArea);
     auto* poolDock = dock(QStringLiteral("Worker pool"), QStringLiteral("workerPoolDock"),
                           workerPanel_, Qt::RightDockWidgetArea);
     auto* explainDock = dock(QStringLiteral("What just happened"), QStringLiteral("explainDock"),

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "common/limit.h"
+#include "limited_spin_box.h"
 #include "run_controller.h"
 #include "stepped_slider.h"
 #include "worker_card.h"
@@ -113,7 +114,7 @@ QWidget* row(QSlider* slider, QLabel* value) {
 WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
     : QWidget(parent),
       run_(run),
-      workers_(new QSpinBox(this)),
+      workers_(new LimitedSpinBox(wl::kWorkerCount, this)),
       batch_(makeSlider(
           SteppedSlider::roundSteps(wl::kBatchSize.min, wl::kBatchSize.max),
           QStringLiteral(
@@ -158,7 +159,6 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
       crashValue_(valueLabel(QStringLiteral("100 %"))),
       summary_(new QLabel(this)),
       cardsLayout_(new QVBoxLayout) {
-    workers_->setRange(wl::kWorkerCount.min, wl::kWorkerCount.max);
     workers_->setObjectName(QStringLiteral("workerSpin"));
     workers_->setToolTip(QStringLiteral(
         "Number of workers: each is a separate client with its own connection, competing for the\n"
@@ -231,6 +231,7 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
+    layout->addWidget(workers_->problemLabel());  // a typed count out of range says the limit
     layout->addWidget(configBox);
     layout->addWidget(summary_);
     layout->addWidget(scroll, 1);
