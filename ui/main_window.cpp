@@ -492,6 +492,7 @@ void MainWindow::resetRun() {
 void MainWindow::connectDialog() {
     QSettings settings;
     ConnectionDialog dialog(connection_->settings(), loadRecentConnections(settings), this);
+    dialog.setProbe(connection_);  // the current connection stays until the new one answers
     if (dialog.exec() != QDialog::Accepted) {
         return;
     }
