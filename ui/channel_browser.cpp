@@ -3,7 +3,6 @@
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -20,6 +19,8 @@
 #include "client/queues_client.h"
 #include "common/protocol_limits.h"
 #include "connection_controller.h"
+#include "create_channel_dialog.h"
+#include "limited_spin_box.h"
 
 namespace qs::ui {
 
@@ -52,8 +53,9 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
       peek_(new QTableWidget(this)),
       details_(new QTextBrowser(this)),
       status_(new QLabel(this)),
+      outcome_(new QLabel(this)),
       peekTitle_(new QLabel(this)),
-      peekCount_(new QSpinBox(this)) {
+      peekCount_(new LimitedSpinBox(protocol::kMaxNumberOfMessages, this)) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(ChannelListModel::SortRole);
     proxy_->setFilterKeyColumn(ChannelListModel::NameColumn);
@@ -94,7 +96,6 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
         "Look at waiting messages without consuming them: they stay in the queue and their\n"
         "receive count does not change."));
     // A peek is a ReceiveQueueMessages: the protocol's MaxNumberOfMessages applies.
-    peekCount_->setRange(protocol::kMaxNumberOfMessages.min, protocol::kMaxNumberOfMessages.max);
     peekCount_->setValue(25);
     peekCount_->setPrefix(QStringLiteral("max "));
     peekCount_->setToolTip(QStringLiteral("How many waiting messages to peek at."));
@@ -106,7 +107,7 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     bar->addWidget(deleteButton);
     bar->addWidget(purgeButton);
     bar->addSpacing(12);
-    bar->addWidget(peekCount_);
+    bar->addWidget(fieldWithProblem(peekCount_, peekCount_->problemLabel()));
     bar->addWidget(peekButton);
 
     peek_->setColumnCount(6);
@@ -152,7 +153,14 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
     layout->addWidget(split, 1);
-    layout->addWidget(status_);
+    outcome_->setObjectName(QStringLiteral("channelOutcome"));
+    outcome_->setTextFormat(Qt::RichText);
+    outcome_->setWordWrap(true);
+    status_->setObjectName(QStringLiteral("channelListStatus"));
+    auto* footer = new QHBoxLayout;
+    footer->addWidget(outcome_, 1);
+    footer->addWidget(status_);
+    layout->addLayout(footer);
 
     connect(search_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
     connect(refreshButton, &QPushButton::clicked, this, &ChannelBrowser::refresh);
@@ -196,6 +204,20 @@ void ChannelBrowser::setStatus(const QString& text, bool error) {
     status_->setText(
         error ? QStringLiteral("<span style='color:#d93040'>%1</span>").arg(text.toHtmlEscaped())
               : text.toHtmlEscaped());
+}
+
+void ChannelBrowser::setOutcome(const QString& text, bool ok) {
+    const QString stamped = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss ")) +
+                            (ok ? QStringLiteral("✓ ") : QStringLiteral("⚠ ")) + text;
+    outcome_->setText(
+        ok ? stamped.toHtmlEscaped()
+           : QStringLiteral("<span style='color:#d93040'>%1</span>").arg(stamped.toHtmlEscaped()));
+    outcome_->setProperty("plainText", stamped);
+    Q_EMIT actionFinished(ok, text);
+}
+
+QString ChannelBrowser::outcomeText() const {
+    return outcome_->property("plainText").toString();
 }
 
 QString ChannelBrowser::selectedChannel() const {
@@ -253,7 +275,7 @@ void ChannelBrowser::peekSelected() {
     const QString channel = selectedChannel();
     auto client = connection_->client();
     if (channel.isEmpty() || !client) {
-        setStatus(QStringLiteral("Select a channel to peek at."), true);
+        setOutcome(QStringLiteral("Select a channel to peek at."), false);
         return;
     }
     const int max = peekCount_->value();
@@ -275,7 +297,8 @@ void ChannelBrowser::peekSelected() {
         [this, channel](PeekOutcome out) {
             if (!out.ok) {
                 peekTitle_->setText(QStringLiteral("Peek %1 failed").arg(channel));
-                setStatus(out.error, true);
+                setOutcome(QStringLiteral("Could not peek at %1: %2").arg(channel, out.error),
+                           false);
                 return;
             }
             showPeek(channel, std::move(out.messages), out.expired);
@@ -374,16 +397,24 @@ void ChannelBrowser::showMessage(int row) {
 }
 
 void ChannelBrowser::createChannel() {
-    auto client = connection_->client();
-    if (!client) {
+    if (!connection_->client()) {
+        setOutcome(QStringLiteral("Not connected: cannot create a channel."), false);
         return;
     }
-    bool ok = false;
-    const QString name =
-        QInputDialog::getText(this, QStringLiteral("Create queue channel"),
-                              QStringLiteral("Channel name:"), QLineEdit::Normal, QString(), &ok)
-            .trimmed();
-    if (!ok || name.isEmpty()) {
+    CreateChannelDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted) {
+        createChannelNamed(dialog.name());
+    }
+}
+
+void ChannelBrowser::createChannelNamed(const QString& name) {
+    auto client = connection_->client();
+    if (const QString problem = CreateChannelDialog::nameProblem(name); !problem.isEmpty()) {
+        setOutcome(problem, false);
+        return;
+    }
+    if (!client) {
+        setOutcome(QStringLiteral("Not connected: cannot create a channel."), false);
         return;
     }
     connection_->run<CallOutcome>(
@@ -393,9 +424,11 @@ void ChannelBrowser::createChannel() {
             return CallOutcome{r.ok(), r.ok() ? QString() : q(r.error().describe()), {}};
         },
         [this, name](CallOutcome out) {
-            setStatus(out.ok ? QStringLiteral("Created %1").arg(name)
-                             : QStringLiteral("Create failed: ") + out.error,
-                      !out.ok);
+            // The server's refusal in its own words (a v2.4.0 has no channel management).
+            setOutcome(
+                out.ok ? QStringLiteral("Created channel %1").arg(name)
+                       : QStringLiteral("The server did not create %1: %2").arg(name, out.error),
+                out.ok);
             refresh();
         });
 }
@@ -404,13 +437,22 @@ void ChannelBrowser::deleteSelected() {
     const QString name = selectedChannel();
     auto client = connection_->client();
     if (name.isEmpty() || !client) {
-        setStatus(QStringLiteral("Select a channel to delete."), true);
+        setOutcome(QStringLiteral("Select a channel to delete."), false);
         return;
     }
     if (QMessageBox::question(
             this, QStringLiteral("Delete channel"),
             QStringLiteral("Delete channel \"%1\" and every message in it?").arg(name),
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes) {
+        return;
+    }
+    deleteChannel(name);
+}
+
+void ChannelBrowser::deleteChannel(const QString& name) {
+    auto client = connection_->client();
+    if (!client) {
+        setOutcome(QStringLiteral("Not connected: cannot delete %1.").arg(name), false);
         return;
     }
     connection_->run<CallOutcome>(
@@ -420,9 +462,9 @@ void ChannelBrowser::deleteSelected() {
             return CallOutcome{r.ok(), r.ok() ? QString() : q(r.error().describe()), {}};
         },
         [this, name](CallOutcome out) {
-            setStatus(out.ok ? QStringLiteral("Deleted %1").arg(name)
-                             : QStringLiteral("Delete failed: ") + out.error,
-                      !out.ok);
+            setOutcome(out.ok ? QStringLiteral("Deleted channel %1").arg(name)
+                              : QStringLiteral("Could not delete %1: %2").arg(name, out.error),
+                       out.ok);
             refresh();
         });
 }
@@ -431,7 +473,7 @@ void ChannelBrowser::purgeSelected() {
     const QString name = selectedChannel();
     auto client = connection_->client();
     if (name.isEmpty() || !client) {
-        setStatus(QStringLiteral("Select a channel to purge."), true);
+        setOutcome(QStringLiteral("Select a channel to purge."), false);
         return;
     }
     if (QMessageBox::question(
@@ -439,6 +481,15 @@ void ChannelBrowser::purgeSelected() {
             QStringLiteral("Remove every waiting message from \"%1\"? This cannot be undone.")
                 .arg(name),
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes) {
+        return;
+    }
+    purgeChannel(name);
+}
+
+void ChannelBrowser::purgeChannel(const QString& name) {
+    auto client = connection_->client();
+    if (!client) {
+        setOutcome(QStringLiteral("Not connected: cannot purge %1.").arg(name), false);
         return;
     }
     connection_->run<CallOutcome>(
@@ -449,9 +500,9 @@ void ChannelBrowser::purgeSelected() {
                                r.ok() ? QString::number(r.value()) : QString()};
         },
         [this, name](CallOutcome out) {
-            setStatus(out.ok ? QStringLiteral("Purged %1 message(s) from %2").arg(out.text, name)
-                             : QStringLiteral("Purge failed: ") + out.error,
-                      !out.ok);
+            setOutcome(out.ok ? QStringLiteral("Purged %1 message(s) from %2").arg(out.text, name)
+                              : QStringLiteral("Could not purge %1: %2").arg(name, out.error),
+                       out.ok);
             refresh();
         });
 }

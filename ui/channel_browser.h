@@ -14,6 +14,7 @@ class QLabel;
 class QSpinBox;
 class QPushButton;
 class QSortFilterProxyModel;
+class QLabel;
 
 // The channels view: every queue channel of the server with live stats,
 // search, create / delete / purge (with confirmation), and a peek view of
@@ -23,6 +24,7 @@ namespace qs::ui {
 
 class ConnectionController;
 class ChannelListModel;
+class LimitedSpinBox;
 
 class ChannelBrowser : public QWidget {
     Q_OBJECT
@@ -33,6 +35,10 @@ public:
     QString selectedChannel() const;
     void selectChannel(const QString& name);
     void setAutoRefresh(bool on);
+    // What the last create / delete / purge / peek came to ("Purged 10
+    // message(s) from tasks", "Create failed: ..."); kept until the next one,
+    // never replaced by the periodic list refresh.
+    QString outcomeText() const;
 
 public Q_SLOTS:
     void refresh();  // list channels now
@@ -40,15 +46,21 @@ public Q_SLOTS:
     void createChannel();
     void deleteSelected();
     void purgeSelected();
+    // The same without asking first (the confirmation is the caller's).
+    void createChannelNamed(const QString& name);
+    void deleteChannel(const QString& name);
+    void purgeChannel(const QString& name);
 
 Q_SIGNALS:
     void channelActivated(const QString& name);  // "use this queue for the run"
     void refreshed(int channels);
+    void actionFinished(bool ok, const QString& text);  // outcomeText() changed
 
 private:
     void showPeek(const QString& channel, std::vector<client::QueueMessage> messages, int expired);
     void showMessage(int row);
     void setStatus(const QString& text, bool error = false);
+    void setOutcome(const QString& text, bool ok);
 
     ConnectionController* connection_;
     ChannelListModel* model_;
@@ -58,8 +70,9 @@ private:
     QTableWidget* peek_;
     QTextBrowser* details_;
     QLabel* status_;
+    QLabel* outcome_;
     QLabel* peekTitle_;
-    QSpinBox* peekCount_;
+    LimitedSpinBox* peekCount_;
     QTimer timer_;
     bool refreshing_ = false;
     std::vector<client::QueueMessage> peeked_;

@@ -4,7 +4,6 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
@@ -30,6 +29,7 @@
 #include "producer_panel.h"
 #include "run/run.h"
 #include "run_controller.h"
+#include "save_location.h"
 #include "scenario_library.h"
 #include "scenario_player.h"
 #include "theme.h"
@@ -149,8 +149,8 @@ void MainWindow::buildDocks() {
     channels_ = new ChannelBrowser(connection_, this);
 
     // The producer form scrolls inside the panel, below Send (which never scrolls).
-    auto* producerDock = dock(QStringLiteral("Producer"), QStringLiteral("producerDock"),
-                              producer_, Qt::LeftDockWidgetArea);
+    auto* producerDock = dock(QStringLiteral("Producer"), QStringLiteral("producerDock"), producer_,
+                              Qt::LeftDockWidgetArea);
     auto* poolDock = dock(QStringLiteral("Worker pool"), QStringLiteral("workerPoolDock"),
                           workerPanel_, Qt::RightDockWidgetArea);
     auto* explainDock = dock(QStringLiteral("What just happened"), QStringLiteral("explainDock"),
@@ -184,13 +184,19 @@ void MainWindow::buildMenus() {
                                             timelinePanel_, &TimelinePanel::savePngInteractive);
     saveTimeline->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")));
     file->addAction(QStringLiteral("Save c&harts as PNG…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save charts"),
-                                                          QStringLiteral("charts.png"),
-                                                          QStringLiteral("PNG (*.png)"));
-        if (!path.isEmpty() && !charts_->savePng(path)) {
+        // Opens in the last folder saved to, else Documents (never the working directory).
+        const QString path =
+            askSavePath(this, QStringLiteral("Save charts"), QStringLiteral("charts.png"),
+                        QStringLiteral("PNG (*.png)"));
+        if (path.isEmpty()) {
+            return;
+        }
+        if (!charts_->savePng(path)) {
             QMessageBox::warning(this, QStringLiteral("Save failed"),
                                  QStringLiteral("Could not write %1").arg(path));
+            return;
         }
+        statusBar()->showMessage(QStringLiteral("Saved the charts to %1").arg(path), 8000);
     });
     QAction* exportAct = file->addAction(QStringLiteral("E&xport events…"), eventLogPanel_,
                                          &EventLogPanel::exportInteractive);
