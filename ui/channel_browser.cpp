@@ -75,6 +75,11 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
         "Queue channels on the server and their statistics. ⚑ marks a dead-letter channel.\n"
         "Double-click a channel to make it the queue the producer and workers use."));
 
+    table_->setAccessibleName(QStringLiteral("Queue channels"));
+    peek_->setAccessibleName(QStringLiteral("Peeked messages"));
+    details_->setAccessibleName(QStringLiteral("Peeked message details"));
+    search_->setAccessibleName(QStringLiteral("Search channels"));
+    peekCount_->setAccessibleName(QStringLiteral("Messages to peek at"));
     search_->setPlaceholderText(QStringLiteral("Search channels…"));
     search_->setClearButtonEnabled(true);
     search_->setToolTip(QStringLiteral("Show only channels whose name contains this text."));

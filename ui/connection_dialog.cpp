@@ -59,6 +59,7 @@ ConnectionDialog::ConnectionDialog(const ConnectionSettings& current,
         auto* browse = new QToolButton;
         browse->setText(QStringLiteral("…"));
         browse->setToolTip(QStringLiteral("Choose a file"));
+        browse->setAccessibleName(QStringLiteral("Choose ") + field->accessibleName());
         h->addWidget(browse);
         connect(browse, &QToolButton::clicked, this, [this, field] {
             const QString f = QFileDialog::getOpenFileName(
@@ -70,6 +71,10 @@ ConnectionDialog::ConnectionDialog(const ConnectionSettings& current,
         });
         return w;
     };
+    // The form's labels name the row, not the field inside it: name the fields.
+    ca_->setAccessibleName(QStringLiteral("CA certificates file"));
+    cert_->setAccessibleName(QStringLiteral("Client certificate file"));
+    key_->setAccessibleName(QStringLiteral("Client key file"));
     tlsForm->addRow(QStringLiteral("CA certificates"), fileRow(ca_));
     tlsForm->addRow(QStringLiteral("Client certificate"), fileRow(cert_));
     tlsForm->addRow(QStringLiteral("Client key"), fileRow(key_));

@@ -91,6 +91,9 @@ EventLogPanel::EventLogPanel(EventLogModel* model, QWidget* parent)
         fontMetrics().horizontalAdvance(QStringLiteral("broker-dead-lettered")) + 12);
     view_->setColumnWidth(EventLogModel::MessageIdColumn, 180);
 
+    view_->setAccessibleName(QStringLiteral("Event log"));
+    scope_->setAccessibleName(QStringLiteral("Events to show"));
+    search_->setAccessibleName(QStringLiteral("Search events"));
     scope_->addItem(QStringLiteral("All events"));
     scope_->addItem(QStringLiteral("Producer"));
     scope_->addItem(QStringLiteral("Workers"));

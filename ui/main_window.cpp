@@ -73,7 +73,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 
     connectionLabel_ = new QLabel(this);
     connectionLabel_->setToolTip(
-        QStringLiteral("Server, version, uptime and connection state (pinged every 2 s)."));
+        QStringLiteral("Server, version, uptime and connection state (pinged every 2 s).\n"
+                       "File → Connect to server… (Ctrl+K) connects to another one."));
     rateLabel_ = new QLabel(this);
     rateLabel_->setToolTip(QStringLiteral("Events per second the console is showing."));
     frameLabel_ = new QLabel(this);
@@ -288,6 +289,13 @@ void MainWindow::buildMenus() {
                            "consumers, batches, acks and at-least-once redelivery.</p>"
                            "<p>Hover any control for what it changes.</p>"));
     });
+    // A tooltip names the shortcut as the menu entry does ("Send tasks (Ctrl+Return)").
+    for (QAction* a : findChildren<QAction*>()) {
+        const QString keys = a->shortcut().toString(QKeySequence::NativeText);
+        if (!keys.isEmpty() && !a->toolTip().contains(keys)) {
+            a->setToolTip(QStringLiteral("%1 (%2)").arg(a->toolTip(), keys));
+        }
+    }
 }
 
 QString MainWindow::taskLabel(const QString& key) const {

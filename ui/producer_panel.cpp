@@ -144,6 +144,12 @@ ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
     burst_->setObjectName(QStringLiteral("burstMode"));
     steady_->setObjectName(QStringLiteral("steadyMode"));
     rate_->setObjectName(QStringLiteral("producerRate"));
+    rate_->setAccessibleName(QStringLiteral("Steady rate"));
+    // Fields whose label sits outside their own parent (a field with its limit line).
+    count_->setAccessibleName(QStringLiteral("Tasks"));
+    delay_->setAccessibleName(QStringLiteral("Delay"));
+    expiration_->setAccessibleName(QStringLiteral("Expires after"));
+    maxReceive_->setAccessibleName(QStringLiteral("Max receives"));
     count_->setObjectName(QStringLiteral("taskCount"));
     poison_->setObjectName(QStringLiteral("poisonTasks"));
     channel_->setObjectName(QStringLiteral("producerQueue"));

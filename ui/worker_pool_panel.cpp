@@ -165,6 +165,13 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
         "same queue. Every waiting task goes to exactly one of them. Ctrl++ / Ctrl+- add or remove "
         "one."));
     workers_->setSuffix(QStringLiteral(" workers"));
+    workers_->setAccessibleName(QStringLiteral("Number of workers"));
+    batch_->setAccessibleName(QStringLiteral("Batch size"));
+    wait_->setAccessibleName(QStringLiteral("Wait timeout"));
+    work_->setAccessibleName(QStringLiteral("Work duration"));
+    workKind_->setAccessibleName(QStringLiteral("Work duration distribution"));
+    failure_->setAccessibleName(QStringLiteral("Failure rate"));
+    crashRate_->setAccessibleName(QStringLiteral("Crash rate"));
     autoAck_->setObjectName(QStringLiteral("autoAckBox"));
     autoAck_->setToolTip(QStringLiteral(
         "Auto-ack: the broker acks every task the moment it hands it out. Nothing is ever "
@@ -179,10 +186,10 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
     summary_->setWordWrap(true);
 
     auto* pauseAll = new QPushButton(QStringLiteral("Pause all"), this);
-    pauseAll->setToolTip(
-        QStringLiteral("Pause every worker: no polls until resumed; tasks pile up in the queue."));
+    pauseAll->setToolTip(QStringLiteral(
+        "Pause every worker: no polls until resumed; tasks pile up in the queue (Ctrl+Shift+P)."));
     auto* resumeAll = new QPushButton(QStringLiteral("Resume all"), this);
-    resumeAll->setToolTip(QStringLiteral("Resume every paused worker."));
+    resumeAll->setToolTip(QStringLiteral("Resume every paused worker (Ctrl+Shift+U)."));
 
     auto* top = new QHBoxLayout;
     top->addWidget(workers_);
