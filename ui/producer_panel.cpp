@@ -153,6 +153,7 @@ ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
     count_->setObjectName(QStringLiteral("taskCount"));
     poison_->setObjectName(QStringLiteral("poisonTasks"));
     channel_->setObjectName(QStringLiteral("producerQueue"));
+    body_->setObjectName(QStringLiteral("bodyTemplate"));
     poison_->setPlaceholderText(QStringLiteral("e.g. 3, 7"));
     tags_->setPlaceholderText(QStringLiteral("key=value, …"));
     send_->setToolTip(QStringLiteral("Enqueue the tasks (Ctrl+Return)."));
@@ -236,6 +237,14 @@ ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(action);
     layout->addWidget(formScroll_, 1);
+
+    // Tab follows the panel top to bottom: what to send and Send, then the details.
+    const QList<QWidget*> order = {channel_, count_,      burst_,      steady_,     rate_,
+                                   send_,    stop_,       body_,       tags_,       metadata_,
+                                   delay_,   expiration_, maxReceive_, deadLetter_, poison_};
+    for (qsizetype i = 1; i < order.size(); ++i) {
+        setTabOrder(order[i - 1], order[i]);
+    }
 
     connect(steady_, &QRadioButton::toggled, rate_, &QWidget::setEnabled);
     connect(rate_, &QDoubleSpinBox::valueChanged, this, [this](double v) {

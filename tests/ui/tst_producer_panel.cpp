@@ -20,6 +20,7 @@ private Q_SLOTS:
     void sendModeAndErrorsInView_data();
     void sendModeAndErrorsInView();
     void progressCountsTheCurrentSend();
+    void tabFollowsThePanel();
 
 private:
     static MainWindowOptions offlineOptions() {
@@ -92,6 +93,30 @@ void TestProducerPanel::progressCountsTheCurrentSend() {
     panel->setCount(7);
     panel->refresh();
     QCOMPARE(panel->progressText(), QStringLiteral("20 / 20 sent"));
+}
+
+// Tab goes from what to send to Send, and only then into the details.
+void TestProducerPanel::tabFollowsThePanel() {
+    MainWindow window(offlineOptions());
+    ProducerPanel* panel = window.producerPanel();
+    QStringList seen;
+    QWidget* w = panel->findChild<QWidget*>(QStringLiteral("producerQueue"));
+    QVERIFY(w);
+    for (int i = 0; i < 60 && w; ++i, w = w->nextInFocusChain()) {
+        if (!w->objectName().isEmpty() && !seen.contains(w->objectName())) {
+            seen << w->objectName();
+        }
+    }
+    const QStringList expected = {QStringLiteral("producerQueue"), QStringLiteral("taskCount"),
+                                  QStringLiteral("burstMode"),     QStringLiteral("sendButton"),
+                                  QStringLiteral("bodyTemplate"),  QStringLiteral("poisonTasks")};
+    qsizetype last = -1;
+    for (const QString& name : expected) {
+        const qsizetype at = seen.indexOf(name);
+        QVERIFY2(at > last, qPrintable(name + QStringLiteral(" out of order: ") +
+                                       seen.join(QStringLiteral(", "))));
+        last = at;
+    }
 }
 
 QTEST_MAIN(TestProducerPanel)
