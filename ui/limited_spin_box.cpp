@@ -4,14 +4,13 @@
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QVBoxLayout>
-#include <optional>
 
 namespace qs::ui {
 
 namespace {
 
 // The number in a spin box's text without its prefix, suffix and group
-// separators; nullopt when the text is no number at all.
+// separators.
 QString numberPart(const QAbstractSpinBox& box, const QString& prefix, const QString& suffix,
                    QString text) {
     if (!prefix.isEmpty() && text.startsWith(prefix)) {
@@ -54,6 +53,9 @@ QLabel* makeProblemLabel() {
 }
 
 void showProblem(QLabel* label, const QString& text) {
+    if (!label) {
+        return;  // deleted with its layout before the box
+    }
     label->setText(text);
     label->setVisible(!text.isEmpty());
 }
@@ -75,8 +77,14 @@ LimitedSpinBox::LimitedSpinBox(const Limit<int>& limit, QWidget* parent)
     connect(this, &QSpinBox::valueChanged, this, [this] { showProblem(problem_, {}); });
 }
 
+LimitedSpinBox::~LimitedSpinBox() {
+    if (problem_ && !problem_->parent()) {
+        delete problem_;  // never placed in a layout
+    }
+}
+
 QString LimitedSpinBox::problem() const {
-    return problem_->text();
+    return problem_ ? problem_->text() : QString();
 }
 
 QValidator::State LimitedSpinBox::validate(QString& text, int& pos) const {
@@ -117,8 +125,14 @@ LimitedDoubleSpinBox::LimitedDoubleSpinBox(const Limit<double>& limit, QWidget* 
     connect(this, &QDoubleSpinBox::valueChanged, this, [this] { showProblem(problem_, {}); });
 }
 
+LimitedDoubleSpinBox::~LimitedDoubleSpinBox() {
+    if (problem_ && !problem_->parent()) {
+        delete problem_;
+    }
+}
+
 QString LimitedDoubleSpinBox::problem() const {
-    return problem_->text();
+    return problem_ ? problem_->text() : QString();
 }
 
 QValidator::State LimitedDoubleSpinBox::validate(QString& text, int& pos) const {

@@ -1,11 +1,11 @@
 #pragma once
 
 #include <QDoubleSpinBox>
+#include <QLabel>
+#include <QPointer>
 #include <QSpinBox>
 
 #include "common/limit.h"
-
-class QLabel;
 
 // Spin boxes over one setting's Limit (common/protocol_limits.h,
 // workers/setting_limits.h) that never change a typed number silently. Qt's
@@ -20,8 +20,10 @@ class LimitedSpinBox : public QSpinBox {
     Q_OBJECT
 public:
     explicit LimitedSpinBox(const Limit<int>& limit, QWidget* parent = nullptr);
+    ~LimitedSpinBox() override;
 
-    // Red text under the field; hidden while the typed text is fine.
+    // Red text under the field; hidden while the typed text is fine. The
+    // caller places it (and its layout then owns it); else the box deletes it.
     QLabel* problemLabel() const { return problem_; }
     // "Worker count must be between 0 and 1000 (got 100000)"; empty when fine.
     QString problem() const;
@@ -33,13 +35,14 @@ private:
     void checkTyped(const QString& text);
 
     Limit<int> limit_;
-    QLabel* problem_;
+    QPointer<QLabel> problem_;  // the layout that holds it may delete it first
 };
 
 class LimitedDoubleSpinBox : public QDoubleSpinBox {
     Q_OBJECT
 public:
     explicit LimitedDoubleSpinBox(const Limit<double>& limit, QWidget* parent = nullptr);
+    ~LimitedDoubleSpinBox() override;
 
     QLabel* problemLabel() const { return problem_; }
     QString problem() const;
@@ -51,7 +54,7 @@ private:
     void checkTyped(const QString& text);
 
     Limit<double> limit_;
-    QLabel* problem_;
+    QPointer<QLabel> problem_;
 };
 
 // `field` with its problem label under it, for a form row.
