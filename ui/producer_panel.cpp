@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "client/argument_checks.h"
 #include "common/protocol_limits.h"
 #include "limited_spin_box.h"
 #include "run_controller.h"
@@ -35,6 +36,12 @@ QLabel* label(const QString& text, QWidget* buddy) {
     l->setBuddy(buddy);
     l->setToolTip(buddy->toolTip());
     return l;
+}
+
+// The client's own channel-name check, said of the queue field.
+QString queueProblem(const QString& name) {
+    const auto error = client::checkChannelName(name.toStdString(), "Queue name");
+    return error ? QString::fromStdString(error->message) : QString();
 }
 
 // "80 task(s) at 20/s (max receives 5, dead-letter tasks.dlq)".
@@ -254,8 +261,15 @@ ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
     });
     connect(send_, &QPushButton::clicked, this, &ProducerPanel::send);
     connect(stop_, &QPushButton::clicked, this, &ProducerPanel::stop);
-    connect(channel_, &QLineEdit::editingFinished, this,
-            [this] { run_->setChannel(channel_->text()); });
+    connect(channel_, &QLineEdit::editingFinished, this, [this] {
+        // A queue the protocol refuses is said here; the run keeps its queue.
+        const QString problem = queueProblem(channel_->text().trimmed());
+        if (!problem.isEmpty()) {
+            showError(problem);
+            return;
+        }
+        run_->setChannel(channel_->text());
+    });
     connect(run_, &RunController::runReset, this, &ProducerPanel::clearProgress);
     connect(run_, &RunController::poolChanged, this, [this] {
         if (!channel_->hasFocus()) {
@@ -356,29 +370,38 @@ workers::TaskSpec ProducerPanel::specFromForm(QString* error) const {
 }
 
 void ProducerPanel::send() {
+    QString error = queueProblem(channel_->text().trimmed());
+    if (!error.isEmpty()) {
+        showError(error);  // not sent to the run's old queue behind the user's back
+        return;
+    }
     if (channel_->text().trimmed() != run_->channel()) {
         run_->setChannel(channel_->text());
     }
-    QString error;
     const workers::TaskSpec spec = specFromForm(&error);
     if (error.isEmpty()) {
         run_->startProducer(spec, &error);  // sets error when it cannot start
     }
-    status_->setProperty("errorText", error);
     if (!error.isEmpty()) {
-        status_->setText(
-            QStringLiteral("<span style='color:#d93040'>%1</span>").arg(error.toHtmlEscaped()));
-        // A long error may need more than the two lines held open.
-        status_->setMinimumHeight(std::max(2 * status_->fontMetrics().lineSpacing(),
-                                           status_->heightForWidth(status_->width())));
+        showError(error);
         return;
     }
+    status_->setProperty("errorText", QString());
     status_->clear();
     scenario_->clear();  // the user's own send: the last scenario's note has served
     scenario_->hide();
     showProgress(0, spec.count);
     Q_EMIT tasksStarted(spec);
     refresh();
+}
+
+void ProducerPanel::showError(const QString& error) {
+    status_->setProperty("errorText", error);
+    status_->setText(
+        QStringLiteral("<span style='color:#d93040'>%1</span>").arg(error.toHtmlEscaped()));
+    // A long error may need more than the two lines held open.
+    status_->setMinimumHeight(std::max(2 * status_->fontMetrics().lineSpacing(),
+                                       status_->heightForWidth(status_->width())));
 }
 
 void ProducerPanel::stop() {

@@ -57,7 +57,8 @@ Q_SIGNALS:
 
 private:
     void showProgress(int sent, int total);
-    void clearProgress();  // no send yet (or the run was reset)
+    void clearProgress();                  // no send yet (or the run was reset)
+    void showError(const QString& error);  // red, under Send
 
     RunController* run_;
     QLabel* scenario_;

@@ -8,6 +8,7 @@
 #include "layout_checks.h"
 #include "main_window.h"
 #include "producer_panel.h"
+#include "run_controller.h"
 
 using namespace qs;
 using namespace qs::ui;
@@ -21,6 +22,7 @@ private Q_SLOTS:
     void sendModeAndErrorsInView();
     void progressCountsTheCurrentSend();
     void tabFollowsThePanel();
+    void badQueueIsSaidAndTheRunKeepsItsQueue();
 
 private:
     static MainWindowOptions offlineOptions() {
@@ -116,6 +118,26 @@ void TestProducerPanel::tabFollowsThePanel() {
         QVERIFY2(at > last, qPrintable(name + QStringLiteral(" out of order: ") +
                                        seen.join(QStringLiteral(", "))));
         last = at;
+    }
+}
+
+// An empty queue field once sent to the run's old queue without a word.
+void TestProducerPanel::badQueueIsSaidAndTheRunKeepsItsQueue() {
+    MainWindow window(offlineOptions());
+    ProducerPanel* panel = window.producerPanel();
+    const QString before = window.run()->channel();
+    auto* queue = panel->findChild<QLineEdit*>(QStringLiteral("producerQueue"));
+    QVERIFY(queue);
+    for (const auto& [typed, says] :
+         {std::pair{QStringLiteral("my tasks"), QStringLiteral("whitespace")},
+          std::pair{QString(), QStringLiteral("Queue name is required")},
+          std::pair{QStringLiteral("tasks.*"), QStringLiteral("wildcards")}}) {
+        queue->setText(typed);
+        Q_EMIT queue->editingFinished();
+        QVERIFY2(panel->errorText().contains(says), qPrintable(panel->errorText()));
+        panel->send();
+        QVERIFY2(panel->errorText().contains(says), qPrintable(panel->errorText()));
+        QCOMPARE(window.run()->channel(), before);
     }
 }
 
