@@ -3,7 +3,6 @@
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -23,6 +22,8 @@
 #include "connection_controller.h"
 #include "events/event_stream.h"
 #include "runner/channel_actions.h"
+#include "create_channel_dialog.h"
+#include "limited_spin_box.h"
 
 namespace qs::ui {
 
@@ -57,8 +58,9 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
       peek_(new QTableWidget(this)),
       details_(new QTextBrowser(this)),
       status_(new QLabel(this)),
+      outcome_(new QLabel(this)),
       peekTitle_(new QLabel(this)),
-      peekCount_(new QSpinBox(this)) {
+      peekCount_(new LimitedSpinBox(protocol::kMaxNumberOfMessages, this)) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(ChannelListModel::SortRole);
     proxy_->setFilterKeyColumn(ChannelListModel::NameColumn);
@@ -78,6 +80,11 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
         "Queue channels on the server and their statistics. ⚑ marks a dead-letter channel.\n"
         "Double-click a channel to make it the queue the producer and workers use."));
 
+    table_->setAccessibleName(QStringLiteral("Queue channels"));
+    peek_->setAccessibleName(QStringLiteral("Peeked messages"));
+    details_->setAccessibleName(QStringLiteral("Peeked message details"));
+    search_->setAccessibleName(QStringLiteral("Search channels"));
+    peekCount_->setAccessibleName(QStringLiteral("Messages to peek at"));
     search_->setPlaceholderText(QStringLiteral("Search channels…"));
     search_->setClearButtonEnabled(true);
     search_->setToolTip(QStringLiteral("Show only channels whose name contains this text."));
@@ -99,7 +106,6 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
         "Look at waiting messages without consuming them: they stay in the queue and their\n"
         "receive count does not change."));
     // A peek is a ReceiveQueueMessages: the protocol's MaxNumberOfMessages applies.
-    peekCount_->setRange(protocol::kMaxNumberOfMessages.min, protocol::kMaxNumberOfMessages.max);
     peekCount_->setValue(25);
     peekCount_->setPrefix(QStringLiteral("max "));
     peekCount_->setToolTip(QStringLiteral("How many waiting messages to peek at."));
@@ -111,7 +117,7 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     bar->addWidget(deleteButton);
     bar->addWidget(purgeButton);
     bar->addSpacing(12);
-    bar->addWidget(peekCount_);
+    bar->addWidget(fieldWithProblem(peekCount_, peekCount_->problemLabel()));
     bar->addWidget(peekButton);
 
     peek_->setColumnCount(6);
@@ -157,7 +163,14 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
     layout->addWidget(split, 1);
-    layout->addWidget(status_);
+    outcome_->setObjectName(QStringLiteral("channelOutcome"));
+    outcome_->setTextFormat(Qt::RichText);
+    outcome_->setWordWrap(true);
+    status_->setObjectName(QStringLiteral("channelListStatus"));
+    auto* footer = new QHBoxLayout;
+    footer->addWidget(outcome_, 1);
+    footer->addWidget(status_);
+    layout->addLayout(footer);
 
     connect(search_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
     connect(refreshButton, &QPushButton::clicked, this, &ChannelBrowser::refresh);
@@ -201,6 +214,20 @@ void ChannelBrowser::setStatus(const QString& text, bool error) {
     status_->setText(
         error ? QStringLiteral("<span style='color:#d93040'>%1</span>").arg(text.toHtmlEscaped())
               : text.toHtmlEscaped());
+}
+
+void ChannelBrowser::setOutcome(const QString& text, bool ok) {
+    const QString stamped = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss ")) +
+                            (ok ? QStringLiteral("✓ ") : QStringLiteral("⚠ ")) + text;
+    outcome_->setText(
+        ok ? stamped.toHtmlEscaped()
+           : QStringLiteral("<span style='color:#d93040'>%1</span>").arg(stamped.toHtmlEscaped()));
+    outcome_->setProperty("plainText", stamped);
+    Q_EMIT actionFinished(ok, text);
+}
+
+QString ChannelBrowser::outcomeText() const {
+    return outcome_->property("plainText").toString();
 }
 
 QString ChannelBrowser::selectedChannel() const {
@@ -258,7 +285,7 @@ void ChannelBrowser::peekSelected() {
     const QString channel = selectedChannel();
     auto client = connection_->client();
     if (channel.isEmpty() || !client) {
-        setStatus(QStringLiteral("Select a channel to peek at."), true);
+        setOutcome(QStringLiteral("Select a channel to peek at."), false);
         return;
     }
     const int max = peekCount_->value();
@@ -286,7 +313,8 @@ void ChannelBrowser::peekSelected() {
             }
             if (!out.ok) {
                 peekTitle_->setText(QStringLiteral("Peek %1 failed").arg(channel));
-                setStatus(out.error, true);
+                setOutcome(QStringLiteral("Could not peek at %1: %2").arg(channel, out.error),
+                           false);
                 return;
             }
             showPeek(channel, std::move(out.messages), out.expired);
@@ -385,16 +413,24 @@ void ChannelBrowser::showMessage(int row) {
 }
 
 void ChannelBrowser::createChannel() {
-    auto client = connection_->client();
-    if (!client) {
+    if (!connection_->client()) {
+        setOutcome(QStringLiteral("Not connected: cannot create a channel."), false);
         return;
     }
-    bool ok = false;
-    const QString name =
-        QInputDialog::getText(this, QStringLiteral("Create queue channel"),
-                              QStringLiteral("Channel name:"), QLineEdit::Normal, QString(), &ok)
-            .trimmed();
-    if (!ok || name.isEmpty()) {
+    CreateChannelDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted) {
+        createChannelNamed(dialog.name());
+    }
+}
+
+void ChannelBrowser::createChannelNamed(const QString& name) {
+    auto client = connection_->client();
+    if (const QString problem = CreateChannelDialog::nameProblem(name); !problem.isEmpty()) {
+        setOutcome(problem, false);
+        return;
+    }
+    if (!client) {
+        setOutcome(QStringLiteral("Not connected: cannot create a channel."), false);
         return;
     }
     connection_->run<CallOutcome>(
@@ -404,9 +440,11 @@ void ChannelBrowser::createChannel() {
             return CallOutcome{r.ok(), r.ok() ? QString() : q(r.error().describe()), {}, {}};
         },
         [this, name](CallOutcome out) {
-            setStatus(out.ok ? QStringLiteral("Created %1").arg(name)
-                             : QStringLiteral("Create failed: ") + out.error,
-                      !out.ok);
+            // The server's refusal in its own words (a v2.4.0 has no channel management).
+            setOutcome(
+                out.ok ? QStringLiteral("Created channel %1").arg(name)
+                       : QStringLiteral("The server did not create %1: %2").arg(name, out.error),
+                out.ok);
             refresh();
         });
 }
@@ -415,13 +453,22 @@ void ChannelBrowser::deleteSelected() {
     const QString name = selectedChannel();
     auto client = connection_->client();
     if (name.isEmpty() || !client) {
-        setStatus(QStringLiteral("Select a channel to delete."), true);
+        setOutcome(QStringLiteral("Select a channel to delete."), false);
         return;
     }
     if (QMessageBox::question(
             this, QStringLiteral("Delete channel"),
             QStringLiteral("Delete channel \"%1\" and every message in it?").arg(name),
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes) {
+        return;
+    }
+    deleteChannel(name);
+}
+
+void ChannelBrowser::deleteChannel(const QString& name) {
+    auto client = connection_->client();
+    if (!client) {
+        setOutcome(QStringLiteral("Not connected: cannot delete %1.").arg(name), false);
         return;
     }
     connection_->run<CallOutcome>(
@@ -431,9 +478,9 @@ void ChannelBrowser::deleteSelected() {
             return CallOutcome{r.ok(), r.ok() ? QString() : q(r.error().describe()), {}, {}};
         },
         [this, name](CallOutcome out) {
-            setStatus(out.ok ? QStringLiteral("Deleted %1").arg(name)
-                             : QStringLiteral("Delete failed: ") + out.error,
-                      !out.ok);
+            setOutcome(out.ok ? QStringLiteral("Deleted channel %1").arg(name)
+                              : QStringLiteral("Could not delete %1: %2").arg(name, out.error),
+                       out.ok);
             refresh();
         });
 }
@@ -442,7 +489,7 @@ void ChannelBrowser::purgeSelected() {
     const QString name = selectedChannel();
     auto client = connection_->client();
     if (name.isEmpty() || !client) {
-        setStatus(QStringLiteral("Select a channel to purge."), true);
+        setOutcome(QStringLiteral("Select a channel to purge."), false);
         return;
     }
     if (QMessageBox::question(
@@ -450,6 +497,15 @@ void ChannelBrowser::purgeSelected() {
             QStringLiteral("Remove every waiting message from \"%1\"? This cannot be undone.")
                 .arg(name),
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes) {
+        return;
+    }
+    purgeChannel(name);
+}
+
+void ChannelBrowser::purgeChannel(const QString& name) {
+    auto client = connection_->client();
+    if (!client) {
+        setOutcome(QStringLiteral("Not connected: cannot purge %1.").arg(name), false);
         return;
     }
     connection_->run<CallOutcome>(
@@ -465,9 +521,9 @@ void ChannelBrowser::purgeSelected() {
             if (runStream_ != nullptr && out.report) {
                 runStream_->push(std::move(*out.report));
             }
-            setStatus(out.ok ? QStringLiteral("Purged %1 message(s) from %2").arg(out.text, name)
-                             : QStringLiteral("Purge failed: ") + out.error,
-                      !out.ok);
+            setOutcome(out.ok ? QStringLiteral("Purged %1 message(s) from %2").arg(out.text, name)
+                              : QStringLiteral("Could not purge %1: %2").arg(name, out.error),
+                       out.ok);
             refresh();
         });
 }

@@ -14,6 +14,7 @@ class QLabel;
 class QSpinBox;
 class QPushButton;
 class QSortFilterProxyModel;
+class QLabel;
 
 namespace qs {
 class EventStream;
@@ -27,6 +28,7 @@ namespace qs::ui {
 
 class ConnectionController;
 class ChannelListModel;
+class LimitedSpinBox;
 
 class ChannelBrowser : public QWidget {
     Q_OBJECT
@@ -41,6 +43,10 @@ public:
     // ChannelPurged, runner/channel_actions.h), on the UI thread. Not owned;
     // null = not reported. Clear it before the stream goes.
     void setRunStream(EventStream* stream) { runStream_ = stream; }
+    // What the last create / delete / purge / peek came to ("Purged 10
+    // message(s) from tasks", "Create failed: ..."); kept until the next one,
+    // never replaced by the periodic list refresh.
+    QString outcomeText() const;
 
 public Q_SLOTS:
     void refresh();  // list channels now
@@ -48,15 +54,21 @@ public Q_SLOTS:
     void createChannel();
     void deleteSelected();
     void purgeSelected();
+    // The same without asking first (the confirmation is the caller's).
+    void createChannelNamed(const QString& name);
+    void deleteChannel(const QString& name);
+    void purgeChannel(const QString& name);
 
 Q_SIGNALS:
     void channelActivated(const QString& name);  // "use this queue for the run"
     void refreshed(int channels);
+    void actionFinished(bool ok, const QString& text);  // outcomeText() changed
 
 private:
     void showPeek(const QString& channel, std::vector<client::QueueMessage> messages, int expired);
     void showMessage(int row);
     void setStatus(const QString& text, bool error = false);
+    void setOutcome(const QString& text, bool ok);
 
     ConnectionController* connection_;
     ChannelListModel* model_;
@@ -66,8 +78,9 @@ private:
     QTableWidget* peek_;
     QTextBrowser* details_;
     QLabel* status_;
+    QLabel* outcome_;
     QLabel* peekTitle_;
-    QSpinBox* peekCount_;
+    LimitedSpinBox* peekCount_;
     QTimer timer_;
     bool refreshing_ = false;
     EventStream* runStream_ = nullptr;

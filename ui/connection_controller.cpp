@@ -58,7 +58,10 @@ QString ConnectionController::describeState() const {
             return QStringLiteral("Connected to %1 · %2 · up %3")
                 .arg(where, q(info_.version), formatUptime(uptimeSeconds()));
         case State::Lost:
-            return QStringLiteral("Lost %1 — retrying (%2)").arg(where, lastError_);
+            // Only a server that answered can be lost; one that never did is unreachable.
+            return everConnected_
+                       ? QStringLiteral("Lost %1 — retrying (%2)").arg(where, lastError_)
+                       : QStringLiteral("Cannot reach %1 — retrying (%2)").arg(where, lastError_);
     }
     return {};
 }
@@ -138,6 +141,28 @@ void ConnectionController::autoStart(const QString& probeAddress, int embeddedPo
         });
 }
 
+void ConnectionController::probe(const ConnectionSettings& settings, QObject* context,
+                                 std::function<void(QString, QString)> done) {
+    client::ClientOptions options = settings.toClientOptions(QStringLiteral("-probe"));
+    options.callTimeout = std::chrono::milliseconds(4000);
+    struct Answer {
+        QString error;
+        QString version;
+    };
+    run<Answer>(
+        context,
+        [options]() -> Answer {
+            auto created = client::QueuesClient::create(options);
+            if (!created.ok()) {
+                return {q(created.error().describe()), {}};
+            }
+            auto info = created.value()->ping();
+            return info.ok() ? Answer{{}, q(info->version)}
+                             : Answer{q(info.error().describe()), {}};
+        },
+        [done = std::move(done)](Answer answer) { done(answer.error, answer.version); });
+}
+
 void ConnectionController::connectTo(const ConnectionSettings& settings) {
     pingTimer_.stop();
     ++generation_;
@@ -155,6 +180,7 @@ void ConnectionController::connectTo(const ConnectionSettings& settings) {
     setState(State::Connecting);  // shown by the connection label
     Q_EMIT connectionChanged();
     failures_ = 0;
+    everConnected_ = false;
     pingInFlight_ = false;
     ping();
     pingTimer_.start();
@@ -205,6 +231,7 @@ bool ConnectionController::startEmbedded(int preferredPort, QString* error) {
     }
     Q_EMIT connectionChanged();
     failures_ = 0;
+    everConnected_ = false;
     pingInFlight_ = false;
     ping();
     pingTimer_.start();
@@ -246,6 +273,7 @@ void ConnectionController::ping() {
                 info_ = result.value();
                 infoAtMs_ = QDateTime::currentMSecsSinceEpoch();
                 failures_ = 0;
+                everConnected_ = true;
                 lastError_.clear();
                 // The connection label shows it; no second copy as a status message.
                 setState(State::Connected);

@@ -72,6 +72,12 @@ public:
 
     void setPingIntervalMs(int ms) { pingTimer_.setInterval(ms); }
 
+    // Tries `settings` without touching the current connection: a client of
+    // its own pings the server off the UI thread, then done(error) runs on the
+    // UI thread with `context` alive (error empty: it answered, with `version`).
+    void probe(const ConnectionSettings& settings, QObject* context,
+               std::function<void(QString error, QString version)> done);
+
 Q_SIGNALS:
     void stateChanged(qs::ui::ConnectionController::State state);
     void serverInfoChanged();
@@ -101,6 +107,7 @@ private:
     QString lastError_;
     quint64 generation_ = 0;
     bool pingInFlight_ = false;
+    bool everConnected_ = false;  // this address answered once: a failure now is "Lost"
     int failures_ = 0;
 };
 

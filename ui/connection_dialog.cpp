@@ -6,10 +6,13 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include "connection_controller.h"
 
 namespace qs::ui {
 
@@ -26,7 +29,10 @@ ConnectionDialog::ConnectionDialog(const ConnectionSettings& current,
                          "Empty = the system's trusted roots."))),
       cert_(fileField(
           QStringLiteral("Client certificate (PEM) for mutual TLS; needs the key file too."))),
-      key_(fileField(QStringLiteral("Private key (PEM) of the client certificate."))) {
+      key_(fileField(QStringLiteral("Private key (PEM) of the client certificate."))),
+      addressMessage_(new QLabel(this)),
+      switchAnyway_(new QPushButton(QStringLiteral("Switch anyway"), this)),
+      keepCurrent_(new QPushButton(QStringLiteral("Keep current connection"), this)) {
     setWindowTitle(QStringLiteral("Connect to a KubeMQ server"));
     address_->setEditable(true);
     address_->setToolTip(
@@ -53,6 +59,7 @@ ConnectionDialog::ConnectionDialog(const ConnectionSettings& current,
         auto* browse = new QToolButton;
         browse->setText(QStringLiteral("…"));
         browse->setToolTip(QStringLiteral("Choose a file"));
+        browse->setAccessibleName(QStringLiteral("Choose ") + field->accessibleName());
         h->addWidget(browse);
         connect(browse, &QToolButton::clicked, this, [this, field] {
             const QString f = QFileDialog::getOpenFileName(
@@ -64,19 +71,63 @@ ConnectionDialog::ConnectionDialog(const ConnectionSettings& current,
         });
         return w;
     };
+    // The form's labels name the row, not the field inside it: name the fields.
+    ca_->setAccessibleName(QStringLiteral("CA certificates file"));
+    cert_->setAccessibleName(QStringLiteral("Client certificate file"));
+    key_->setAccessibleName(QStringLiteral("Client key file"));
     tlsForm->addRow(QStringLiteral("CA certificates"), fileRow(ca_));
     tlsForm->addRow(QStringLiteral("Client certificate"), fileRow(cert_));
     tlsForm->addRow(QStringLiteral("Client key"), fileRow(key_));
 
+    address_->setObjectName(QStringLiteral("address"));
+    address_->lineEdit()->setAccessibleName(QStringLiteral("Address"));
+    addressMessage_->setObjectName(QStringLiteral("addressMessage"));
+    addressMessage_->setWordWrap(true);
+    addressMessage_->setTextFormat(Qt::PlainText);
+    addressMessage_->hide();
+    switchAnyway_->setToolTip(
+        QStringLiteral("Drop the current connection and keep trying the new address."));
+    keepCurrent_->setToolTip(QStringLiteral("Close this dialog; nothing changes."));
+    switchAnyway_->hide();
+    keepCurrent_->hide();
+    auto* addressField = new QWidget(this);
+    auto* addressLayout = new QVBoxLayout(addressField);
+    addressLayout->setContentsMargins(0, 0, 0, 0);
+    addressLayout->setSpacing(2);
+    addressLayout->addWidget(address_);
+    addressLayout->addWidget(addressMessage_);
+    auto* choice = new QHBoxLayout;
+    choice->setContentsMargins(0, 0, 0, 0);
+    choice->addWidget(switchAnyway_);
+    choice->addWidget(keepCurrent_);
+    choice->addStretch(1);
+    addressLayout->addLayout(choice);
+
     auto* form = new QFormLayout;
-    form->addRow(QStringLiteral("Address"), address_);
+    auto* addressLabel = new QLabel(QStringLiteral("&Address"), this);
+    addressLabel->setBuddy(address_);
+    form->addRow(addressLabel, addressField);
     form->addRow(QStringLiteral("Client id"), clientId_);
     form->addRow(QStringLiteral("Auth token"), token_);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(QStringLiteral("Connect"));
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect_ = buttons->button(QDialogButtonBox::Ok);
+    connect_->setText(QStringLiteral("Connect"));
+    connect_->setToolTip(QStringLiteral(
+        "Try the address; the current connection stays until the new server answers."));
+    connect(buttons, &QDialogButtonBox::accepted, this, &ConnectionDialog::tryConnect);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(switchAnyway_, &QPushButton::clicked, this, &QDialog::accept);
+    connect(keepCurrent_, &QPushButton::clicked, this, &QDialog::reject);
+    // Say what is wrong while it is typed; a fixed address clears the message.
+    connect(address_, &QComboBox::editTextChanged, this, [this](const QString& text) {
+        ++attempt_;
+        switchAnyway_->hide();
+        keepCurrent_->hide();
+        connect_->setEnabled(true);
+        const QString problem = text.isEmpty() ? QString() : addressProblem(text);
+        showAddressMessage(problem, true);
+    });
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -90,6 +141,53 @@ ConnectionDialog::ConnectionDialog(const ConnectionSettings& current,
     });
     fill(current);
     resize(520, sizeHint().height());
+}
+
+QString ConnectionDialog::addressMessage() const {
+    return addressMessage_->isVisibleTo(this) ? addressMessage_->text() : QString();
+}
+
+void ConnectionDialog::showAddressMessage(const QString& text, bool error) {
+    addressMessage_->setText(text);
+    addressMessage_->setStyleSheet(error ? QStringLiteral("color:#d93040") : QString());
+    addressMessage_->setVisible(!text.isEmpty());
+}
+
+void ConnectionDialog::tryConnect() {
+    const ConnectionSettings s = settings();
+    if (const QString problem = addressProblem(s.address); !problem.isEmpty()) {
+        showAddressMessage(problem, true);
+        address_->setFocus();
+        return;
+    }
+    if (!probe_) {
+        accept();
+        return;
+    }
+    // The UI thread never waits on the network: the answer comes back queued.
+    const quint64 attempt = ++attempt_;
+    connect_->setEnabled(false);
+    switchAnyway_->hide();
+    keepCurrent_->hide();
+    showAddressMessage(QStringLiteral("Trying %1…").arg(s.label()), false);
+    probe_->probe(s, this, [this, attempt, s](const QString& error, const QString& version) {
+        if (attempt != attempt_) {
+            return;  // the address was edited (or tried again) meanwhile
+        }
+        connect_->setEnabled(true);
+        if (error.isEmpty()) {
+            showAddressMessage(QStringLiteral("%1 answered (%2).").arg(s.label(), version), false);
+            accept();
+            return;
+        }
+        showAddressMessage(QStringLiteral("Cannot reach %1: %2. The current connection is kept "
+                                          "unless you switch anyway.")
+                               .arg(s.label(), error),
+                           true);
+        switchAnyway_->show();
+        keepCurrent_->show();
+        keepCurrent_->setDefault(true);
+    });
 }
 
 QLineEdit* ConnectionDialog::fileField(const QString& tip) {

@@ -17,6 +17,29 @@ client::ClientOptions ConnectionSettings::toClientOptions(const QString& clientI
     return o;
 }
 
+QString addressProblem(const QString& address) {
+    const QString a = address.trimmed();
+    if (a.isEmpty()) {
+        return QStringLiteral("Enter the server's address as host:port, e.g. localhost:50000.");
+    }
+    for (const QChar c : a) {
+        if (c.isSpace()) {
+            return QStringLiteral("An address has no spaces: host:port, e.g. localhost:50000.");
+        }
+    }
+    const qsizetype colon = a.lastIndexOf(QLatin1Char(':'));
+    if (colon <= 0 || colon == a.size() - 1) {
+        return QStringLiteral("Expected host:port, e.g. localhost:50000 (the port is missing).");
+    }
+    const QString port = a.mid(colon + 1);
+    bool ok = false;
+    const int number = port.toInt(&ok);
+    if (!ok || number < 1 || number > 65535) {
+        return QStringLiteral("The port must be a number between 1 and 65535 (got %1).").arg(port);
+    }
+    return {};
+}
+
 QString ConnectionSettings::label() const {
     return tls ? address + QStringLiteral(" (TLS)") : address;
 }

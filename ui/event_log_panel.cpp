@@ -2,7 +2,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -15,6 +14,7 @@
 #include "console_run.h"
 #include "event_export.h"
 #include "run/run.h"
+#include "save_location.h"
 
 namespace qs::ui {
 
@@ -91,6 +91,9 @@ EventLogPanel::EventLogPanel(EventLogModel* model, QWidget* parent)
         fontMetrics().horizontalAdvance(QStringLiteral("broker-dead-lettered")) + 12);
     view_->setColumnWidth(EventLogModel::MessageIdColumn, 180);
 
+    view_->setAccessibleName(QStringLiteral("Event log"));
+    scope_->setAccessibleName(QStringLiteral("Events to show"));
+    search_->setAccessibleName(QStringLiteral("Search events"));
     scope_->addItem(QStringLiteral("All events"));
     scope_->addItem(QStringLiteral("Producer"));
     scope_->addItem(QStringLiteral("Workers"));
@@ -166,9 +169,9 @@ bool EventLogPanel::exportTo(const QString& path, QString* error, std::uint64_t*
 }
 
 void EventLogPanel::exportInteractive() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, QStringLiteral("Export events"), QStringLiteral("queuescope-events.csv"),
-        QStringLiteral("CSV (*.csv);;JSON Lines (*.jsonl)"));
+    const QString path =
+        askSavePath(this, QStringLiteral("Export events"), QStringLiteral("queuescope-events.csv"),
+                    QStringLiteral("CSV (*.csv);;JSON Lines (*.jsonl)"));
     if (path.isEmpty()) {
         return;
     }

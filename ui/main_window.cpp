@@ -4,12 +4,10 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -35,6 +33,7 @@
 #include "run/run.h"
 #include "run_controller.h"
 #include "run_recorder.h"
+#include "save_location.h"
 #include "scenario_library.h"
 #include "scenario_player.h"
 #include "theme.h"
@@ -83,7 +82,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 
     connectionLabel_ = new QLabel(this);
     connectionLabel_->setToolTip(
-        QStringLiteral("Server, version, uptime and connection state (pinged every 2 s)."));
+        QStringLiteral("Server, version, uptime and connection state (pinged every 2 s).\n"
+                       "File → Connect to server… (Ctrl+K) connects to another one."));
     rateLabel_ = new QLabel(this);
     rateLabel_->setToolTip(QStringLiteral("Events per second the console is showing."));
     frameLabel_ = new QLabel(this);
@@ -161,14 +161,9 @@ void MainWindow::buildDocks() {
     eventLogPanel_ = new EventLogPanel(eventLog_, this);
     channels_ = new ChannelBrowser(connection_, this);
 
-    // The producer form is taller than a 720-line screen leaves it: let it scroll
-    // rather than forcing the whole window past the screen.
-    auto* producerScroll = new QScrollArea(this);
-    producerScroll->setWidget(producer_);
-    producerScroll->setWidgetResizable(true);
-    producerScroll->setFrameShape(QFrame::NoFrame);
-    auto* producerDock = dock(QStringLiteral("Producer"), QStringLiteral("producerDock"),
-                              producerScroll, Qt::LeftDockWidgetArea);
+    // The producer form scrolls inside the panel, below Send (which never scrolls).
+    auto* producerDock = dock(QStringLiteral("Producer"), QStringLiteral("producerDock"), producer_,
+                              Qt::LeftDockWidgetArea);
     auto* poolDock = dock(QStringLiteral("Worker pool"), QStringLiteral("workerPoolDock"),
                           workerPanel_, Qt::RightDockWidgetArea);
     auto* explainDock = dock(QStringLiteral("What just happened"), QStringLiteral("explainDock"),
@@ -202,13 +197,19 @@ void MainWindow::buildMenus() {
                                             timelinePanel_, &TimelinePanel::savePngInteractive);
     saveTimeline->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")));
     file->addAction(QStringLiteral("Save c&harts as PNG…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save charts"),
-                                                          QStringLiteral("charts.png"),
-                                                          QStringLiteral("PNG (*.png)"));
-        if (!path.isEmpty() && !charts_->savePng(path)) {
+        // Opens in the last folder saved to, else Documents (never the working directory).
+        const QString path =
+            askSavePath(this, QStringLiteral("Save charts"), QStringLiteral("charts.png"),
+                        QStringLiteral("PNG (*.png)"));
+        if (path.isEmpty()) {
+            return;
+        }
+        if (!charts_->savePng(path)) {
             QMessageBox::warning(this, QStringLiteral("Save failed"),
                                  QStringLiteral("Could not write %1").arg(path));
+            return;
         }
+        statusBar()->showMessage(QStringLiteral("Saved the charts to %1").arg(path), 8000);
     });
     QAction* exportAct = file->addAction(QStringLiteral("E&xport events…"), eventLogPanel_,
                                          &EventLogPanel::exportInteractive);
@@ -301,6 +302,13 @@ void MainWindow::buildMenus() {
                            "consumers, batches, acks and at-least-once redelivery.</p>"
                            "<p>Hover any control for what it changes.</p>"));
     });
+    // A tooltip names the shortcut as the menu entry does ("Send tasks (Ctrl+Return)").
+    for (QAction* a : findChildren<QAction*>()) {
+        const QString keys = a->shortcut().toString(QKeySequence::NativeText);
+        if (!keys.isEmpty() && !a->toolTip().contains(keys)) {
+            a->setToolTip(QStringLiteral("%1 (%2)").arg(a->toolTip(), keys));
+        }
+    }
 }
 
 QString MainWindow::taskLabel(const QString& key) const {
@@ -504,6 +512,7 @@ void MainWindow::resetRun() {
 void MainWindow::connectDialog() {
     QSettings settings;
     ConnectionDialog dialog(connection_->settings(), loadRecentConnections(settings), this);
+    dialog.setProbe(connection_);  // the current connection stays until the new one answers
     if (dialog.exec() != QDialog::Accepted) {
         return;
     }

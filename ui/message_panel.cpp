@@ -77,6 +77,10 @@ MessagePanel::MessagePanel(MessageTableModel* model, QWidget* parent)
         "One row per task. Select a row to see its whole history on the right and to highlight\n"
         "it on the timeline. Click a column header to sort."));
 
+    view_->setAccessibleName(QStringLiteral("Messages"));
+    state_->setAccessibleName(QStringLiteral("Filter by state"));
+    worker_->setAccessibleName(QStringLiteral("Filter by worker"));
+    search_->setAccessibleName(QStringLiteral("Search body"));
     state_->addItem(QStringLiteral("All states"), -1);
     for (int s = 0; s < static_cast<int>(TaskState::Count); ++s) {
         state_->addItem(taskStateName(static_cast<TaskState>(s)), s);

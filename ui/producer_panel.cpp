@@ -2,6 +2,7 @@
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -10,10 +11,14 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <algorithm>
 
+#include "client/argument_checks.h"
 #include "common/protocol_limits.h"
+#include "limited_spin_box.h"
 #include "run_controller.h"
 #include "workers/setting_limits.h"
 
@@ -31,6 +36,12 @@ QLabel* label(const QString& text, QWidget* buddy) {
     l->setBuddy(buddy);
     l->setToolTip(buddy->toolTip());
     return l;
+}
+
+// The client's own channel-name check, said of the queue field.
+QString queueProblem(const QString& name) {
+    const auto error = client::checkChannelName(name.toStdString(), "Queue name");
+    return error ? QString::fromStdString(error->message) : QString();
 }
 
 // "80 task(s) at 20/s (max receives 5, dead-letter tasks.dlq)".
@@ -76,7 +87,8 @@ ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
                    QStringLiteral(
                        "The queue (channel) the tasks go to and the workers consume. Changing it\n"
                        "restarts the worker pool on the new queue."))),
-      count_(tip(new QSpinBox, QStringLiteral("How many tasks to enqueue."))),
+      count_(tip(new LimitedSpinBox(workers::limits::kTaskCount),
+                 QStringLiteral("How many tasks to enqueue."))),
       body_(tip(new QLineEdit(QStringLiteral("Task #{n}")),
                 QStringLiteral(
                     "Message body. {n} becomes the task number, {total} the number of tasks."))),
@@ -86,15 +98,15 @@ ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
       metadata_(
           tip(new QLineEdit, QStringLiteral("Metadata string; {n} and {total} are expanded."))),
       delay_(tip(
-          new QSpinBox,
+          new LimitedSpinBox(protocol::kDelaySeconds),
           QStringLiteral("Delay (seconds): the broker holds each task back this long before any\n"
                          "worker can receive it."))),
       expiration_(
-          tip(new QSpinBox,
+          tip(new LimitedSpinBox(protocol::kExpirationSeconds),
               QStringLiteral("Expiration (seconds): a task nobody received within this time is\n"
                              "dropped by the broker. 0 = never expires."))),
       maxReceive_(
-          tip(new QSpinBox,
+          tip(new LimitedSpinBox(protocol::kMaxReceiveCount),
               QStringLiteral(
                   "Max receive count: after this many negative settlements (NAck) the broker\n"
                   "stops retrying and moves the task to the dead-letter channel (or drops it).\n"
@@ -109,7 +121,7 @@ ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
       steady_(tip(
           new QRadioButton(QStringLiteral("Steady")),
           QStringLiteral("Send at a fixed rate: shows whether the pool keeps up with arrivals."))),
-      rate_(tip(new QDoubleSpinBox,
+      rate_(tip(new LimitedDoubleSpinBox(workers::limits::kProducerRate),
                 QStringLiteral("Tasks per second in steady mode (adjustable while sending)."))),
       poison_(
           tip(new QLineEdit,
@@ -119,28 +131,36 @@ ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
       send_(new QPushButton(QStringLiteral("Send tasks"))),
       stop_(new QPushButton(QStringLiteral("Stop"))),
       progress_(new QProgressBar),
-      status_(new QLabel) {
-    namespace wl = workers::limits;
-    count_->setRange(wl::kTaskCount.min, wl::kTaskCount.max);
+      status_(new QLabel),
+      formScroll_(new QScrollArea) {
     count_->setValue(20);
     count_->setGroupSeparatorShown(true);
-    delay_->setRange(protocol::kDelaySeconds.min, protocol::kDelaySeconds.max);
     delay_->setSuffix(QStringLiteral(" s"));
-    expiration_->setRange(protocol::kExpirationSeconds.min, protocol::kExpirationSeconds.max);
     expiration_->setSuffix(QStringLiteral(" s"));
     expiration_->setSpecialValueText(QStringLiteral("never"));
-    maxReceive_->setRange(protocol::kMaxReceiveCount.min, protocol::kMaxReceiveCount.max);
     maxReceive_->setValue(3);
     maxReceive_->setSpecialValueText(
         QStringLiteral("default (%1)").arg(protocol::kDefaultMaxReceiveCount));
     deadLetter_->setText(QStringLiteral("tasks.dlq"));
     deadLetter_->setPlaceholderText(QStringLiteral("none: drop"));
-    rate_->setRange(wl::kProducerRate.min, wl::kProducerRate.max);
     rate_->setSpecialValueText(QStringLiteral("all at once"));  // a rate of 0
     rate_->setValue(5);
     rate_->setSuffix(QStringLiteral(" /s"));
     rate_->setEnabled(false);
     burst_->setChecked(true);
+    burst_->setObjectName(QStringLiteral("burstMode"));
+    steady_->setObjectName(QStringLiteral("steadyMode"));
+    rate_->setObjectName(QStringLiteral("producerRate"));
+    rate_->setAccessibleName(QStringLiteral("Steady rate"));
+    // Fields whose label sits outside their own parent (a field with its limit line).
+    count_->setAccessibleName(QStringLiteral("Tasks"));
+    delay_->setAccessibleName(QStringLiteral("Delay"));
+    expiration_->setAccessibleName(QStringLiteral("Expires after"));
+    maxReceive_->setAccessibleName(QStringLiteral("Max receives"));
+    count_->setObjectName(QStringLiteral("taskCount"));
+    poison_->setObjectName(QStringLiteral("poisonTasks"));
+    channel_->setObjectName(QStringLiteral("producerQueue"));
+    body_->setObjectName(QStringLiteral("bodyTemplate"));
     poison_->setPlaceholderText(QStringLiteral("e.g. 3, 7"));
     tags_->setPlaceholderText(QStringLiteral("key=value, …"));
     send_->setToolTip(QStringLiteral("Enqueue the tasks (Ctrl+Return)."));
@@ -148,20 +168,46 @@ ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
     send_->setObjectName(QStringLiteral("sendButton"));
     stop_->setToolTip(QStringLiteral("Stop sending; tasks already sent stay in the queue."));
     stop_->setEnabled(false);
-    progress_->setFormat(QStringLiteral("%v / %m sent"));
-    progress_->setToolTip(QStringLiteral("Tasks accepted by the broker so far."));
-    progress_->setValue(0);
+    progress_->setObjectName(QStringLiteral("producerProgress"));
+    progress_->setToolTip(
+        QStringLiteral("Tasks of the current send accepted by the broker so far."));
+    progress_->setAccessibleName(QStringLiteral("Send progress"));
+    clearProgress();  // never "0 / 100 sent" before a send
+    status_->setObjectName(QStringLiteral("producerStatus"));
     status_->setWordWrap(true);
+    // Two lines held open: an error never has to fight the form for room (the
+    // dock's layout gives a panel its minimum, which ignores wrapped text).
+    status_->setMinimumHeight(2 * status_->fontMetrics().lineSpacing());
     scenario_->setWordWrap(true);
     scenario_->setTextFormat(Qt::PlainText);  // a scenario's name is not markup
     scenario_->setObjectName(QStringLiteral("scenarioNote"));
     scenario_->hide();
 
+    // Above the fold: what to send, how, Send itself and what came of it.
+    auto* mode = new QHBoxLayout;
+    mode->setContentsMargins(0, 0, 0, 0);
+    mode->addWidget(burst_);
+    mode->addWidget(steady_);
+    mode->addWidget(rate_, 1);
+    auto* action = new QGridLayout;
+    action->setContentsMargins(0, 0, 0, 0);
+    action->setColumnStretch(1, 1);
+    action->addWidget(label(QStringLiteral("Queue"), channel_), 0, 0, Qt::AlignRight);
+    action->addWidget(channel_, 0, 1, 1, 2);
+    action->addWidget(label(QStringLiteral("Tasks"), count_), 1, 0, Qt::AlignRight);
+    action->addWidget(fieldWithProblem(count_, count_->problemLabel()), 1, 1, 1, 2);
+    action->addWidget(label(QStringLiteral("Mode"), burst_), 2, 0, Qt::AlignRight);
+    action->addLayout(mode, 2, 1, 1, 2);
+    action->addWidget(rate_->problemLabel(), 3, 1, 1, 2);
+    action->addWidget(send_, 4, 0, 1, 2);
+    action->addWidget(stop_, 4, 2);
+    action->addWidget(progress_, 5, 0, 1, 3);
+    action->addWidget(status_, 6, 0, 1, 3);
+
+    // Below it, scrolling when the dock is short: the rest of the message.
     auto* form = new QFormLayout;
     form->setLabelAlignment(Qt::AlignRight);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->addRow(label(QStringLiteral("Queue"), channel_), channel_);
-    form->addRow(label(QStringLiteral("Tasks"), count_), count_);
     form->addRow(label(QStringLiteral("Body"), body_), body_);
     form->addRow(label(QStringLiteral("Tags"), tags_), tags_);
     form->addRow(label(QStringLiteral("Metadata"), metadata_), metadata_);
@@ -169,33 +215,43 @@ ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
     auto* policy = new QFormLayout;
     policy->setLabelAlignment(Qt::AlignRight);
     policy->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    policy->addRow(label(QStringLiteral("Delay"), delay_), delay_);
-    policy->addRow(label(QStringLiteral("Expires after"), expiration_), expiration_);
-    policy->addRow(label(QStringLiteral("Max receives"), maxReceive_), maxReceive_);
+    policy->addRow(label(QStringLiteral("Delay"), delay_),
+                   fieldWithProblem(delay_, delay_->problemLabel()));
+    policy->addRow(label(QStringLiteral("Expires after"), expiration_),
+                   fieldWithProblem(expiration_, expiration_->problemLabel()));
+    policy->addRow(label(QStringLiteral("Max receives"), maxReceive_),
+                   fieldWithProblem(maxReceive_, maxReceive_->problemLabel()));
     policy->addRow(label(QStringLiteral("Dead-letter"), deadLetter_), deadLetter_);
     policy->addRow(label(QStringLiteral("Poison tasks"), poison_), poison_);
     auto* policyBox = new QGroupBox(QStringLiteral("Policy"));
     policyBox->setLayout(policy);
 
-    auto* mode = new QHBoxLayout;
-    mode->addWidget(burst_);
-    mode->addWidget(steady_);
-    mode->addWidget(rate_, 1);
-
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(send_, 1);
-    buttons->addWidget(stop_);
+    auto* details = new QWidget;
+    auto* detailsLayout = new QVBoxLayout(details);
+    detailsLayout->setContentsMargins(0, 0, 0, 0);
+    detailsLayout->addWidget(scenario_);
+    detailsLayout->addLayout(form);
+    detailsLayout->addWidget(policyBox);
+    detailsLayout->addStretch(1);
+    formScroll_->setWidget(details);
+    formScroll_->setWidgetResizable(true);
+    formScroll_->setFrameShape(QFrame::NoFrame);
+    formScroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // A sliver of the form is enough to show there is more; Send and the errors come first.
+    formScroll_->setMinimumHeight(fontMetrics().height() * 2);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(scenario_);
-    layout->addLayout(form);
-    layout->addWidget(policyBox);
-    layout->addLayout(mode);
-    layout->addLayout(buttons);
-    layout->addWidget(progress_);
-    layout->addWidget(status_);
-    layout->addStretch(1);
+    layout->addLayout(action);
+    layout->addWidget(formScroll_, 1);
+
+    // Tab follows the panel top to bottom: what to send and Send, then the details.
+    const QList<QWidget*> order = {channel_, count_,      burst_,      steady_,     rate_,
+                                   send_,    stop_,       body_,       tags_,       metadata_,
+                                   delay_,   expiration_, maxReceive_, deadLetter_, poison_};
+    for (qsizetype i = 1; i < order.size(); ++i) {
+        setTabOrder(order[i - 1], order[i]);
+    }
 
     connect(steady_, &QRadioButton::toggled, rate_, &QWidget::setEnabled);
     connect(rate_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
@@ -205,8 +261,16 @@ ProducerPanel::ProducerPanel(RunController* run, QWidget* parent)
     });
     connect(send_, &QPushButton::clicked, this, &ProducerPanel::send);
     connect(stop_, &QPushButton::clicked, this, &ProducerPanel::stop);
-    connect(channel_, &QLineEdit::editingFinished, this,
-            [this] { run_->setChannel(channel_->text()); });
+    connect(channel_, &QLineEdit::editingFinished, this, [this] {
+        // A queue the protocol refuses is said here; the run keeps its queue.
+        const QString problem = queueProblem(channel_->text().trimmed());
+        if (!problem.isEmpty()) {
+            showError(problem);
+            return;
+        }
+        run_->setChannel(channel_->text());
+    });
+    connect(run_, &RunController::runReset, this, &ProducerPanel::clearProgress);
     connect(run_, &RunController::poolChanged, this, [this] {
         if (!channel_->hasFocus()) {
             channel_->setText(run_->channel());
@@ -243,6 +307,25 @@ void ProducerPanel::scenarioEnded() {
 
 QString ProducerPanel::scenarioNote() const {
     return scenario_->text();
+}
+
+QString ProducerPanel::progressText() const {
+    return progress_->text();
+}
+
+QString ProducerPanel::errorText() const {
+    return status_->property("errorText").toString();
+}
+
+// The bar counts the current send (the user's or a scenario's), never a
+// default range: "0 / 100 sent" beside Tasks 20 read as a bug.
+void ProducerPanel::showProgress(int sent, int total) {
+    progress_->setFormat(QStringLiteral("%v / %m sent"));
+    progress_->setRange(0, std::max(total, 1));
+    progress_->setValue(sent);
+    if (total == 0) {
+        progress_->setFormat(QStringLiteral("0 tasks to send"));
+    }
 }
 
 workers::TaskSpec ProducerPanel::specFromForm(QString* error) const {
@@ -287,31 +370,56 @@ workers::TaskSpec ProducerPanel::specFromForm(QString* error) const {
 }
 
 void ProducerPanel::send() {
+    QString error = queueProblem(channel_->text().trimmed());
+    if (!error.isEmpty()) {
+        showError(error);  // not sent to the run's old queue behind the user's back
+        return;
+    }
     if (channel_->text().trimmed() != run_->channel()) {
         run_->setChannel(channel_->text());
     }
-    QString error;
     const workers::TaskSpec spec = specFromForm(&error);
     if (error.isEmpty()) {
         run_->startProducer(spec, &error);  // sets error when it cannot start
     }
     if (!error.isEmpty()) {
-        status_->setText(
-            QStringLiteral("<span style='color:#d93040'>%1</span>").arg(error.toHtmlEscaped()));
+        showError(error);
         return;
     }
+    status_->setProperty("errorText", QString());
     status_->clear();
     scenario_->clear();  // the user's own send: the last scenario's note has served
     scenario_->hide();
-    progress_->setRange(0, spec.count);
-    progress_->setValue(0);
+    showProgress(0, spec.count);
     Q_EMIT tasksStarted(spec);
     refresh();
 }
 
+void ProducerPanel::showError(const QString& error) {
+    status_->setProperty("errorText", error);
+    status_->setText(
+        QStringLiteral("<span style='color:#d93040'>%1</span>").arg(error.toHtmlEscaped()));
+    // A long error may need more than the two lines held open.
+    status_->setMinimumHeight(std::max(2 * status_->fontMetrics().lineSpacing(),
+                                       status_->heightForWidth(status_->width())));
+}
+
 void ProducerPanel::stop() {
+    const auto before = run_->producerProgress();
     run_->stopProducer();
+    if (before && before->running) {
+        showProgress(static_cast<int>(before->sent), static_cast<int>(before->total));
+        status_->setText(QStringLiteral("Stopped after %1 task(s).").arg(before->sent));
+    }
     refresh();
+}
+
+void ProducerPanel::clearProgress() {
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    progress_->setFormat(QStringLiteral("Nothing sent yet"));
+    status_->clear();
+    status_->setProperty("errorText", QString());
 }
 
 void ProducerPanel::refresh() {
@@ -319,10 +427,10 @@ void ProducerPanel::refresh() {
     if (!p) {
         send_->setEnabled(true);
         stop_->setEnabled(false);
-        return;
+        return;  // the bar keeps the last send's count (a scenario's producer is dropped at its
+                 // end)
     }
-    progress_->setRange(0, static_cast<int>(p->total));
-    progress_->setValue(static_cast<int>(p->sent));
+    showProgress(static_cast<int>(p->sent), static_cast<int>(p->total));
     send_->setEnabled(!p->running);
     stop_->setEnabled(p->running);
     if (p->failed > 0) {

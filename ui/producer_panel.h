@@ -11,14 +11,19 @@ class QProgressBar;
 class QPushButton;
 class QLabel;
 class QDoubleSpinBox;
+class QScrollArea;
 
 // The producer dock: which queue, how many tasks from which body template
 // ({n} = task number), tags, metadata, the message policy (delay,
 // expiration, max receive count, dead-letter channel), burst or steady rate,
-// poison tasks; Send / Stop and a progress bar. UI thread only.
+// poison tasks; Send / Stop and a progress bar. Send, the burst / steady
+// switch, the progress and the producer's own errors sit above the form and
+// never scroll: only the form below them does. UI thread only.
 namespace qs::ui {
 
 class RunController;
+class LimitedSpinBox;
+class LimitedDoubleSpinBox;
 
 class ProducerPanel : public QWidget {
     Q_OBJECT
@@ -37,6 +42,10 @@ public:
     // Send (or the next scenario), so the table's tasks stay explained.
     void scenarioEnded();
     QString scenarioNote() const;
+    // The progress bar's text ("7 / 20 sent", or that nothing was sent yet).
+    QString progressText() const;
+    // The red error line under Send (empty when the last send started).
+    QString errorText() const;
 
 public Q_SLOTS:
     void send();
@@ -47,27 +56,32 @@ Q_SIGNALS:
     void tasksStarted(const qs::workers::TaskSpec& spec);
 
 private:
+    void showProgress(int sent, int total);
+    void clearProgress();                  // no send yet (or the run was reset)
+    void showError(const QString& error);  // red, under Send
+
     RunController* run_;
     QLabel* scenario_;
     QString scenarioName_;
     workers::TaskSpec scenarioSpec_;
     QLineEdit* channel_;
-    QSpinBox* count_;
+    LimitedSpinBox* count_;
     QLineEdit* body_;
     QLineEdit* tags_;
     QLineEdit* metadata_;
-    QSpinBox* delay_;
-    QSpinBox* expiration_;
-    QSpinBox* maxReceive_;
+    LimitedSpinBox* delay_;
+    LimitedSpinBox* expiration_;
+    LimitedSpinBox* maxReceive_;
     QLineEdit* deadLetter_;
     QRadioButton* burst_;
     QRadioButton* steady_;
-    QDoubleSpinBox* rate_;
+    LimitedDoubleSpinBox* rate_;
     QLineEdit* poison_;
     QPushButton* send_;
     QPushButton* stop_;
     QProgressBar* progress_;
     QLabel* status_;
+    QScrollArea* formScroll_;
 };
 
 }  // namespace qs::ui

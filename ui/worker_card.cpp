@@ -1,10 +1,10 @@
 #include "worker_card.h"
 
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 #include "theme.h"
 
@@ -181,22 +181,30 @@ WorkerCard::WorkerCard(const QString& id, QWidget* parent)
         b->setToolButtonStyle(Qt::ToolButtonTextOnly);
     }
 
-    auto* grid = new QGridLayout(this);
-    grid->setContentsMargins(8, 6, 8, 6);
-    grid->setHorizontalSpacing(8);
-    grid->setVerticalSpacing(3);
-    grid->addWidget(name_, 0, 0);
-    grid->addWidget(state_, 0, 1);
-    grid->addWidget(counters_, 0, 2, 1, 1, Qt::AlignRight);
-    grid->addWidget(batch_, 1, 0, 1, 2);
-    auto* buttons = new QHBoxLayout;
-    buttons->setSpacing(3);
-    buttons->addWidget(pause_);
-    buttons->addWidget(slow_);
-    buttons->addWidget(crash_);
-    buttons->addWidget(restart_);
-    grid->addLayout(buttons, 1, 2, Qt::AlignRight);
-    grid->setColumnStretch(2, 1);
+    // Two independent rows, not a grid: the counters share a row with the
+    // stretchy batch strip, so six-digit counts never widen the card past the
+    // dock (a shared grid column made it as wide as name + state + counters).
+    auto* top = new QHBoxLayout;
+    top->setSpacing(3);
+    top->addWidget(name_);
+    top->addSpacing(5);
+    top->addWidget(state_);
+    top->addStretch(1);
+    top->addWidget(pause_);
+    top->addWidget(slow_);
+    top->addWidget(crash_);
+    top->addWidget(restart_);
+    auto* bottom = new QHBoxLayout;
+    bottom->setSpacing(8);
+    bottom->addWidget(batch_, 1);
+    bottom->addWidget(counters_);
+    auto* rows = new QVBoxLayout(this);
+    rows->setContentsMargins(8, 6, 8, 6);
+    rows->setSpacing(3);
+    rows->addLayout(top);
+    rows->addLayout(bottom);
+    counters_->setObjectName(QStringLiteral("workerCounters"));
+    batch_->setMinimumWidth(40);
 
     connect(pause_, &QToolButton::clicked, this,
             [this](bool on) { Q_EMIT pauseRequested(id_, on); });

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "common/limit.h"
+#include "limited_spin_box.h"
 #include "run_controller.h"
 #include "stepped_slider.h"
 #include "worker_card.h"
@@ -113,7 +114,7 @@ QWidget* row(QSlider* slider, QLabel* value) {
 WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
     : QWidget(parent),
       run_(run),
-      workers_(new QSpinBox(this)),
+      workers_(new LimitedSpinBox(wl::kWorkerCount, this)),
       batch_(makeSlider(
           SteppedSlider::roundSteps(wl::kBatchSize.min, wl::kBatchSize.max),
           QStringLiteral(
@@ -158,13 +159,19 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
       crashValue_(valueLabel(QStringLiteral("100 %"))),
       summary_(new QLabel(this)),
       cardsLayout_(new QVBoxLayout) {
-    workers_->setRange(wl::kWorkerCount.min, wl::kWorkerCount.max);
     workers_->setObjectName(QStringLiteral("workerSpin"));
     workers_->setToolTip(QStringLiteral(
         "Number of workers: each is a separate client with its own connection, competing for the\n"
         "same queue. Every waiting task goes to exactly one of them. Ctrl++ / Ctrl+- add or remove "
         "one."));
     workers_->setSuffix(QStringLiteral(" workers"));
+    workers_->setAccessibleName(QStringLiteral("Number of workers"));
+    batch_->setAccessibleName(QStringLiteral("Batch size"));
+    wait_->setAccessibleName(QStringLiteral("Wait timeout"));
+    work_->setAccessibleName(QStringLiteral("Work duration"));
+    workKind_->setAccessibleName(QStringLiteral("Work duration distribution"));
+    failure_->setAccessibleName(QStringLiteral("Failure rate"));
+    crashRate_->setAccessibleName(QStringLiteral("Crash rate"));
     autoAck_->setObjectName(QStringLiteral("autoAckBox"));
     autoAck_->setToolTip(QStringLiteral(
         "Auto-ack: the broker acks every task the moment it hands it out. Nothing is ever "
@@ -179,10 +186,10 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
     summary_->setWordWrap(true);
 
     auto* pauseAll = new QPushButton(QStringLiteral("Pause all"), this);
-    pauseAll->setToolTip(
-        QStringLiteral("Pause every worker: no polls until resumed; tasks pile up in the queue."));
+    pauseAll->setToolTip(QStringLiteral(
+        "Pause every worker: no polls until resumed; tasks pile up in the queue (Ctrl+Shift+P)."));
     auto* resumeAll = new QPushButton(QStringLiteral("Resume all"), this);
-    resumeAll->setToolTip(QStringLiteral("Resume every paused worker."));
+    resumeAll->setToolTip(QStringLiteral("Resume every paused worker (Ctrl+Shift+U)."));
 
     auto* top = new QHBoxLayout;
     top->addWidget(workers_);
@@ -231,6 +238,7 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
+    layout->addWidget(workers_->problemLabel());  // a typed count out of range says the limit
     layout->addWidget(configBox);
     layout->addWidget(summary_);
     layout->addWidget(scroll, 1);

@@ -4,6 +4,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include "limited_spin_box.h"
 #include "workers/worker_config.h"
 
 class QSpinBox;
@@ -61,7 +62,7 @@ private:
     void updateLabels();
 
     RunController* run_;
-    QSpinBox* workers_;
+    LimitedSpinBox* workers_;
     SteppedSlider* batch_;
     SteppedSlider* wait_;
     QCheckBox* autoAck_;

@@ -27,6 +27,7 @@ private Q_SLOTS:
     void init();
     void cleanup();
     void spinScalesThePool();
+    void typedCountOutOfRangeSaysTheLimit();
     void slidersReachThePoolConfiguration();
     void autoAckToggleAppliesAtOnce();
     void batchSliderReachesTheProtocolLimit();
@@ -66,6 +67,29 @@ void TestWorkerPoolPanel::spinScalesThePool() {
     QTRY_COMPARE_WITH_TIMEOUT(run_->workerCount(), 3, 10000);
     panel_->workerSpin()->setValue(1);
     QTRY_COMPARE_WITH_TIMEOUT(run_->workerCount(), 1, 10000);
+}
+
+// "-3" once started 3 workers and "100000" became 10: now the pool keeps its
+// size and the panel says the limit under the field.
+void TestWorkerPoolPanel::typedCountOutOfRangeSaysTheLimit() {
+    panel_->workerSpin()->setValue(2);
+    QTRY_COMPARE_WITH_TIMEOUT(run_->workerCount(), 2, 10000);
+    for (const QString& typed : {QStringLiteral("-3"), QStringLiteral("100000")}) {
+        QSpinBox* spin = panel_->workerSpin();
+        spin->setFocus();
+        spin->selectAll();
+        QTest::keyClicks(spin, typed);
+        QTest::keyClick(spin, Qt::Key_Return);
+        QCOMPARE(spin->value(), 2);
+        const auto* problem = panel_->findChild<QLabel*>(QStringLiteral("limitProblem"));
+        QVERIFY(problem);
+        QVERIFY(problem->isVisible());
+        QCOMPARE(problem->text(), QStringLiteral("Worker count must be between 0 and %1 (got %2)")
+                                      .arg(workers::limits::kWorkerCount.max)
+                                      .arg(typed));
+    }
+    QTest::qWait(400);  // longer than the scale delay: nothing may have been scaled
+    QCOMPARE(run_->workerCount(), 2);
 }
 
 void TestWorkerPoolPanel::slidersReachThePoolConfiguration() {

@@ -1,0 +1,265 @@
+#include <QAbstractButton>
+#include <QCheckBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QStyle>
+#include <QStyleOptionButton>
+#include <QTest>
+#include <QTextDocument>
+#include <QToolButton>
+
+#include "connection_controller.h"
+#include "console_run.h"
+#include "layout_checks.h"
+#include "main_window.h"
+#include "message_table_model.h"
+#include "producer_panel.h"
+#include "run/run.h"
+#include "run_controller.h"
+#include "stepped_slider.h"
+#include "timeline_panel.h"
+#include "worker_pool_panel.h"
+
+using namespace qs;
+using namespace qs::ui;
+
+// The console at 1280x720, 1600x1000 and 1920x1080, rendered offscreen mid-run:
+// the primary controls are on screen without scrolling, and every visible
+// label and button shows its whole text.
+class TestWindowLayout : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void theChecksFindClippedText();
+    void primaryControlsInView_data() { addSizes(); }
+    void primaryControlsInView();
+    void textsFitTheirWidgets_data() { addSizes(); }
+    void textsFitTheirWidgets();
+
+private:
+    static void addSizes() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1600x1000") << QSize(1600, 1000);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    // The window at `size`, connected, with 3 workers having acked 12 tasks.
+    static void startRun(MainWindow& window, QSize size);
+    static MainWindowOptions offlineOptions() {
+        MainWindowOptions options;
+        options.autoConnect = false;
+        options.useSettings = false;
+        return options;
+    }
+};
+
+void TestWindowLayout::startRun(MainWindow& window, QSize size) {
+    window.resize(size);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QString error;
+    QVERIFY2(window.connection()->startEmbedded(0, &error), qPrintable(error));
+    workers::WorkerConfig c = window.run()->config();
+    c.work = workers::WorkProfile::fixed(10.0);
+    c.waitMs = 1000;
+    QVERIFY(window.run()->setConfig(c));
+    QVERIFY(window.run()->setWorkerCount(3));
+    window.producerPanel()->setCount(12);
+    window.producerPanel()->send();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.consoleRun()->run().summaryNow().count(qs::MessageState::Acked) == 12, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.connectionStatusText().startsWith(QStringLiteral("Connected")),
+                             10000);
+    QTest::qWait(600);  // the slow refresh (250 ms) fills the cards and labels
+}
+
+void TestWindowLayout::primaryControlsInView() {
+    QFETCH(QSize, size);
+    MainWindow window(offlineOptions());
+    startRun(window, size);
+    if (QTest::currentTestFailed()) {
+        return;
+    }
+    std::vector<std::pair<QString, const QWidget*>> primary;
+    const QWidget* send = window.producerPanel()->findChild<QWidget*>(QStringLiteral("sendButton"));
+    const QWidget* burst = window.producerPanel()->findChild<QWidget*>(QStringLiteral("burstMode"));
+    primary.emplace_back(QStringLiteral("Send"), send);
+    primary.emplace_back(QStringLiteral("Burst"), burst);
+    primary.emplace_back(QStringLiteral("worker count"), window.workerPanel()->workerSpin());
+    primary.emplace_back(QStringLiteral("batch slider"), window.workerPanel()->batchSlider());
+    primary.emplace_back(QStringLiteral("wait slider"), window.workerPanel()->waitSlider());
+    const QWidget* playPause = nullptr;
+    for (const QToolButton* b : window.findChildren<QToolButton*>()) {
+        if (b->isCheckable() && b->text() == QStringLiteral("Pause")) {
+            playPause = b;  // the timeline's Pause / Live
+        }
+    }
+    primary.emplace_back(QStringLiteral("timeline pause"), playPause);
+    const QWidget* connectionState = nullptr;
+    for (const QLabel* l : window.statusBar()->findChildren<QLabel*>()) {
+        if (l->text().contains(QStringLiteral("Connected to"))) {
+            connectionState = l;
+        }
+    }
+    primary.emplace_back(QStringLiteral("connection state"), connectionState);
+
+    const QString at = QStringLiteral(" at %1x%2").arg(size.width()).arg(size.height());
+    for (const auto& [name, widget] : primary) {
+        const QString why = test::notInView(widget, &window);
+        QVERIFY2(why.isEmpty(), qPrintable(name + QStringLiteral(": ") + why + at));
+    }
+}
+
+namespace {
+
+// The widest line of a label as drawn, in pixels.
+int labelTextWidth(const QLabel* label) {
+    const QString text = label->text();
+    if (label->textFormat() == Qt::RichText ||
+        (label->textFormat() == Qt::AutoText && Qt::mightBeRichText(text))) {
+        QTextDocument doc;
+        doc.setDefaultFont(label->font());
+        doc.setDocumentMargin(0);
+        doc.setHtml(text);
+        return static_cast<int>(std::ceil(doc.idealWidth()));
+    }
+    int widest = 0;
+    for (const QString& line : test::shownLines(label)) {
+        widest = std::max(widest, label->fontMetrics().horizontalAdvance(line));
+    }
+    return widest;
+}
+
+// Empty when the text fits; else "needs N px, has M".
+QString labelProblem(const QLabel* label) {
+    const int room =
+        label->contentsRect().width() - 2 * label->margin() - std::max(0, label->indent());
+    if (label->wordWrap()) {
+        const int needed = label->heightForWidth(label->width());
+        return label->height() >= needed ? QString()
+                                         : QStringLiteral("wrapped text needs %1 px high, has %2")
+                                               .arg(needed)
+                                               .arg(label->height());
+    }
+    const int needed = labelTextWidth(label);
+    return needed <= room ? QString() : QStringLiteral("needs %1 px, has %2").arg(needed).arg(room);
+}
+
+QString buttonProblem(const QAbstractButton* button) {
+    QString text = button->text();
+    text.remove(QLatin1Char('&'));
+    const int needed = button->fontMetrics().horizontalAdvance(text) +
+                       (button->icon().isNull() ? 0 : button->iconSize().width() + 4);
+    int room = button->contentsRect().width();
+    QStyleOptionButton option;
+    option.initFrom(button);
+    option.text = text;
+    if (qobject_cast<const QCheckBox*>(button)) {
+        room =
+            button->style()->subElementRect(QStyle::SE_CheckBoxContents, &option, button).width();
+    } else if (qobject_cast<const QRadioButton*>(button)) {
+        room = button->style()
+                   ->subElementRect(QStyle::SE_RadioButtonContents, &option, button)
+                   .width();
+    } else {
+        room -= button->style()->pixelMetric(QStyle::PM_ButtonMargin, &option, button);
+    }
+    return needed <= room ? QString() : QStringLiteral("needs %1 px, has %2").arg(needed).arg(room);
+}
+
+// The console panel a widget belongs to ("qs::ui::WorkerPoolPanel").
+QString ownerOf(const QWidget* w) {
+    for (const QWidget* p = w; p; p = p->parentWidget()) {
+        const QString name = QString::fromLatin1(p->metaObject()->className());
+        if (name.startsWith(QLatin1String("qs::ui::")) &&
+            name != QLatin1String("qs::ui::MainWindow")) {
+            return name;
+        }
+    }
+    return QStringLiteral("qs::ui::MainWindow");
+}
+
+}  // namespace
+
+// The checks themselves: a label or button narrower than its text is found.
+void TestWindowLayout::theChecksFindClippedText() {
+    QWidget host;
+    auto* label = new QLabel(QStringLiteral("recv 123456 · ack 123456"), &host);
+    auto* button = new QPushButton(QStringLiteral("Send tasks"), &host);
+    host.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&host));
+    label->setGeometry(0, 0, label->sizeHint().width(), 20);
+    button->setGeometry(0, 30, button->sizeHint().width(), 30);
+    QCOMPARE(labelProblem(label), QString());
+    QCOMPARE(buttonProblem(button), QString());
+    label->setGeometry(0, 0, 60, 20);
+    button->setGeometry(0, 30, 40, 30);
+    QVERIFY(!labelProblem(label).isEmpty());
+    QVERIFY(!buttonProblem(button).isEmpty());
+}
+
+// Clipped text anywhere in this change's panels fails; finds in the panels
+// another change is rewriting (timeline, charts, explanations, message
+// table) are printed for that change to fix.
+void TestWindowLayout::textsFitTheirWidgets() {
+    QFETCH(QSize, size);
+    MainWindow window(offlineOptions());
+    startRun(window, size);
+    if (QTest::currentTestFailed()) {
+        return;
+    }
+    static const QStringList elsewhere = {
+        QStringLiteral("qs::ui::TimelinePanel"), QStringLiteral("qs::ui::TimelineView"),
+        QStringLiteral("qs::ui::LegendWidget"), QStringLiteral("qs::ui::ChartsPanel"),
+        QStringLiteral("qs::ui::ExplainPanel")};
+    QStringList clipped;
+    int checked = 0;
+    for (const QWidget* w : window.findChildren<QWidget*>()) {
+        if (!w->isVisible() || w->property("elidesByDesign").toBool()) {
+            continue;
+        }
+        QString problem;
+        QString text;
+        if (const auto* label = qobject_cast<const QLabel*>(w)) {
+            text = label->text();
+            if (text.isEmpty()) {
+                continue;
+            }
+            problem = labelProblem(label);
+        } else if (const auto* button = qobject_cast<const QAbstractButton*>(w)) {
+            text = button->text();
+            if (text.isEmpty()) {
+                continue;
+            }
+            problem = buttonProblem(button);
+        } else {
+            continue;
+        }
+        ++checked;
+        if (problem.isEmpty()) {
+            continue;
+        }
+        const QString owner = ownerOf(w);
+        const QString line = QStringLiteral("%1 %2 \"%3\" in %4: %5")
+                                 .arg(QString::fromLatin1(w->metaObject()->className()),
+                                      w->objectName(), text.left(60), owner, problem);
+        if (elsewhere.contains(owner)) {
+            qWarning("clipped (another change's panel): %s", qPrintable(line));
+        } else {
+            qWarning("clipped: %s", qPrintable(line));
+            clipped << line;
+        }
+    }
+    QVERIFY2(checked >= 40, qPrintable(QString::number(checked)));
+    QVERIFY2(clipped.isEmpty(), qPrintable(QStringLiteral("%1 clipped text(s) at %2x%3: ")
+                                               .arg(clipped.size())
+                                               .arg(size.width())
+                                               .arg(size.height()) +
+                                           clipped.join(QStringLiteral("; "))));
+}
+
+QTEST_MAIN(TestWindowLayout)
+#include "tst_window_layout.moc"
