@@ -109,6 +109,7 @@ ExplainPanel::ExplainPanel(const ConsoleRun* run, QWidget* parent)
     list_->setAlternatingRowColors(true);
     list_->setSelectionMode(QAbstractItemView::SingleSelection);
     list_->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    list_->setAccessibleName(QStringLiteral("What just happened"));
     list_->setToolTip(QStringLiteral(
         "Plain-language explanations of notable events: redeliveries and why they happened,\n"
         "rejections, crashes, dead-lettering, configuration changes. Newest on top.\n"

@@ -355,6 +355,8 @@ void MainWindow::wireEngine() {
     });
     connect(eventLogPanel_, &EventLogPanel::statusMessage, this,
             [this](const QString& t) { statusBar()->showMessage(t, 8000); });
+    connect(timelinePanel_, &TimelinePanel::statusMessage, this,
+            [this](const QString& t) { statusBar()->showMessage(t, 8000); });
     connect(run_, &RunController::errorMessage, this,
             [this](const QString& t) { statusBar()->showMessage(t, 8000); });
     connect(producer_, &ProducerPanel::tasksStarted, this, [this](const workers::TaskSpec& spec) {

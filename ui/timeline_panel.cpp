@@ -1,7 +1,6 @@
 #include "timeline_panel.h"
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QLabel>
@@ -14,6 +13,7 @@
 #include <iterator>
 #include <vector>
 
+#include "save_location.h"
 #include "theme.h"
 #include "timeline_view.h"
 
@@ -195,6 +195,7 @@ TimelinePanel::TimelinePanel(const TimelineModel* model, QWidget* parent)
             s < 60 ? QStringLiteral("%1 s").arg(s) : QStringLiteral("%1 min").arg(s / 60), s);
     }
     span_->setCurrentIndex(2);
+    span_->setAccessibleName(QStringLiteral("Timeline span"));
     span_->setToolTip(
         QStringLiteral("How much time the timeline shows (Ctrl+wheel on the timeline zooms too)."));
     auto* save = new QToolButton(this);
@@ -234,13 +235,17 @@ bool TimelinePanel::savePng(const QString& path) {
 }
 
 void TimelinePanel::savePngInteractive() {
-    const QString path =
-        QFileDialog::getSaveFileName(this, QStringLiteral("Save timeline"),
+    const QString path = askSavePath(this, QStringLiteral("Save timeline"),
                                      QStringLiteral("timeline.png"), QStringLiteral("PNG (*.png)"));
-    if (!path.isEmpty() && !savePng(path)) {
+    if (path.isEmpty()) {
+        return;
+    }
+    if (!savePng(path)) {
         QMessageBox::warning(this, QStringLiteral("Save failed"),
                              QStringLiteral("Could not write %1").arg(path));
+        return;
     }
+    Q_EMIT statusMessage(QStringLiteral("Saved the timeline to %1").arg(path));
 }
 
 }  // namespace qs::ui

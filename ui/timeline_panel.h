@@ -48,6 +48,9 @@ public:
     TimelineView* view() const { return view_; }
     bool savePng(const QString& path);
 
+Q_SIGNALS:
+    void statusMessage(const QString& text);  // what an action did, for the status bar
+
 public Q_SLOTS:
     void savePngInteractive();
 

@@ -60,19 +60,6 @@ void TestAccessibility::everyControlHasAnAccessibleName() {
     QStringList missing = test::controlsWithoutName(&window);
     missing += test::controlsWithoutName(&connect);
     missing += test::controlsWithoutName(&create);
-    // Found in files another change is rewriting (explain panel, timeline):
-    // named there, not here. When they have names, this expected failure turns
-    // into an unexpected pass and the list must go.
-    QStringList elsewhere;
-    for (const QString& m : missing) {
-        if (m.contains(QStringLiteral(" in qs::ui::ExplainPanel")) ||
-            m.contains(QStringLiteral(" in qs::ui::TimelinePanel"))) {
-            elsewhere << m;
-        }
-    }
-    for (const QString& m : elsewhere) {
-        missing.removeOne(m);
-    }
     for (const QString& m : missing) {
         qWarning("no accessible name: %s", qPrintable(m));  // QVERIFY2 cuts a long list
     }
@@ -81,11 +68,6 @@ void TestAccessibility::everyControlHasAnAccessibleName() {
         qPrintable(
             QStringLiteral("%1 control(s) without an accessible name:\n  ").arg(missing.size()) +
             missing.join(QStringLiteral("\n  "))));
-    QEXPECT_FAIL("",
-                 "the explanation list and the timeline span box (ui/explain_panel.cpp, "
-                 "ui/timeline_panel.cpp) have no accessible name yet",
-                 Continue);
-    QVERIFY2(elsewhere.isEmpty(), qPrintable(elsewhere.join(QStringLiteral("; "))));
 }
 
 void TestAccessibility::primaryActionsHaveShortcutsInMenuAndTooltip() {
