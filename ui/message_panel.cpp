@@ -206,6 +206,10 @@ void MessagePanel::selectKey(const QString& key) {
     showHistory();
 }
 
+QString MessagePanel::countsText() const {
+    return counts_->text();
+}
+
 QString MessagePanel::historyText() const {
     return history_->toPlainText();
 }
@@ -262,7 +266,10 @@ void MessagePanel::refresh() {
                          .arg(s.count(MessageState::InFlight))
                          .arg(s.count(MessageState::Acked))
                          .arg(s.count(MessageState::DeadLettered) +
-                              s.count(MessageState::Dropped)));
+                              s.count(MessageState::Dropped)) +
+                     (s.count(MessageState::Purged) > 0
+                          ? QStringLiteral(" · purged %1").arg(s.count(MessageState::Purged))
+                          : QString()));
     // A dead-lettered task names its dead-letter channel in the State column:
     // make room for it rather than eliding the part that says where it went.
     const QString dlq = model_->longestDeadLetterChannel();

@@ -24,6 +24,7 @@ public:
     QTableView* view() const { return view_; }
     QString selectedKey() const { return selected_; }
     QString historyText() const;
+    QString countsText() const;  // the run's counts above the table
     // Shown in the history pane while no message is selected.
     static const QString kHistoryHint;
 

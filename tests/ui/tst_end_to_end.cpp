@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include "charts_model.h"
+#include "channel_browser.h"
 #include "charts_panel.h"
 #include "client/queues_client.h"
 #include "connection_controller.h"
@@ -40,6 +41,7 @@ private Q_SLOTS:
     void poisonTaskIsOneDeadLetteredRow();
     void scenarioCreatesThenDeletesItsChannel();
     void timelineActionsAreTheRunnersSteps();
+    void peekAndPurgeReachEveryView();
 
 private:
     bool allAcked(int n) const;
@@ -488,6 +490,53 @@ void TestEndToEnd::timelineActionsAreTheRunnersSteps() {
     QCOMPARE(run->pool()->workerConfig("worker-2")->batchSize, 3);
     disconnect(watch);
     run->stopAll();
+}
+
+// A first-time user's finding: with the workers stopped, 10 sent, peeked and
+// purged, the table still said 10 waiting, and the history called the peek a
+// delivery and the purge an ack. Now every view reads the run.
+void TestEndToEnd::peekAndPurgeReachEveryView() {
+    RunController* run = window_->run();
+    QVERIFY(run->setWorkerCount(0));
+    window_->producerPanel()->setCount(10);
+    window_->producerPanel()->send();
+    const Run& r = window_->consoleRun()->run();
+    QTRY_COMPARE_WITH_TIMEOUT(r.summaryNow().count(MessageState::Waiting), 10u, 20000);
+
+    ChannelBrowser* channels = window_->channelBrowser();
+    QSignalSpy refreshed(channels, &ChannelBrowser::refreshed);
+    channels->refresh();
+    QTRY_VERIFY_WITH_TIMEOUT(!refreshed.isEmpty(), 10000);
+    channels->selectChannel(run->channel());
+    QSignalSpy done(channels, &ChannelBrowser::actionFinished);
+    channels->peekSelected();
+    QTRY_COMPARE_WITH_TIMEOUT(r.summaryNow().peeks, 10u, 10000);
+    QCOMPARE(r.summaryNow().count(MessageState::Waiting), 10u);  // a peek changes nothing
+    channels->purgeChannel(run->channel());
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+    QVERIFY2(done.last().at(0).toBool(), qPrintable(channels->outcomeText()));
+
+    QTRY_COMPARE_WITH_TIMEOUT(r.summaryNow().count(MessageState::Purged), 10u, 10000);
+    QCOMPARE(r.summaryNow().count(MessageState::Waiting), 0u);
+    QCOMPARE(r.summaryNow().count(MessageState::Acked), 0u);
+    QCOMPARE(r.summaryNow().deliveries, 0u);
+    QCOMPARE(r.channelNow(run->channel().toStdString())->count(MessageState::Waiting), 0u);
+    MessageTableModel* m = window_->messages();
+    m->commitPendingRows();
+    QCOMPARE(m->rowCount(), 10);
+    for (int row = 0; row < 10; ++row) {
+        QCOMPARE(m->index(row, MessageTableModel::StateColumn).data().toString(),
+                 QStringLiteral("purged"));
+        const QList<EventKind> kinds = kindsOf(*m->task(row));
+        QVERIFY(!kinds.contains(EventKind::MessageAssigned));
+        QVERIFY(!kinds.contains(EventKind::BrokerDelivered));
+        QVERIFY(!kinds.contains(EventKind::BrokerAcked));
+        QVERIFY(kinds.contains(EventKind::BrokerPeeked));
+        QVERIFY(kinds.contains(EventKind::BrokerPurged) || kinds.contains(EventKind::ChannelPurged));
+    }
+    // The message panel's counters say the same.
+    window_->messagePanel()->refresh();
+    QVERIFY(window_->messagePanel()->countsText().contains(QStringLiteral("waiting 0")));
 }
 
 QTEST_MAIN(TestEndToEnd)
