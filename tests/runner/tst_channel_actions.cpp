@@ -1,7 +1,3 @@
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <QtTest>
 #include <chrono>
@@ -20,11 +16,14 @@
 #include "runner/run_recording.h"
 #include "runner/run_totals.h"
 #include "runner/summary_table.h"
+#include "real_server.h"
 #include "test_broker.h"
 #include "workers/task_producer.h"
 
 using namespace qs;
 using namespace std::chrono_literals;
+
+using qs::test::RealServer;
 
 namespace {
 
@@ -77,74 +76,6 @@ int countOf(const std::vector<Event>& events, EventKind kind) {
                                           [kind](const Event& e) { return e.kind == kind; }));
 }
 
-// The real KubeMQ v2.4.0 (../shared/kubemq-server), started on free loopback
-// ports for one test and stopped by its PID.
-class RealServer {
-public:
-    static QString directory() { return QStringLiteral(QUEUESCOPE_KUBEMQ_SERVER_DIR); }
-    static bool present() {
-        return QFileInfo(directory() + QStringLiteral("/kubemq")).isExecutable();
-    }
-
-    bool start(QString* error) {
-        port_ = freePortTriple();
-        if (port_ == 0) {
-            *error = QStringLiteral("no three free loopback ports");
-            return false;
-        }
-        QProcess script;
-        script.start(directory() + QStringLiteral("/start.sh"), {QString::number(port_)});
-        if (!script.waitForFinished(60000) || script.exitCode() != 0) {
-            *error = QString::fromUtf8(script.readAllStandardError());
-            return false;
-        }
-        const QStringList out =
-            QString::fromUtf8(script.readAllStandardOutput()).trimmed().split(QLatin1Char(' '));
-        pid_ = out.value(0).toInt();
-        workdir_ = out.value(1);
-        return pid_ > 0;
-    }
-    ~RealServer() {
-        if (pid_ <= 0)
-            return;
-        ::kill(pid_, SIGTERM);
-        // It exits within about 5 s; its folder goes once it has.
-        for (int i = 0; i < 200 && ::kill(pid_, 0) == 0; ++i)
-            QThread::msleep(50);
-        if (!workdir_.isEmpty() && workdir_.startsWith(QDir::tempPath()))
-            QDir(workdir_).removeRecursively();
-    }
-    std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
-
-private:
-    static bool bindable(int port) {
-        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        if (fd < 0)
-            return false;
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_port = htons(static_cast<std::uint16_t>(port));
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-        ::close(fd);
-        return ok;
-    }
-    // gRPC on the port, REST on +1, the API on +2.
-    static int freePortTriple() {
-        std::mt19937 draw(std::random_device{}());
-        std::uniform_int_distribution<int> pick(40000, 59000);
-        for (int attempt = 0; attempt < 100; ++attempt) {
-            const int port = pick(draw);
-            if (bindable(port) && bindable(port + 1) && bindable(port + 2))
-                return port;
-        }
-        return 0;
-    }
-
-    int port_ = 0;
-    qint64 pid_ = 0;
-    QString workdir_;
-};
 
 }  // namespace
 
@@ -419,9 +350,7 @@ void TestChannelActions::clientPathAgainstRealKubemq() {
     QSKIP("ThreadSanitizer cannot fork this process to start the real KubeMQ server");
 #endif
     if (!RealServer::present())
-        QSKIP(qPrintable(QStringLiteral("the real KubeMQ server is not here (%1/kubemq): "
-                                        "skipping the check against v2.4.0")
-                             .arg(RealServer::directory())));
+        QSKIP(qPrintable(RealServer::absentMessage()));
     RealServer server;
     QString why;
     QVERIFY2(server.start(&why), qPrintable(QStringLiteral("cannot start kubemq: ") + why));

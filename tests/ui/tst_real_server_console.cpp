@@ -1,0 +1,90 @@
+// The console against the real KubeMQ v2.4.0 (../shared/kubemq-server; the
+// suite skips with a message when it is not there). A first-time user found
+// that there, with no broker observer, scenario 05 left its poison task
+// "rejected → waiting" in the table and 1 waiting in the depth chart for
+// ever, while the headless runner said dead-lettered. Every view reads the
+// run now, and the run sees the dead-lettering by the scenario's
+// MaxReceiveCount.
+#include <QSignalSpy>
+#include <QTest>
+
+#include "connection_controller.h"
+#include "connection_settings.h"
+#include "console_run.h"
+#include "main_window.h"
+#include "message_panel.h"
+#include "message_table_model.h"
+#include "real_server.h"
+#include "run/run.h"
+#include "run_controller.h"
+#include "runner/scenario.h"
+#include "scenario_library.h"
+#include "scenario_player.h"
+
+using namespace qs;
+using namespace qs::ui;
+using qs::test::RealServer;
+
+class TestRealServerConsole : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void poisonTaskEndsDeadLetteredInEveryView();
+};
+
+void TestRealServerConsole::poisonTaskEndsDeadLetteredInEveryView() {
+    if (!RealServer::present()) {
+        QSKIP(qPrintable(RealServer::absentMessage()));
+    }
+    RealServer server;
+    QString why;
+    QVERIFY2(server.start(&why), qPrintable(QStringLiteral("cannot start kubemq: ") + why));
+
+    MainWindowOptions options;
+    options.autoConnect = false;
+    options.useSettings = false;
+    MainWindow window(options);
+    window.show();
+    ConnectionSettings settings;
+    settings.address = QString::fromStdString(server.address());
+    window.connection()->connectTo(settings);
+    QTRY_COMPARE_WITH_TIMEOUT(window.connection()->state(),
+                              ConnectionController::State::Connected, 30000);
+
+    runner::Scenario scenario;
+    QVERIFY2(loadScenario(QStringLiteral("05-poison-dead-letter"), &scenario, &why),
+             qPrintable(why));
+    QSignalSpy finished(window.scenarioPlayer(), &ScenarioPlayer::finished);
+    QVERIFY2(window.playScenario(QStringLiteral("05-poison-dead-letter"), &why), qPrintable(why));
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 90000);
+
+    const Run& run = window.consoleRun()->run();
+    const LedgerSummary& s = run.summaryNow();
+    const auto poisoned = static_cast<std::uint64_t>(scenario.tasks.poison.size());
+    QCOMPARE(s.count(MessageState::Waiting), 0u);
+    QCOMPARE(s.count(MessageState::InFlight), 0u);
+    QCOMPARE(s.count(MessageState::DeadLettered), poisoned);
+    QCOMPARE(s.count(MessageState::Acked),
+             static_cast<std::uint64_t>(scenario.tasks.count) - poisoned);
+    const ChannelAt* work = run.channelNow(scenario.channel);
+    QVERIFY(work != nullptr);
+    QCOMPARE(work->count(MessageState::Waiting), 0u);  // what the depth chart samples
+
+    MessageTableModel* m = window.messages();
+    m->commitPendingRows();
+    int deadLettered = 0;
+    for (int row = 0; row < m->rowCount(); ++row) {
+        const auto task = m->task(row);
+        QVERIFY(task->state != TaskState::Rejected);  // never "rejected → waiting" at the end
+        if (task->state == TaskState::DeadLettered) {
+            ++deadLettered;
+            QCOMPARE(task->task, scenario.tasks.poison.front());
+        }
+    }
+    QCOMPARE(deadLettered, static_cast<int>(poisoned));
+    window.messagePanel()->refresh();
+    QVERIFY2(window.messagePanel()->countsText().startsWith(QStringLiteral("waiting 0 ")),
+             qPrintable(window.messagePanel()->countsText()));
+}
+
+QTEST_MAIN(TestRealServerConsole)
+#include "tst_real_server_console.moc"
