@@ -3,8 +3,8 @@
 #include <QMainWindow>
 #include <QTimer>
 
-#include "charts_model.h"
-#include "timeline_model.h"
+#include "models/charts_model.h"
+#include "models/timeline_model.h"
 
 class QLabel;
 class QDockWidget;

@@ -12,15 +12,15 @@
 #include <cstdio>
 #include <string_view>
 
-#include "channel_browser.h"
-#include "charts_panel.h"
+#include "panels/channel_browser.h"
+#include "panels/charts_panel.h"
 #include "common/version.h"
-#include "connection_controller.h"
+#include "controllers/connection_controller.h"
 #include "main_window.h"
 #include "runner/headless_command.h"
 #include "runner/summary_command.h"
-#include "theme.h"
-#include "timeline_view.h"
+#include "widgets/theme.h"
+#include "widgets/timeline_view.h"
 
 namespace {
 

@@ -23,13 +23,13 @@
 #include <vector>
 
 #include "common/clock.h"
-#include "console_run.h"
-#include "event_log_model.h"
-#include "event_pump.h"
+#include "controllers/console_run.h"
+#include "models/event_log_model.h"
+#include "controllers/event_pump.h"
 #include "main_window.h"
-#include "message_table_model.h"
+#include "models/message_table_model.h"
 #include "run/run.h"
-#include "run_recorder.h"
+#include "controllers/run_recorder.h"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <QTest>
 #include <QVBoxLayout>
 
-#include "connection_dialog.h"
-#include "create_channel_dialog.h"
+#include "dialogs/connection_dialog.h"
+#include "dialogs/create_channel_dialog.h"
 #include "layout_checks.h"
 #include "main_window.h"
 

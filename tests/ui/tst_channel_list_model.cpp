@@ -2,7 +2,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "channel_list_model.h"
+#include "models/channel_list_model.h"
 
 using namespace qs;
 using namespace qs::ui;

@@ -2,9 +2,9 @@
 #include <QPushButton>
 #include <QTest>
 
-#include "connection_controller.h"
-#include "connection_dialog.h"
-#include "connection_settings.h"
+#include "controllers/connection_controller.h"
+#include "dialogs/connection_dialog.h"
+#include "controllers/connection_settings.h"
 
 using namespace qs;
 using namespace qs::ui;

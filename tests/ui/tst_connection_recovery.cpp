@@ -8,13 +8,13 @@
 
 #include "broker/broker.h"
 #include "client/queues_client.h"
-#include "connection_controller.h"
-#include "console_run.h"
+#include "controllers/connection_controller.h"
+#include "controllers/console_run.h"
 #include "main_window.h"
 #include "run/run.h"
-#include "message_table_model.h"
-#include "producer_panel.h"
-#include "run_controller.h"
+#include "models/message_table_model.h"
+#include "panels/producer_panel.h"
+#include "controllers/run_controller.h"
 #include "workers/work_profile.h"
 
 using namespace qs;

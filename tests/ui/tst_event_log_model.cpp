@@ -6,11 +6,11 @@
 #include <QTest>
 #include <sstream>
 
-#include "console_run.h"
-#include "event_export.h"
+#include "controllers/console_run.h"
+#include "models/event_export.h"
 #include "event_factory.h"
-#include "event_log_model.h"
-#include "event_log_panel.h"
+#include "models/event_log_model.h"
+#include "panels/event_log_panel.h"
 #include "events/event_log_reader.h"
 
 using namespace qs;

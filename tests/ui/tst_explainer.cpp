@@ -1,9 +1,9 @@
 #include <QTest>
 
-#include "console_run.h"
+#include "controllers/console_run.h"
 #include "event_factory.h"
-#include "explainer.h"
-#include "message_key.h"
+#include "models/explainer.h"
+#include "models/message_key.h"
 
 using namespace qs;
 using namespace qs::ui;

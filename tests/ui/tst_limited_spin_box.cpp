@@ -2,7 +2,7 @@
 #include <QLineEdit>
 #include <QTest>
 
-#include "limited_spin_box.h"
+#include "widgets/limited_spin_box.h"
 #include "workers/setting_limits.h"
 
 using namespace qs;

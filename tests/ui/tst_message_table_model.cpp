@@ -4,10 +4,10 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "console_run.h"
+#include "controllers/console_run.h"
 #include "event_factory.h"
-#include "message_filter_proxy.h"
-#include "message_table_model.h"
+#include "models/message_filter_proxy.h"
+#include "models/message_table_model.h"
 #include "run/run.h"
 
 using namespace qs;

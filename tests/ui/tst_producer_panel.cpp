@@ -4,11 +4,11 @@
 #include <QRadioButton>
 #include <QTest>
 
-#include "connection_controller.h"
+#include "controllers/connection_controller.h"
 #include "layout_checks.h"
 #include "main_window.h"
-#include "producer_panel.h"
-#include "run_controller.h"
+#include "panels/producer_panel.h"
+#include "controllers/run_controller.h"
 
 using namespace qs;
 using namespace qs::ui;

@@ -8,18 +8,18 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "connection_controller.h"
-#include "connection_settings.h"
-#include "console_run.h"
+#include "controllers/connection_controller.h"
+#include "controllers/connection_settings.h"
+#include "controllers/console_run.h"
 #include "main_window.h"
-#include "message_panel.h"
-#include "message_table_model.h"
+#include "panels/message_panel.h"
+#include "models/message_table_model.h"
 #include "real_server.h"
 #include "run/run.h"
-#include "run_controller.h"
+#include "controllers/run_controller.h"
 #include "runner/scenario.h"
-#include "scenario_library.h"
-#include "scenario_player.h"
+#include "controllers/scenario_library.h"
+#include "controllers/scenario_player.h"
 
 using namespace qs;
 using namespace qs::ui;

@@ -6,12 +6,12 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "connection_controller.h"
+#include "controllers/connection_controller.h"
 #include "main_window.h"
 #include "runner/scenario_runner.h"
 #include "runner/scenario_schedule.h"
-#include "scenario_library.h"
-#include "scenario_player.h"
+#include "controllers/scenario_library.h"
+#include "controllers/scenario_player.h"
 
 using namespace qs;
 using namespace qs::ui;

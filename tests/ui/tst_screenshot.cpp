@@ -11,16 +11,16 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "charts_panel.h"
-#include "connection_controller.h"
-#include "console_run.h"
+#include "panels/charts_panel.h"
+#include "controllers/connection_controller.h"
+#include "controllers/console_run.h"
 #include "main_window.h"
 #include "run/run.h"
-#include "message_panel.h"
-#include "message_table_model.h"
-#include "producer_panel.h"
-#include "run_controller.h"
-#include "timeline_panel.h"
+#include "panels/message_panel.h"
+#include "models/message_table_model.h"
+#include "panels/producer_panel.h"
+#include "controllers/run_controller.h"
+#include "panels/timeline_panel.h"
 
 using namespace qs;
 using namespace qs::ui;

@@ -2,9 +2,9 @@
 #include <QTest>
 
 #include "event_factory.h"
-#include "message_key.h"
-#include "timeline_model.h"
-#include "timeline_view.h"
+#include "models/message_key.h"
+#include "models/timeline_model.h"
+#include "widgets/timeline_view.h"
 
 using namespace qs;
 using namespace qs::ui;

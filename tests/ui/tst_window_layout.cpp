@@ -12,17 +12,17 @@
 #include <QTextDocument>
 #include <QToolButton>
 
-#include "connection_controller.h"
-#include "console_run.h"
+#include "controllers/connection_controller.h"
+#include "controllers/console_run.h"
 #include "layout_checks.h"
 #include "main_window.h"
-#include "message_table_model.h"
-#include "producer_panel.h"
+#include "models/message_table_model.h"
+#include "panels/producer_panel.h"
 #include "run/run.h"
-#include "run_controller.h"
-#include "stepped_slider.h"
-#include "timeline_panel.h"
-#include "worker_pool_panel.h"
+#include "controllers/run_controller.h"
+#include "widgets/stepped_slider.h"
+#include "panels/timeline_panel.h"
+#include "panels/worker_pool_panel.h"
 
 using namespace qs;
 using namespace qs::ui;

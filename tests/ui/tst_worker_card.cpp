@@ -2,7 +2,7 @@
 #include <QTest>
 
 #include "layout_checks.h"
-#include "worker_card.h"
+#include "widgets/worker_card.h"
 
 using namespace qs;
 using namespace qs::ui;

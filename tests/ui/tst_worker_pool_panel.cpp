@@ -4,14 +4,14 @@
 #include <QSpinBox>
 #include <QTest>
 
-#include "connection_controller.h"
-#include "event_pump.h"
-#include "run_controller.h"
+#include "controllers/connection_controller.h"
+#include "controllers/event_pump.h"
+#include "controllers/run_controller.h"
 #include "runner/scenario_json.h"
-#include "scenario_player.h"
-#include "stepped_slider.h"
-#include "timeline_model.h"
-#include "worker_pool_panel.h"
+#include "controllers/scenario_player.h"
+#include "widgets/stepped_slider.h"
+#include "models/timeline_model.h"
+#include "panels/worker_pool_panel.h"
 #include "workers/setting_limits.h"
 #include "workers/worker_pool.h"
 

@@ -1,0 +1,242 @@
+#include "controllers/scenario_player.h"
+
+#include "controllers/connection_controller.h"
+#include "controllers/run_controller.h"
+#include "runner/scenario_runner.h"
+#include "runner/timeline_step.h"
+#include "workers/worker_pool.h"
+
+namespace qs::ui {
+
+namespace {
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+}  // namespace
+
+ScenarioPlayer::ScenarioPlayer(RunController* run, QObject* parent) : QObject(parent), run_(run) {
+    timer_.setInterval(50);
+    connect(&timer_, &QTimer::timeout, this, &ScenarioPlayer::tick);
+    // A channel step's answer for an older connection never comes back (the
+    // controller drops it): do not wait for it forever.
+    connect(run_->connection(), &ConnectionController::connectionChanged, this, [this] {
+        if (phase_ == Phase::Creating || phase_ == Phase::Ending) {
+            const QString name = q(scenario_.name);
+            stop();
+            Q_EMIT failed(QStringLiteral("Scenario \"%1\": the connection changed during a "
+                                         "channel step; scenario stopped")
+                              .arg(name));
+        }
+    });
+}
+
+double ScenarioPlayer::elapsedSeconds() const {
+    return clock_.isValid() ? static_cast<double>(clock_.nsecsElapsed()) / 1e9 : 0.0;
+}
+
+bool ScenarioPlayer::start(const runner::Scenario& scenario, QString* error) {
+    if (const std::string problem = scenario.validate(); !problem.empty()) {
+        if (error) {
+            *error = q(problem);
+        }
+        return false;
+    }
+    stop();
+    run_->resetRun(runner::ledgerOptionsFor(scenario));
+    scenario_ = scenario;
+    schedule_.emplace(scenario_, runner::PoolAtEnd::KeepUnlessChannelDeleted);
+    run_->setChannel(q(scenario.channel));
+    run_->setConfig(scenario.workers.front().config);
+    clock_.invalidate();
+    Q_EMIT started(q(scenario.name));
+    // The only setup step is the channel's creation; the clock starts at its answer.
+    if (!schedule_->setupSteps().empty()) {
+        phase_ = Phase::Creating;
+        Q_EMIT stepTaken(q(schedule_->setupSteps().front().label));
+        runStep(runner::ChannelStep::Create, [this] { begin(); });
+    } else {
+        begin();
+    }
+    return true;
+}
+
+void ScenarioPlayer::begin() {
+    phase_ = Phase::Playing;
+    clock_.start();
+    timer_.start();
+    tick();
+}
+
+void ScenarioPlayer::stop() {
+    ++generation_;
+    const bool wasRunning = isRunning();
+    timer_.stop();
+    phase_ = Phase::Idle;
+    if (wasRunning) {
+        Q_EMIT finished(q(scenario_.name));
+    }
+}
+
+void ScenarioPlayer::tick() {
+    const double t = elapsedSeconds();
+    while (const runner::ScheduleStep* step = schedule_->takeDue(t)) {
+        Q_EMIT stepTaken(q(step->label));
+        if (!applyTimed(*step)) {
+            return;
+        }
+    }
+    if (schedule_->endAt(t, scenario_.untilDrained && drained()) != runner::RunEnd::None) {
+        finish();
+    }
+}
+
+bool ScenarioPlayer::applyTimed(const runner::ScheduleStep& step) {
+    switch (step.kind) {
+        case runner::StepKind::SendTasks:
+            return sendTasks();
+        case runner::StepKind::StartWorkers:
+            return startWorkers(step.index);
+        case runner::StepKind::Action:
+            apply(scenario_.timeline[step.index]);
+            return true;
+        default:
+            return true;  // setup and end steps are not timed
+    }
+}
+
+// As in the headless runner, a group that does not fully start ends the scenario.
+bool ScenarioPlayer::startWorkers(std::size_t group) {
+    QString error;
+    workers::WorkerPool* pool = ensurePool(&error);
+    std::string why;
+    const int count = scenario_.workers[group].count;
+    if (pool) {
+        const auto ids = pool->addWorkers(count, &why, scenario_.groupOverride(group));
+        Q_EMIT run_->poolChanged();
+        if (static_cast<int>(ids.size()) == count) {
+            return true;
+        }
+        error = q(why);
+    }
+    Q_EMIT failed(QStringLiteral("Cannot start workers: ") + error);
+    stop();
+    return false;
+}
+
+// As in the headless runner, tasks that cannot be sent end the scenario.
+bool ScenarioPlayer::sendTasks() {
+    const workers::TaskSpec spec = scenario_.taskSpec();
+    QString error;
+    if (spec.count == 0 || run_->startProducer(spec, &error)) {
+        return true;
+    }
+    Q_EMIT failed(QStringLiteral("Cannot send tasks: ") + error);
+    stop();
+    return false;
+}
+
+// Every task sent (or none to send) and every one settled for good. A
+// producer stopped by hand is gone: what it sent is what there is to settle.
+bool ScenarioPlayer::drained() const {
+    if (scenario_.tasks.count == 0) {
+        return true;
+    }
+    const auto progress = run_->producerProgress();
+    return (!progress || progress->finished) && drained_ && drained_();
+}
+
+void ScenarioPlayer::finish() {
+    timer_.stop();
+    QStringList notReached;
+    for (const runner::ScheduleStep& step : schedule_->untaken()) {
+        notReached << q(step.label);
+    }
+    if (!notReached.isEmpty()) {
+        Q_EMIT stepsNotReached(notReached);
+    }
+    phase_ = Phase::Ending;
+    takeEndSteps(0);
+}
+
+void ScenarioPlayer::takeEndSteps(std::size_t first) {
+    const auto& steps = schedule_->endSteps();
+    for (std::size_t i = first; i < steps.size(); ++i) {
+        Q_EMIT stepTaken(q(steps[i].label));
+        switch (steps[i].kind) {
+            case runner::StepKind::StopProducer:
+                run_->stopProducer();
+                break;
+            case runner::StepKind::StopWorkers:
+                // Shrinking the pool cancels the polls, then joins.
+                run_->setWorkerCount(0);
+                break;
+            case runner::StepKind::DeleteChannel:
+                runStep(runner::ChannelStep::Delete, [this, i] { takeEndSteps(i + 1); });
+                return;
+            default:
+                break;  // not an end step
+        }
+    }
+    stop();
+}
+
+void ScenarioPlayer::runStep(runner::ChannelStep step, std::function<void()> then) {
+    ConnectionController* connection = run_->connection();
+    std::shared_ptr<client::QueuesClient> client = connection->client();
+    if (!client) {
+        const std::string verb = step == runner::ChannelStep::Create ? "create" : "delete";
+        Q_EMIT channelStepDone(false, q(verb + " channel " + scenario_.channel) +
+                                          QStringLiteral(": not connected to a server"));
+        then();
+        return;
+    }
+    const quint64 generation = generation_;
+    connection->run<std::optional<runner::ChannelStepResult>>(
+        this,
+        [client, scenario = scenario_, step] {
+            return runner::runChannelStep(*client, scenario, step);
+        },
+        [this, generation, then = std::move(then)](std::optional<runner::ChannelStepResult> r) {
+            if (generation != generation_) {
+                return;  // stopped (or restarted) meanwhile
+            }
+            if (r) {
+                Q_EMIT channelStepDone(r->ok, q(r->text));
+            }
+            then();
+        });
+}
+
+workers::WorkerPool* ScenarioPlayer::ensurePool(QString* error) {
+    if (!run_->pool() && !run_->setWorkerCount(0, error)) {
+        return nullptr;
+    }
+    return run_->pool();
+}
+
+void ScenarioPlayer::apply(const runner::TimelineAction& a) {
+    std::vector<std::string> problems;  // what did not happen as asked
+    QString error;
+    // As in the headless runner, the pool exists before its first workers do:
+    // an action ahead of them (a pool-wide "set") still applies.
+    if (workers::WorkerPool* pool = ensurePool(&error)) {
+        runner::TimelineStepResult r = runner::applyTimelineAction(*pool, a);
+        problems = std::move(r.warnings);
+        if (r.sharedConfig) {
+            // The pool has it already; the run controller's copy moves the sliders.
+            run_->setConfig(*r.sharedConfig);
+        }
+        if (r.workersChanged) {
+            Q_EMIT run_->poolChanged();
+        }
+    } else {
+        problems.push_back(error.toStdString());
+    }
+    std::string description = a.describe();
+    for (const auto& problem : problems) {
+        description += " (" + problem + ")";
+    }
+    Q_EMIT actionApplied(q(description), !problems.empty());
+}
+
+}  // namespace qs::ui

@@ -1,0 +1,459 @@
+#include "models/explainer.h"
+
+#include <QRegularExpression>
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "controllers/console_run.h"
+#include "models/event_time.h"
+#include "models/message_key.h"
+#include "run/run.h"
+#include "models/task_view.h"
+
+namespace qs::ui {
+
+namespace {
+QString q(std::string_view s) {
+    return fromView(s);
+}
+
+QString describeSetting(const QString& name, const QString& value) {
+    if (name == QStringLiteral("batchSize") || name == QStringLiteral("batch")) {
+        return QStringLiteral(
+                   "Batch size is now %1: each poll asks the broker for up to %1 task(s), "
+                   "and the poll only returns early when that many are available.")
+            .arg(value);
+    }
+    if (name == QStringLiteral("waitMs") || name == QStringLiteral("wait")) {
+        return QStringLiteral(
+                   "Wait timeout is now %1 ms: an empty queue holds a poll open this long "
+                   "before it returns with whatever it collected.")
+            .arg(value);
+    }
+    if (name == QStringLiteral("autoAck")) {
+        return value == QStringLiteral("true") || value == QStringLiteral("1")
+                   ? QStringLiteral(
+                         "Auto-ack is on: the broker counts a task as done the moment it "
+                         "hands it out. A crash now loses tasks instead of redelivering them.")
+                   : QStringLiteral(
+                         "Auto-ack is off: a task stays reserved until the worker acks it; "
+                         "if the worker dies first, the task is delivered again.");
+    }
+    if (name == QStringLiteral("failureRate")) {
+        return QStringLiteral(
+                   "Failure rate is now %1: failed tasks are rejected (NAck) and go back to "
+                   "the tail of the queue with a higher receive count.")
+            .arg(value);
+    }
+    if (name == QStringLiteral("crashRate")) {
+        return QStringLiteral(
+                   "Crash rate is now %1: a crashing worker drops its connection without "
+                   "settling, and the broker hands its tasks to someone else.")
+            .arg(value);
+    }
+    if (name == QStringLiteral("work")) {
+        return QStringLiteral("Work per task is now %1.").arg(value);
+    }
+    if (name == QStringLiteral("slowdown")) {
+        return QStringLiteral(
+                   "Work now takes %1× as long: a slow worker holds its batch longer while "
+                   "others may sit idle.")
+            .arg(value);
+    }
+    if (name == QStringLiteral("workers")) {
+        return QStringLiteral("The pool now has %1 worker(s) competing for the same queue.")
+            .arg(value);
+    }
+    return QStringLiteral("%1 is now %2.").arg(name, value);
+}
+
+// "batch=5 work=fixed 100 ms" -> one sentence per setting.
+QString describeConfig(const QString& detail) {
+    static const QRegularExpression re(QStringLiteral("(\\w+)=(.*?)(?=\\s+\\w+=|$)"));
+    QStringList sentences;
+    auto it = re.globalMatch(detail);
+    while (it.hasNext()) {
+        const auto m = it.next();
+        sentences << describeSetting(m.captured(1), m.captured(2).trimmed());
+    }
+    if (sentences.isEmpty()) {
+        return QStringLiteral("Configuration changed: %1.").arg(detail);
+    }
+    return sentences.join(QLatin1Char(' '));
+}
+}  // namespace
+
+// The explanations of one call, at most a few per kind; the rest are counted.
+class Explainer::Batch {
+public:
+    explicit Batch(int maxPerKind) : maxPerKind_(maxPerKind) {}
+    void add(std::int64_t t, Explanation::Kind kind, QString text, QString key = {}) {
+        lastT_ = std::max(lastT_, t);
+        if (++perKind_[kind] > maxPerKind_) {
+            ++suppressed_[kind];
+            return;
+        }
+        out_.push_back({t, kind, std::move(text), std::move(key)});
+    }
+    void note(std::int64_t t) { lastT_ = std::max(lastT_, t); }
+    std::vector<Explanation> finish();
+
+private:
+    int maxPerKind_;
+    std::int64_t lastT_ = 0;
+    std::vector<Explanation> out_;
+    std::map<Explanation::Kind, int> perKind_;
+    std::map<Explanation::Kind, int> suppressed_;
+};
+
+std::vector<Explanation> Explainer::Batch::finish() {
+    for (const auto& [kind, n] : suppressed_) {
+        QString what;
+        switch (kind) {
+            case Explanation::Kind::Redelivery:
+                what = QStringLiteral("redeliveries");
+                break;
+            case Explanation::Kind::Rejection:
+                what = QStringLiteral("rejections");
+                break;
+            case Explanation::Kind::Crash:
+                what = QStringLiteral("crashes");
+                break;
+            case Explanation::Kind::DeadLetter:
+                what = QStringLiteral("dead-lettered / expired tasks");
+                break;
+            default:
+                what = QStringLiteral("similar events");
+                break;
+        }
+        out_.push_back({lastT_,
+                        Explanation::Kind::Summary,
+                        QStringLiteral("… and %1 more %2 in the same moment.").arg(n).arg(what),
+                        {}});
+    }
+    return std::move(out_);
+}
+
+namespace {
+
+// A task's trail around one of its events: the hand-outs before and after it.
+struct TrailAround {
+    std::vector<std::uint32_t> trail;
+    std::size_t at = 0;                 // position of the event in trail
+    int deliveries = 0;                 // hand-outs up to and including the event
+    std::optional<std::size_t> before;  // the hand-out before the event's (position)
+    std::size_t nextHandOut = 0;        // position of the next hand-out after it (or size)
+};
+
+TrailAround trailAround(const Run& run, std::uint32_t message, std::uint64_t event) {
+    TrailAround t;
+    t.trail = run.messageEvents(message);
+    t.at = static_cast<std::size_t>(
+        std::lower_bound(t.trail.begin(), t.trail.end(), event) - t.trail.begin());
+    const bool eventIsHandOut =
+        t.at < t.trail.size() && run.event(t.trail[t.at]).kind == EventKind::MessageAssigned;
+    for (std::size_t i = 0; i < t.at; ++i) {
+        if (run.event(t.trail[i]).kind == EventKind::MessageAssigned) {
+            ++t.deliveries;
+            t.before = i;
+        }
+    }
+    t.deliveries += eventIsHandOut ? 1 : 0;
+    t.nextHandOut = t.trail.size();
+    for (std::size_t i = t.at + 1; i < t.trail.size(); ++i) {
+        if (run.event(t.trail[i]).kind == EventKind::MessageAssigned) {
+            t.nextHandOut = i;
+            break;
+        }
+    }
+    return t;
+}
+
+// Why a task handed out before came back: what ended the hand-out at
+// `previous` (a position in the trail), looked for up to position `end`.
+QString whyItCameBack(const Run& run, const TrailAround& t, std::size_t previous, std::size_t end) {
+    const QString worker = fromView(run.event(t.trail[previous]).actor.view());
+    bool crashed = false;
+    bool stopped = false;
+    for (std::size_t i = previous + 1; i < end; ++i) {
+        if (i == t.at)
+            continue;
+        const Event& e = run.event(t.trail[i]);
+        if (e.kind == EventKind::Rejected)
+            return QStringLiteral("%1 rejected it (NAck)").arg(worker);
+        crashed |= e.kind == EventKind::WorkerCrashed;
+        stopped |= e.kind == EventKind::WorkerStopped;
+    }
+    if (crashed)
+        return QStringLiteral("%1 crashed before acking it").arg(worker);
+    if (stopped)
+        return QStringLiteral("%1 stopped before acking it").arg(worker);
+    return QStringLiteral("%1 never settled it before its connection ended").arg(worker);
+}
+
+// Whether the NAck at trail position t.at ended the task in the dead-letter
+// queue (or dropped it): the broker said so around it, or, with no broker to
+// say it, the ledger saw its MaxReceiveCount reached. "" = it was queued again.
+std::optional<QString> deadLetteredBy(const Run& run, const TrailAround& t, std::uint32_t message) {
+    const std::size_t from = t.before ? *t.before + 1 : 0;
+    for (std::size_t i = from; i < t.nextHandOut; ++i) {
+        const Event& e = run.event(t.trail[i]);
+        if (e.kind == EventKind::BrokerDeadLettered)
+            return QString::fromStdString(e.detail);
+    }
+    const MessageState now = run.messageNow(message).state;
+    const bool ended = now == MessageState::DeadLettered || now == MessageState::Dropped;
+    if (ended && t.nextHandOut == t.trail.size()) {
+        const MessageRecord* record = run.ledger().message(run.messageId(message));
+        return record ? QString::fromStdString(record->endDetail) : QString();
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+void Explainer::clear() {
+    explained_ = 0;
+    lastWaitNote_.clear();
+    autoAck_ = false;
+    firstAssignSeen_ = false;
+}
+
+QString Explainer::label(const QString& key) const {
+    if (label_) {
+        const QString l = label_(key);
+        if (!l.isEmpty()) {
+            return l;
+        }
+    }
+    return QStringLiteral("Message ") + key.section(QLatin1Char('\n'), 1);
+}
+
+std::vector<Explanation> Explainer::explainNew() {
+    const Run& run = run_->run();
+    Batch out(maxPerKind_);
+    for (; explained_ < run.eventCount(); ++explained_) {
+        explainEvent(explained_, out);
+    }
+    return out.finish();
+}
+
+void Explainer::explainEvent(std::uint64_t index, Batch& out) {
+    const Event& e = run_->run().event(index);
+    out.note(e.timeNs);
+    switch (e.kind) {
+        case EventKind::MessageAssigned:
+            explainAssigned(index, e, out);
+            break;
+        case EventKind::Acked:
+            explainAcked(index, e, out);
+            break;
+        case EventKind::Rejected:
+            explainRejected(index, e, out);
+            break;
+        case EventKind::Requeued:
+            out.add(e.timeNs, Explanation::Kind::Rejection,
+                    QStringLiteral("%1 was moved by %2 to channel %3.")
+                        .arg(label(messageKey(e.channel, e.messageId)), q(e.actor), q(e.detail)),
+                    messageKey(e.channel, e.messageId));
+            break;
+        case EventKind::WorkerCrashed:
+            explainCrash(index, e, out);
+            break;
+        case EventKind::WorkerPaused:
+            out.add(e.timeNs, Explanation::Kind::Info,
+                    QStringLiteral("%1 paused: it stops polling, the others take its share.")
+                        .arg(q(e.actor)));
+            break;
+        case EventKind::BrokerDeadLettered: {
+            const QString key = messageKey(e.channel, e.messageId);
+            out.add(e.timeNs, Explanation::Kind::DeadLetter,
+                    e.detail.empty()
+                        ? QStringLiteral("%1 reached its MaxReceiveCount and was dropped (no "
+                                         "dead-letter channel set).")
+                              .arg(label(key))
+                        : QStringLiteral("%1 reached its MaxReceiveCount and was moved to "
+                                         "dead-letter channel %2 instead of being retried "
+                                         "forever.")
+                              .arg(label(key), q(e.detail)),
+                    key);
+            break;
+        }
+        case EventKind::BrokerExpired: {
+            const QString key = messageKey(e.channel, e.messageId);
+            out.add(e.timeNs, Explanation::Kind::DeadLetter,
+                    QStringLiteral(
+                        "%1 expired before a worker took it (its expiration time passed).")
+                        .arg(label(key)),
+                    key);
+            break;
+        }
+        case EventKind::PollReturned:
+            explainWait(e, out);
+            break;
+        case EventKind::ConfigChanged:
+            explainConfig(e, out);
+            break;
+        case EventKind::SendFailed:
+            out.add(e.timeNs, Explanation::Kind::DeadLetter,
+                    QStringLiteral("The broker refused a task from %1: %2")
+                        .arg(q(e.actor), q(e.detail)),
+                    messageKey(e.channel, e.messageId));
+            break;
+        case EventKind::EventsDropped:
+            out.add(e.timeNs, Explanation::Kind::Summary,
+                    QStringLiteral("%1 events were lost because the console fell behind: the "
+                                   "views and the recording miss them.")
+                        .arg(e.value));
+            break;
+        default:
+            break;
+    }
+}
+
+void Explainer::explainAssigned(std::uint64_t index, const Event& e, Batch& out) {
+    const Run& run = run_->run();
+    const auto message = run.messageIndex(e.messageId.view());
+    if (!message) {
+        return;
+    }
+    const QString key = messageKey(e.channel, e.messageId);
+    const QString actor = q(e.actor);
+    const TrailAround t = trailAround(run, *message, index);
+    if (t.deliveries > 1 && t.before) {
+        const QString previous = fromView(run.event(t.trail[*t.before]).actor.view());
+        if (previous != actor) {
+            out.add(e.timeNs, Explanation::Kind::Redelivery,
+                    QStringLiteral("%1 came back to the queue because %2; %3 received it at %4 "
+                                   "(receive count %5).")
+                        .arg(label(key), whyItCameBack(run, t, *t.before, t.nextHandOut), actor,
+                             formatClock(e.timeNs))
+                        .arg(e.receiveCount),
+                    key);
+        } else {
+            out.add(e.timeNs, Explanation::Kind::Redelivery,
+                    QStringLiteral("%1 was delivered again to %2 at %3 (receive count %4): "
+                                   "at-least-once delivery means a task can be processed twice.")
+                        .arg(label(key), actor, formatClock(e.timeNs))
+                        .arg(e.receiveCount),
+                    key);
+        }
+    } else if (!firstAssignSeen_) {
+        firstAssignSeen_ = true;
+        out.add(e.timeNs, Explanation::Kind::Info,
+                QStringLiteral("%1 went to %2: workers compete for tasks, and each waiting "
+                               "task is handed to exactly one of them.")
+                    .arg(label(key), actor),
+                key);
+    }
+}
+
+void Explainer::explainAcked(std::uint64_t index, const Event& e, Batch& out) {
+    const Run& run = run_->run();
+    const auto message = run.messageIndex(e.messageId.view());
+    if (!message) {
+        return;
+    }
+    const TrailAround t = trailAround(run, *message, index);
+    if (t.deliveries > 1) {
+        const QString key = messageKey(e.channel, e.messageId);
+        out.add(e.timeNs, Explanation::Kind::Info,
+                QStringLiteral("%1 finally acked by %2 after %3 deliveries.")
+                    .arg(label(key), q(e.actor))
+                    .arg(t.deliveries),
+                key);
+    }
+}
+
+void Explainer::explainRejected(std::uint64_t index, const Event& e, Batch& out) {
+    const Run& run = run_->run();
+    const auto message = run.messageIndex(e.messageId.view());
+    const QString key = messageKey(e.channel, e.messageId);
+    std::optional<QString> deadLetter;
+    if (message) {
+        deadLetter = deadLetteredBy(run, trailAround(run, *message, index), *message);
+    }
+    QString text;
+    if (!deadLetter) {
+        text = QStringLiteral("%1 failed at %2, which rejected it (NAck): the broker puts a new "
+                              "copy at the tail of the queue with receive count %3.")
+                   .arg(label(key), q(e.actor))
+                   .arg(e.receiveCount + 1);
+    } else {
+        const QString where =
+            deadLetter->isEmpty()
+                ? QStringLiteral("it leaves the queue for good (dead-lettered)")
+                : QStringLiteral("the broker moves it to dead-letter channel %1").arg(*deadLetter);
+        text = QStringLiteral("%1 failed at %2, which rejected it (NAck) at receive count %3, its "
+                              "MaxReceiveCount: instead of queueing it again, %4.")
+                   .arg(label(key), q(e.actor))
+                   .arg(e.receiveCount)
+                   .arg(where);
+    }
+    out.add(e.timeNs, Explanation::Kind::Rejection, text, key);
+}
+
+void Explainer::explainCrash(std::uint64_t index, const Event& e, Batch& out) {
+    const Run& run = run_->run();
+    const QString actor = q(e.actor);
+    QStringList held;
+    for (const std::uint32_t m : run_->messagesReturnedBy(index)) {
+        held << taskKey(run, m);
+    }
+    QString text;
+    if (held.isEmpty() && autoAck_) {
+        text = QStringLiteral("%1 crashed. With auto-ack on, the broker counted its tasks as done "
+                              "when it handed them out, so any it was still working on are lost, "
+                              "not redelivered.")
+                   .arg(actor);
+    } else if (held.isEmpty()) {
+        text = QStringLiteral("%1 crashed holding no unacknowledged tasks: nothing is lost or "
+                              "redelivered.")
+                   .arg(actor);
+    } else {
+        QStringList names;
+        for (const QString& k : held.mid(0, 5)) {
+            names << label(k);
+        }
+        text = QStringLiteral("%1 crashed holding %2 unacknowledged task(s) (%3%4). The broker "
+                              "returns them to the queue for another worker: at-least-once "
+                              "delivery.")
+                   .arg(actor)
+                   .arg(held.size())
+                   .arg(names.join(QStringLiteral(", ")),
+                        held.size() > 5 ? QStringLiteral(", …") : QString());
+    }
+    out.add(e.timeNs, Explanation::Kind::Crash, text, held.isEmpty() ? QString() : held.first());
+}
+
+void Explainer::explainWait(const Event& e, Batch& out) {
+    if (e.value != 0) {
+        return;
+    }
+    const QString actor = q(e.actor);
+    auto& last = lastWaitNote_[actor];
+    if (last == 0 || e.timeNs - last > 30'000'000'000LL) {
+        last = e.timeNs;
+        out.add(e.timeNs, Explanation::Kind::Wait,
+                QStringLiteral("%1 waited %2 and got nothing: the queue was empty, so the broker "
+                               "held its poll open until the wait timeout.")
+                    .arg(actor, formatDurationNs(e.count2 * 1'000'000)));
+    }
+}
+
+void Explainer::explainConfig(const Event& e, Batch& out) {
+    const QString detail = q(e.detail);
+    if (detail.contains(QStringLiteral("autoAck=true"))) {
+        autoAck_ = true;
+    } else if (detail.contains(QStringLiteral("autoAck=false"))) {
+        autoAck_ = false;
+    }
+    QString text = describeConfig(detail);
+    if (e.source == EventSource::Worker && !e.actor.empty()) {
+        text = q(e.actor) + QStringLiteral(": ") + text;
+    }
+    out.add(e.timeNs, Explanation::Kind::Config, text);
+}
+
+}  // namespace qs::ui

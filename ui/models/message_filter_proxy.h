@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QSortFilterProxyModel>
+#include <optional>
+
+#include "models/task_view.h"
+
+// Filters the message table by state and by worker; sorts numerically where
+// the source column is numeric (SortRole).
+namespace qs::ui {
+
+class MessageFilterProxy : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit MessageFilterProxy(QObject* parent = nullptr);
+
+    void setStateFilter(std::optional<TaskState> state);  // nullopt = all
+    void setWorkerFilter(const QString& worker);             // empty = all
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+
+private:
+    std::optional<TaskState> state_;
+    QString worker_;
+};
+
+}  // namespace qs::ui

@@ -1,0 +1,348 @@
+#include "models/message_table_model.h"
+
+#include <algorithm>
+
+#include "controllers/console_run.h"
+#include "models/event_time.h"
+#include "run/run.h"
+
+namespace qs::ui {
+
+MessageTableModel::MessageTableModel(const ConsoleRun* run, QObject* parent)
+    : QAbstractTableModel(parent), run_(run) {
+    connect(run_, &ConsoleRun::appended, this, &MessageTableModel::runAppended);
+    connect(run_, &ConsoleRun::wasReset, this, &MessageTableModel::runReset);
+}
+
+int MessageTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : committed_;
+}
+
+int MessageTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+const TaskView& MessageTableModel::cachedView(int row) const {
+    const Run& run = run_->run();
+    if (!cache_ || cache_->index != static_cast<std::uint32_t>(row) ||
+        cacheEvents_ != run.eventCount()) {
+        cache_ = taskViewAt(run, static_cast<std::uint32_t>(row));
+        cacheEvents_ = run.eventCount();
+    }
+    return *cache_;
+}
+
+std::optional<TaskView> MessageTableModel::task(int row) const {
+    if (row < 0 || row >= committed_) {
+        return std::nullopt;
+    }
+    return cachedView(row);
+}
+
+std::optional<TaskView> MessageTableModel::taskByKey(const QString& key) const {
+    const Run& run = run_->run();
+    const auto index = run.messageIndex(messageIdOfKey(key).toStdString());
+    if (!index) {
+        return std::nullopt;
+    }
+    return taskViewAt(run, *index);
+}
+
+int MessageTableModel::rowOfKey(const QString& key) const {
+    const auto index = run_->run().messageIndex(messageIdOfKey(key).toStdString());
+    return index && static_cast<int>(*index) < committed_ ? static_cast<int>(*index) : -1;
+}
+
+QString MessageTableModel::bodyOf(const TaskView& t) const {
+    const Run& run = run_->run();
+    for (const std::uint32_t i : run.messageEvents(t.index)) {
+        const Event& e = run.event(i);
+        if (e.kind == EventKind::TaskSent) {
+            return QString::fromStdString(e.detail);
+        }
+    }
+    return {};
+}
+
+QStringList MessageTableModel::workers() const {
+    QStringList list;
+    for (const WorkerStats& w : run_->run().ledger().workers()) {
+        if (w.received > 0) {
+            list << QString::fromStdString(w.worker);
+        }
+    }
+    std::sort(list.begin(), list.end(), [](const QString& a, const QString& b) {
+        return a.size() != b.size() ? a.size() < b.size() : a < b;
+    });
+    return list;
+}
+
+QString MessageTableModel::longestDeadLetterChannel() const {
+    QString longest;
+    for (const ChannelAt& c : run_->run().channelsNow()) {
+        if (c.count(MessageState::DeadLettered) > 0 && c.channel.view().size() >
+                                                           static_cast<std::size_t>(longest.size())) {
+            longest = fromView(c.channel.view());
+        }
+    }
+    return longest;
+}
+
+QVariant MessageTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= committed_) {
+        return {};
+    }
+    const TaskView& t = cachedView(index.row());
+    switch (role) {
+        case KeyRole:
+            return t.key;
+        case StateRole:
+            return static_cast<int>(t.state);
+        case WorkerRole:
+            return t.worker;
+        case SortRole:
+            return sortData(t, index.column());
+        case Qt::ToolTipRole:
+            return toolTip(t, index.column());
+        case Qt::DisplayRole:
+            return displayData(t, index.column());
+        case Qt::TextAlignmentRole:
+            switch (index.column()) {
+                case BodyColumn:
+                case IdColumn:
+                case StateColumn:
+                case WorkerColumn:
+                    return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+                default:
+                    return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+            }
+        default:
+            return {};
+    }
+}
+
+QVariant MessageTableModel::toolTip(const TaskView& t, int column) const {
+    if (column == StateColumn || column == TaskColumn) {
+        QString tip = QStringLiteral("Task #%1 — %2").arg(t.task).arg(describeState(t));
+        if (t.state == TaskState::DeadLettered) {
+            tip += t.deadLetterChannel.isEmpty()
+                       ? QStringLiteral("\nMaxReceiveCount reached (no broker report of where "
+                                        "it went)")
+                       : QStringLiteral("\nMaxReceiveCount reached: the broker moved it to "
+                                        "channel %1")
+                             .arg(t.deadLetterChannel);
+        } else if (t.state == TaskState::Dropped) {
+            tip += QStringLiteral(
+                "\nMaxReceiveCount reached and no dead-letter channel: the broker dropped it");
+        }
+        if (t.deliveries > 1) {
+            tip += QStringLiteral("\nDelivered %1 times (at-least-once delivery)").arg(t.deliveries);
+        }
+        if (t.detailsForgotten) {
+            tip += QStringLiteral(
+                "\nIts times and sequence are no longer held in memory (an old, finished "
+                "task); its state and events are.");
+        }
+        return tip;
+    }
+    if (column == IdColumn) {
+        return t.messageId;  // the column may be narrow
+    }
+    if (column == BodyColumn) {
+        const QString body = bodyOf(t);
+        return body.size() > 500 ? body.left(500) + QStringLiteral("…") : body;
+    }
+    return {};
+}
+
+QVariant MessageTableModel::sortData(const TaskView& t, int column) const {
+    switch (column) {
+        case TaskColumn:
+            return t.task;
+        case SequenceColumn:
+            return QVariant::fromValue<qulonglong>(t.sequence);
+        case ReceiveCountColumn:
+            return t.receiveCount;
+        case SentColumn:
+            return QVariant::fromValue<qlonglong>(t.sentNs);
+        case AssignedColumn:
+            return QVariant::fromValue<qlonglong>(t.lastAssignedNs);
+        case SettledColumn:
+            return QVariant::fromValue<qlonglong>(t.settledNs);
+        case LatencyColumn:
+            return QVariant::fromValue<qlonglong>(t.latencyNs());
+        case StateColumn:
+            return static_cast<int>(t.state);
+        default:
+            return displayData(t, column);
+    }
+}
+
+QVariant MessageTableModel::displayData(const TaskView& t, int column) const {
+    switch (column) {
+        case TaskColumn:
+            return t.task;
+        case SequenceColumn:
+            return t.sequence > 0 ? QVariant::fromValue<qulonglong>(t.sequence) : QVariant();
+        case IdColumn:
+            return t.messageId;
+        case BodyColumn:
+            return bodyOf(t);
+        case StateColumn:
+            return describeState(t);
+        case WorkerColumn:
+            return t.worker;
+        case ReceiveCountColumn:
+            return t.receiveCount;
+        case SentColumn:
+            return t.sentNs > 0 ? formatClock(t.sentNs, true) : QString();
+        case AssignedColumn:
+            return t.lastAssignedNs > 0 ? formatClock(t.lastAssignedNs, true) : QString();
+        case SettledColumn:
+            return t.settledNs > 0 ? formatClock(t.settledNs, true) : QString();
+        case LatencyColumn:
+            return t.latencyNs() >= 0 ? formatDurationNs(t.latencyNs()) : QString();
+        default:
+            return {};
+    }
+}
+
+QVariant MessageTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal) {
+        return {};
+    }
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+            case TaskColumn:
+                return QStringLiteral("Task");
+            case SequenceColumn:
+                return QStringLiteral("Seq");
+            case IdColumn:
+                return QStringLiteral("ID");  // the column may be narrow: its tooltip says more
+            case BodyColumn:
+                return QStringLiteral("Body");
+            case StateColumn:
+                return QStringLiteral("State");
+            case WorkerColumn:
+                return QStringLiteral("Worker");
+            case ReceiveCountColumn:
+                return QStringLiteral("Recv");
+            case SentColumn:
+                return QStringLiteral("Sent");
+            case AssignedColumn:
+                return QStringLiteral("Assigned");
+            case SettledColumn:
+                return QStringLiteral("Settled");
+            case LatencyColumn:
+                return QStringLiteral("Latency");
+            default:
+                break;
+        }
+    } else if (role == Qt::ToolTipRole) {
+        switch (section) {
+            case TaskColumn:
+                return QStringLiteral("The task's number in the order the producer sent them.");
+            case IdColumn:
+                return QStringLiteral(
+                    "Message ID: the task's identity across redeliveries and NAck copies\n"
+                    "(hover a cell for the whole ID).");
+            case SentColumn:
+                return QStringLiteral("When the producer sent the task.");
+            case AssignedColumn:
+                return QStringLiteral("When the broker last handed the task to a worker.");
+            case SettledColumn:
+                return QStringLiteral(
+                    "When the task was settled for good: acked, re-queued, expired or "
+                    "dead-lettered.");
+            case SequenceColumn:
+                return QStringLiteral(
+                    "Broker sequence of the stored copy. A NAck stores a new copy at the tail,\n"
+                    "so the sequence changes while the message ID stays the same.");
+            case StateColumn:
+                return QStringLiteral(
+                    "Where the task is now: waiting in the queue, in flight at a worker,\n"
+                    "or settled (acked, re-queued, dead-lettered, expired).");
+            case WorkerColumn:
+                return QStringLiteral("The worker holding the task now, or the last one that did.");
+            case ReceiveCountColumn:
+                return QStringLiteral(
+                    "ReceiveCount the broker reported at the last hand-out. It grows only when a "
+                    "task is\n"
+                    "NAcked (re-enqueued as a new copy); a crash returns the same copy unchanged.");
+            case LatencyColumn:
+                return QStringLiteral("Time from sending to final settlement.");
+            default:
+                break;
+        }
+    }
+    return {};
+}
+
+void MessageTableModel::runReset() {
+    beginResetModel();
+    committed_ = 0;
+    cache_.reset();
+    watchedIndex_.reset();
+    lastCommit_.invalidate();
+    endResetModel();
+}
+
+void MessageTableModel::runAppended() {
+    signalChangedRows();
+    commitRows(false);
+}
+
+void MessageTableModel::signalChangedRows() {
+    std::vector<std::uint32_t> rows = run_->touchedByLastAppend();
+    if (!watchedKey_.isEmpty() && !watchedIndex_) {
+        watchedIndex_ = run_->run().messageIndex(messageIdOfKey(watchedKey_).toStdString());
+    }
+    bool watchedTouched = false;
+    std::sort(rows.begin(), rows.end());
+    // One signal per run of nearby rows. Not one range from the first to the last
+    // changed row: a single old task touched again would make that range cover the
+    // rows on screen, and the table would repaint every frame for nothing.
+    constexpr std::uint32_t kGap = 8;
+    std::size_t i = 0;
+    while (i < rows.size()) {
+        std::size_t j = i;
+        while (j + 1 < rows.size() && rows[j + 1] <= rows[j] + kGap) {
+            ++j;
+        }
+        if (watchedIndex_ && *watchedIndex_ >= rows[i] && *watchedIndex_ <= rows[j]) {
+            watchedTouched = std::binary_search(rows.begin() + static_cast<std::ptrdiff_t>(i),
+                                                rows.begin() + static_cast<std::ptrdiff_t>(j) + 1,
+                                                *watchedIndex_);
+        }
+        const int first = static_cast<int>(rows[i]);
+        const int last = std::min(static_cast<int>(rows[j]), committed_ - 1);
+        if (first < committed_) {
+            Q_EMIT dataChanged(index(first, 0), index(last, ColumnCount - 1));
+        }
+        i = j + 1;
+    }
+    if (watchedTouched) {
+        Q_EMIT watchedTaskChanged();
+    }
+}
+
+void MessageTableModel::commitRows(bool force) {
+    const int total = static_cast<int>(run_->run().messageCount());
+    if (total <= committed_) {
+        return;
+    }
+    if (!force && commitIntervalMs_ > 0 && lastCommit_.isValid() &&
+        lastCommit_.elapsed() < commitIntervalMs_) {
+        return;
+    }
+    beginInsertRows({}, committed_, total - 1);
+    committed_ = total;
+    endInsertRows();
+    lastCommit_.start();
+}
+
+void MessageTableModel::commitPendingRows() {
+    commitRows(true);
+}
+
+}  // namespace qs::ui

@@ -1,0 +1,102 @@
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QElapsedTimer>
+#include <QStringList>
+#include <functional>
+#include <optional>
+
+#include "models/task_view.h"
+
+// One row per task (message identity) of the console's run, in first-seen
+// order: a projection of the core Run's head. It keeps no state about
+// messages; every cell is read from the Run (TaskView). After each appended
+// batch it tells the views which rows changed and which were added.
+// Every task of the run is a row: nothing is trimmed.
+// UI thread only.
+namespace qs::ui {
+
+class ConsoleRun;
+
+class MessageTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        TaskColumn,
+        SequenceColumn,
+        IdColumn,
+        BodyColumn,
+        StateColumn,
+        WorkerColumn,
+        ReceiveCountColumn,
+        SentColumn,
+        AssignedColumn,
+        SettledColumn,
+        LatencyColumn,
+        ColumnCount
+    };
+    enum Role {
+        KeyRole = Qt::UserRole + 1,  // QString identity (messageKey)
+        StateRole,                   // int(TaskState)
+        WorkerRole,                  // QString current/last worker
+        SortRole,                    // numeric where the column is numeric
+    };
+
+    // `run` is not owned and must outlive the model.
+    explicit MessageTableModel(const ConsoleRun* run, QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+    // New rows reach the views at most this often (0 = every batch). A table
+    // view lays out and repaints all of its visible rows on every insertion,
+    // which is wasted at 30 insertions a second; taskByKey() knows them at once.
+    void setCommitIntervalMs(int ms) { commitIntervalMs_ = ms; }
+    // Shows rows still held back by the commit interval (tests, end of a run).
+    void commitPendingRows();
+
+    const ConsoleRun& consoleRun() const { return *run_; }
+    std::optional<TaskView> task(int row) const;
+    // Also tasks not yet shown as rows (commit interval).
+    std::optional<TaskView> taskByKey(const QString& key) const;
+    int rowOfKey(const QString& key) const;  // -1 when unknown / not yet a row
+    // The body as its TaskSent event recorded it (its first 200 bytes); "" when
+    // this run did not send it.
+    QString bodyOf(const TaskView& task) const;
+
+    // The one task a details pane shows; watchedTaskChanged() fires when it changes.
+    void setWatchedKey(const QString& key) {
+        watchedKey_ = key;
+        watchedIndex_.reset();
+    }
+    QStringList workers() const;
+    // The longest dead-letter channel name any task went to (sizes the State column).
+    QString longestDeadLetterChannel() const;
+
+Q_SIGNALS:
+    void watchedTaskChanged();
+
+private:
+    void runAppended();
+    void runReset();
+    void signalChangedRows();
+    void commitRows(bool force);
+    const TaskView& cachedView(int row) const;
+    QVariant displayData(const TaskView& t, int column) const;
+    QVariant sortData(const TaskView& t, int column) const;
+    QVariant toolTip(const TaskView& t, int column) const;
+
+    const ConsoleRun* run_;
+    int committed_ = 0;  // rows the views know about (a prefix of the run's messages)
+    QString watchedKey_;
+    std::optional<std::uint32_t> watchedIndex_;
+    int commitIntervalMs_ = 0;
+    QElapsedTimer lastCommit_;
+    // The view of the last row read: a view asks for every column and role of a row in turn.
+    mutable std::optional<TaskView> cache_;
+    mutable std::uint64_t cacheEvents_ = 0;
+};
+
+}  // namespace qs::ui

@@ -1,0 +1,221 @@
+#include "models/task_view.h"
+
+#include "run/run.h"
+
+namespace qs::ui {
+
+QString taskStateName(TaskState state) {
+    switch (state) {
+        case TaskState::Waiting:
+            return QStringLiteral("waiting");
+        case TaskState::Delayed:
+            return QStringLiteral("delayed");
+        case TaskState::InFlight:
+            return QStringLiteral("in flight");
+        case TaskState::Acked:
+            return QStringLiteral("acked");
+        case TaskState::Rejected:
+            return QStringLiteral("rejected → waiting");
+        case TaskState::Returned:
+            return QStringLiteral("returned → waiting");
+        case TaskState::Requeued:
+            return QStringLiteral("re-queued");
+        case TaskState::DeadLettered:
+            return QStringLiteral("dead-lettered");
+        case TaskState::Dropped:
+            return QStringLiteral("dropped (max receives)");
+        case TaskState::Expired:
+            return QStringLiteral("expired");
+        case TaskState::SendFailed:
+            return QStringLiteral("send failed");
+        case TaskState::Purged:
+            return QStringLiteral("purged");
+        case TaskState::Count:
+            break;
+    }
+    return QStringLiteral("unknown");
+}
+
+bool isSettled(TaskState state) {
+    switch (state) {
+        case TaskState::Acked:
+        case TaskState::Requeued:
+        case TaskState::DeadLettered:
+        case TaskState::Dropped:
+        case TaskState::Expired:
+        case TaskState::SendFailed:
+        case TaskState::Purged:
+            return true;
+        default:
+            return false;
+    }
+}
+
+namespace {
+
+// Why a waiting task waits again: how its latest hand-out ended.
+TaskState waitingState(const MessageRecord* record) {
+    if (record == nullptr || record->deliveries.empty())
+        return TaskState::Waiting;
+    switch (record->deliveries.back().outcome) {
+        case DeliveryOutcome::Rejected:
+            return TaskState::Rejected;
+        case DeliveryOutcome::Requeued:
+            return TaskState::Requeued;
+        case DeliveryOutcome::Returned:
+        case DeliveryOutcome::Superseded:
+            return TaskState::Returned;
+        default:
+            return TaskState::Waiting;
+    }
+}
+
+TaskState taskState(MessageState core, const MessageRecord* record) {
+    switch (core) {
+        case MessageState::Waiting:
+            return waitingState(record);
+        case MessageState::Delayed:
+            return TaskState::Delayed;
+        case MessageState::InFlight:
+            return TaskState::InFlight;
+        case MessageState::Acked:
+            return TaskState::Acked;
+        case MessageState::DeadLettered:
+            return TaskState::DeadLettered;
+        case MessageState::Dropped:
+            return TaskState::Dropped;
+        case MessageState::Expired:
+            return TaskState::Expired;
+        case MessageState::SendFailed:
+            return TaskState::SendFailed;
+        case MessageState::Purged:
+            return TaskState::Purged;
+    }
+    return TaskState::Waiting;
+}
+
+// The channel the task was first seen in: its key stays the same when a
+// copy moves (dead-letter, re-queue).
+QString firstChannel(const Run& run, std::uint32_t index) {
+    const std::vector<std::uint32_t> trail = run.messageEvents(index);
+    return trail.empty() ? QString() : fromView(run.event(trail.front()).channel.view());
+}
+
+}  // namespace
+
+QString taskKey(const Run& run, std::uint32_t index) {
+    return firstChannel(run, index) + QLatin1Char('\n') + fromView(run.messageId(index));
+}
+
+TaskState taskStateAt(const Run& run, std::uint32_t index) {
+    const MessageState core = run.messageNow(index).state;
+    // Only a waiting task needs its record (why it waits again).
+    const MessageRecord* record =
+        core == MessageState::Waiting ? run.ledger().message(run.messageId(index)) : nullptr;
+    return taskState(core, record);
+}
+
+TaskView taskViewAt(const Run& run, std::uint32_t index) {
+    const MessageAt& now = run.messageNow(index);
+    const std::string_view id = run.messageId(index);
+    const MessageRecord* record = run.ledger().message(id);
+    TaskView v;
+    v.index = index;
+    v.task = static_cast<int>(index) + 1;
+    v.messageId = fromView(id);
+    v.key = taskKey(run, index);
+    v.channel = fromView(now.channel.view());
+    v.state = taskState(now.state, record);
+    v.worker = fromView(now.worker.view());
+    v.receiveCount = now.receiveCount;
+    v.deliveries = now.deliveries;
+    v.detailsForgotten = record == nullptr;
+    if (record == nullptr)
+        return v;
+    v.sequence = record->sequence;
+    v.sentNs = record->sentNs;
+    if (!record->deliveries.empty())
+        v.lastAssignedNs = record->deliveries.back().assignedNs;
+    if (isTerminal(record->state))
+        v.settledNs = record->endedNs;
+    if (record->state == MessageState::DeadLettered)
+        v.deadLetterChannel = QString::fromStdString(record->endDetail);
+    return v;
+}
+
+QString describeState(const TaskView& task) {
+    if (task.state == TaskState::DeadLettered) {
+        return task.deadLetterChannel.isEmpty()
+                   ? QStringLiteral("dead-lettered (max receives)")
+                   : QStringLiteral("dead-lettered → ") + task.deadLetterChannel;
+    }
+    return taskStateName(task.state);
+}
+
+QString describeHistoryEvent(const Event& e) {
+    const QString actor = fromView(e.actor.view());
+    const QString detail = QString::fromStdString(e.detail);
+    const QString who = actor.isEmpty() ? QString() : QStringLiteral(" by ") + actor;
+    switch (e.kind) {
+        case EventKind::TaskSent:
+            return QStringLiteral("sent by the producer");
+        case EventKind::SendFailed:
+            return QStringLiteral("send failed: ") + detail;
+        case EventKind::BrokerStored:
+            return QStringLiteral("stored by the broker in %1 as sequence %2")
+                .arg(fromView(e.channel.view()))
+                .arg(e.sequence);
+        case EventKind::BrokerDelayed:
+            return QStringLiteral("held back (delay)");
+        case EventKind::BrokerReleased:
+            return QStringLiteral("delay over: now waiting");
+        case EventKind::MessageAssigned:
+            return QStringLiteral("assigned to %1 (receive count %2)").arg(actor).arg(e.receiveCount);
+        case EventKind::BrokerDelivered:
+            return QStringLiteral("handed out by the broker to %1").arg(actor);
+        case EventKind::Redelivered:
+            return QStringLiteral("redelivery: previously with %1").arg(detail);
+        case EventKind::WorkStarted:
+            return QStringLiteral("work started") + who;
+        case EventKind::WorkFinished:
+            return QStringLiteral("work finished") + who;
+        case EventKind::Acked:
+            return QStringLiteral("acked") + who;
+        case EventKind::BrokerAcked:
+            return QStringLiteral("ack taken by the broker");
+        case EventKind::Rejected:
+            return QStringLiteral("rejected (NAck)") + who;
+        case EventKind::Requeued:
+            return QStringLiteral("re-queued to %1").arg(detail) + who;
+        case EventKind::WorkerCrashed:
+            return QStringLiteral("%1 crashed before settling it: returned to the queue").arg(actor);
+        case EventKind::WorkerStopped:
+            return QStringLiteral("%1 stopped before settling it: returned to the queue").arg(actor);
+        case EventKind::BrokerReturned:
+            return QStringLiteral("returned to the queue by the broker");
+        case EventKind::BrokerExpired:
+            return QStringLiteral("expired in the queue");
+        case EventKind::BrokerDeadLettered:
+            return detail.isEmpty()
+                       ? QStringLiteral("dropped: MaxReceiveCount reached")
+                       : QStringLiteral("dead-lettered to %1 (MaxReceiveCount reached)").arg(detail);
+        case EventKind::BrokerNacked:
+            return QStringLiteral("broker re-enqueued a new copy at the tail");
+        case EventKind::BrokerRequeued:
+            return QStringLiteral("broker copied it to %1").arg(detail);
+        case EventKind::BrokerPeeked:
+            return QStringLiteral("peeked at (not delivered, nothing changed)");
+        case EventKind::BrokerPurged:
+            return QStringLiteral("purged: removed from %1 by a purge of the channel")
+                .arg(fromView(e.channel.view()));
+        case EventKind::ChannelPurged:
+            return QStringLiteral("purged: %1 purged channel %2")
+                .arg(actor.isEmpty() ? QStringLiteral("the console") : actor,
+                     fromView(e.channel.view()));
+        default:
+            break;
+    }
+    return fromView(toString(e.kind)) + who;
+}
+
+}  // namespace qs::ui

@@ -1,0 +1,345 @@
+#include "models/timeline_model.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "models/message_key.h"
+
+namespace qs::ui {
+
+namespace {
+constexpr std::int64_t kOpen = std::numeric_limits<std::int64_t>::max();
+constexpr std::size_t kMaxBarsPerLane = 200000;
+constexpr std::size_t kMaxMarkers = 2000;
+}  // namespace
+
+void TimelineModel::clear() {
+    lanes_.clear();
+    laneIndex_.clear();
+    open_.clear();
+    markers_.clear();
+    handouts_.clear();
+    firstNs_ = 0;
+    lastNs_ = 0;
+}
+
+int TimelineModel::laneOf(const QString& worker) const {
+    return laneIndex_.value(worker, -1);
+}
+
+std::size_t TimelineModel::barCount() const {
+    std::size_t n = 0;
+    for (const auto& l : lanes_) {
+        n += l.bars.size();
+    }
+    return n;
+}
+
+void TimelineModel::addMarker(std::int64_t timeNs, const QString& text) {
+    markers_.push_back({timeNs, text});
+    if (markers_.size() > kMaxMarkers) {
+        markers_.pop_front();
+    }
+}
+
+TimelineLane& TimelineModel::lane(std::string_view worker) {
+    const QString name = fromView(worker);
+    const auto it = laneIndex_.constFind(name);
+    if (it != laneIndex_.constEnd()) {
+        return lanes_[static_cast<std::size_t>(it.value())];
+    }
+    // Keep lanes in natural worker order (worker-2 before worker-10).
+    TimelineLane l;
+    l.worker = name;
+    auto pos = std::find_if(lanes_.begin(), lanes_.end(), [&](const TimelineLane& o) {
+        return o.worker.size() != name.size() ? o.worker.size() > name.size() : o.worker > name;
+    });
+    const int at = static_cast<int>(pos - lanes_.begin());
+    lanes_.insert(pos, std::move(l));
+    laneIndex_.clear();
+    for (int i = 0; i < static_cast<int>(lanes_.size()); ++i) {
+        laneIndex_.insert(lanes_[static_cast<std::size_t>(i)].worker, i);
+    }
+    for (auto& entry : open_) {
+        if (entry.first >= at) {
+            ++entry.first;
+        }
+    }
+    return lanes_[static_cast<std::size_t>(at)];
+}
+
+TimelineBar* TimelineModel::openBar(const QString& key, int* laneIndex) {
+    const auto it = open_.constFind(key);
+    if (it == open_.constEnd()) {
+        return nullptr;
+    }
+    TimelineLane& l = lanes_[static_cast<std::size_t>(it->first)];
+    if (it->second < l.barBase || it->second - l.barBase >= l.bars.size()) {
+        return nullptr;
+    }
+    if (laneIndex) {
+        *laneIndex = it->first;
+    }
+    return &l.bars[static_cast<std::size_t>(it->second - l.barBase)];
+}
+
+void TimelineModel::closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Outcome outcome) {
+    TimelineLane& l = lanes_[static_cast<std::size_t>(laneIndex)];
+    bar.endNs = std::max(t, bar.startNs + 1);
+    bar.outcome = outcome;
+    l.slotBusyUntil[bar.slot] = bar.endNs;
+    l.longestClosedNs = std::max(l.longestClosedNs, bar.endNs - bar.startNs);
+    for (auto it = l.polls.rbegin(); it != l.polls.rend(); ++it) {
+        if (it->batch == bar.batch) {
+            it->lastSettleNs = std::max(it->lastSettleNs, bar.endNs);
+            l.longestPollNs = std::max(l.longestPollNs, it->lastSettleNs - it->startNs);
+            break;
+        }
+        if (it->batch < bar.batch) {
+            break;
+        }
+    }
+    open_.remove(bar.key);
+}
+
+void TimelineModel::apply(const std::vector<Event>& batch) {
+    for (const Event& e : batch) {
+        if (firstNs_ == 0) {
+            firstNs_ = e.timeNs;
+        }
+        lastNs_ = std::max(lastNs_, e.timeNs);
+        switch (e.kind) {
+            case EventKind::PollStarted: {
+                TimelineLane& l = lane(e.actor);
+                TimelinePoll p;
+                p.startNs = e.timeNs;
+                p.requested = static_cast<int>(e.value);
+                p.batch = ++l.pollCounter;
+                l.polls.push_back(p);
+                break;
+            }
+            case EventKind::PollReturned: {
+                TimelineLane& l = lane(e.actor);
+                TimelinePoll* p = nullptr;
+                if (!l.polls.empty() && l.polls.back().endNs == 0) {
+                    p = &l.polls.back();
+                } else {
+                    TimelinePoll np;
+                    np.startNs = e.timeNs - e.count2 * 1'000'000;
+                    np.batch = ++l.pollCounter;
+                    l.polls.push_back(np);
+                    p = &l.polls.back();
+                }
+                p->endNs = std::max(e.timeNs, p->startNs + 1);
+                p->received = static_cast<int>(e.value);
+                p->lastSettleNs = p->endNs;
+                l.longestPollNs = std::max(l.longestPollNs, p->endNs - p->startNs);
+                break;
+            }
+            case EventKind::MessageAssigned: {
+                const QString key = messageKey(e.channel, e.messageId);
+                int prevLane = -1;
+                if (TimelineBar* prev = openBar(key, &prevLane)) {
+                    closeBar(prevLane, *prev, e.timeNs, Outcome::Returned);
+                }
+                TimelineLane& l = lane(e.actor);
+                const int li = laneIndex_.value(fromView(e.actor));
+                TimelineBar b;
+                b.startNs = e.timeNs;
+                b.key = key;
+                b.batch = l.pollCounter;
+                b.receiveCount = e.receiveCount;
+                b.sequence = e.sequence;
+                if (handouts_.size() > 300000) {
+                    handouts_.clear();  // bounded; very old tasks lose only the redelivery notch
+                }
+                int& seen = handouts_[key];
+                b.redelivery = seen > 0 || e.receiveCount > 1 || prevLane >= 0;
+                ++seen;
+                // First sub-row free at this time; else the one that frees up first.
+                int slot = -1;
+                int best = 0;
+                for (int s = 0; s < kMaxSlots; ++s) {
+                    if (l.slotBusyUntil[static_cast<std::size_t>(s)] <= e.timeNs) {
+                        slot = s;
+                        break;
+                    }
+                    if (l.slotBusyUntil[static_cast<std::size_t>(s)] <
+                        l.slotBusyUntil[static_cast<std::size_t>(best)]) {
+                        best = s;
+                    }
+                }
+                if (slot < 0) {
+                    slot = best;
+                }
+                b.slot = static_cast<std::uint8_t>(slot);
+                l.slotBusyUntil[static_cast<std::size_t>(slot)] = kOpen;
+                l.slotsUsed = std::max(l.slotsUsed, slot + 1);
+                open_.insert(key, {li, l.barBase + l.bars.size()});
+                l.bars.push_back(std::move(b));
+                break;
+            }
+            case EventKind::Redelivered: {
+                if (TimelineBar* b = openBar(messageKey(e.channel, e.messageId))) {
+                    b->redelivery = true;
+                }
+                break;
+            }
+            case EventKind::Acked:
+            case EventKind::Rejected:
+            case EventKind::Requeued:
+            case EventKind::BrokerDeadLettered:
+            case EventKind::BrokerExpired:
+            case EventKind::BrokerReturned: {
+                int li = -1;
+                TimelineBar* b = openBar(messageKey(e.channel, e.messageId), &li);
+                if (!b) {
+                    break;
+                }
+                Outcome o = Outcome::Acked;
+                if (e.kind == EventKind::Rejected) {
+                    o = Outcome::Rejected;
+                } else if (e.kind == EventKind::Requeued) {
+                    o = Outcome::Requeued;
+                } else if (e.kind == EventKind::BrokerDeadLettered) {
+                    o = Outcome::DeadLettered;
+                } else if (e.kind == EventKind::BrokerExpired) {
+                    o = Outcome::Expired;
+                } else if (e.kind == EventKind::BrokerReturned) {
+                    o = Outcome::Returned;
+                }
+                closeBar(li, *b, e.timeNs, o);
+                break;
+            }
+            case EventKind::WorkerStarted:
+            case EventKind::WorkerPaused:
+            case EventKind::WorkerResumed:
+            case EventKind::WorkerCrashed:
+            case EventKind::WorkerReconnected:
+            case EventKind::WorkerStopped: {
+                TimelineLane& l = lane(e.actor);
+                const int li = laneIndex_.value(fromView(e.actor));
+                LaneMark m;
+                m.timeNs = e.timeNs;
+                switch (e.kind) {
+                    case EventKind::WorkerStarted:
+                        m.kind = LaneMarkKind::Started;
+                        break;
+                    case EventKind::WorkerPaused:
+                        m.kind = LaneMarkKind::Paused;
+                        break;
+                    case EventKind::WorkerResumed:
+                        m.kind = LaneMarkKind::Resumed;
+                        break;
+                    case EventKind::WorkerCrashed:
+                        m.kind = LaneMarkKind::Crashed;
+                        break;
+                    case EventKind::WorkerReconnected:
+                        m.kind = LaneMarkKind::Reconnected;
+                        break;
+                    default:
+                        m.kind = LaneMarkKind::Stopped;
+                        break;
+                }
+                l.marks.push_back(m);
+                l.paused = e.kind == EventKind::WorkerPaused;
+                l.crashed = e.kind == EventKind::WorkerCrashed;
+                if (e.kind == EventKind::WorkerCrashed || e.kind == EventKind::WorkerStopped) {
+                    // Unsettled hand-outs of this worker go back to the queue. The open
+                    // bars are found through open_, not by walking the lane's history.
+                    std::vector<TimelineBar*> held;
+                    for (auto it = open_.cbegin(); it != open_.cend(); ++it) {
+                        if (it->first == li && it->second >= l.barBase &&
+                            it->second - l.barBase < l.bars.size()) {
+                            held.push_back(
+                                &l.bars[static_cast<std::size_t>(it->second - l.barBase)]);
+                        }
+                    }
+                    for (TimelineBar* b : held) {
+                        if (b->endNs == 0) {
+                            closeBar(li, *b, e.timeNs, Outcome::Returned);
+                        }
+                    }
+                    if (!l.polls.empty() && l.polls.back().endNs == 0) {
+                        TimelinePoll& p = l.polls.back();
+                        p.endNs = std::max(e.timeNs, p.startNs + 1);
+                        p.received = 0;
+                        l.longestPollNs = std::max(l.longestPollNs, p.endNs - p.startNs);
+                    }
+                }
+                break;
+            }
+            case EventKind::ConfigChanged: {
+                QString text = QString::fromStdString(e.detail);
+                if (!e.actor.empty() && e.source == EventSource::Worker) {
+                    text = fromView(e.actor) + QStringLiteral(": ") + text;
+                }
+                addMarker(e.timeNs, text);
+                break;
+            }
+            default:
+                break;
+        }
+    }
+    if (++sincePrune_ >= 8) {
+        sincePrune_ = 0;
+        prune();
+    }
+}
+
+void TimelineModel::prune() {
+    const std::int64_t cutoff = lastNs_ - retentionNs_;
+    for (auto& l : lanes_) {
+        while (!l.bars.empty()) {
+            const TimelineBar& b = l.bars.front();
+            const bool old = b.endNs != 0 && b.endNs < cutoff;
+            if (!old && l.bars.size() <= kMaxBarsPerLane) {
+                break;
+            }
+            if (b.endNs == 0) {
+                open_.remove(b.key);
+            }
+            ++l.pruned[static_cast<int>(b.outcome)];
+            l.bars.pop_front();
+            ++l.barBase;
+        }
+        while (!l.polls.empty() && l.polls.front().endNs != 0 &&
+               std::max(l.polls.front().endNs, l.polls.front().lastSettleNs) < cutoff) {
+            l.polls.pop_front();
+        }
+        while (!l.marks.empty() && l.marks.front().timeNs < cutoff && l.marks.size() > 1) {
+            l.marks.pop_front();
+        }
+    }
+    while (!markers_.empty() && markers_.front().timeNs < cutoff) {
+        markers_.pop_front();
+    }
+}
+
+std::vector<std::pair<int, const TimelineBar*>> TimelineModel::openBars() const {
+    std::vector<std::pair<int, const TimelineBar*>> out;
+    out.reserve(static_cast<std::size_t>(open_.size()));
+    for (auto it = open_.constBegin(); it != open_.constEnd(); ++it) {
+        const TimelineLane& l = lanes_[static_cast<std::size_t>(it->first)];
+        if (it->second >= l.barBase && it->second - l.barBase < l.bars.size()) {
+            out.emplace_back(it->first, &l.bars[static_cast<std::size_t>(it->second - l.barBase)]);
+        }
+    }
+    return out;
+}
+
+std::vector<std::pair<int, const TimelineBar*>> TimelineModel::barsOf(const QString& key) const {
+    std::vector<std::pair<int, const TimelineBar*>> out;
+    for (int li = 0; li < static_cast<int>(lanes_.size()); ++li) {
+        for (const auto& b : lanes_[static_cast<std::size_t>(li)].bars) {
+            if (b.key == key) {
+                out.emplace_back(li, &b);
+            }
+        }
+    }
+    std::sort(out.begin(), out.end(),
+              [](const auto& a, const auto& b) { return a.second->startNs < b.second->startNs; });
+    return out;
+}
+
+}  // namespace qs::ui

@@ -1,0 +1,114 @@
+#pragma once
+
+#include <QHash>
+#include <QString>
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <vector>
+
+#include "events/event.h"
+#include "widgets/theme.h"
+
+// The data behind the assignment timeline: one lane per worker, one bar per
+// hand-out of a message (from assignment to its end), the polls that produced
+// them, and configuration markers. Bars older than the retention window are
+// dropped and only counted per outcome. Plain C++ (no signals); UI thread only.
+namespace qs::ui {
+
+struct TimelineBar {
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;  // 0 = still open (in flight)
+    Outcome outcome = Outcome::InFlight;
+    QString key;              // message identity (see messageKey())
+    std::uint64_t batch = 0;  // lane-local poll number this bar came from
+    std::int32_t receiveCount = 0;
+    std::uint64_t sequence = 0;
+    std::uint8_t slot = 0;  // sub-row within the lane
+    bool redelivery = false;
+};
+
+struct TimelinePoll {
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;  // 0 = the Get is still waiting
+    int received = -1;       // -1 while waiting
+    int requested = 0;
+    std::uint64_t batch = 0;
+    std::int64_t lastSettleNs = 0;  // end of the batch's last bar (for the group bracket)
+};
+
+enum class LaneMarkKind { Started, Paused, Resumed, Crashed, Reconnected, Stopped };
+
+struct LaneMark {
+    std::int64_t timeNs = 0;
+    LaneMarkKind kind = LaneMarkKind::Started;
+};
+
+struct TimelineLane {
+    QString worker;
+    std::deque<TimelineBar> bars;  // sorted by startNs
+    std::deque<TimelinePoll> polls;
+    std::deque<LaneMark> marks;
+    std::uint64_t barBase = 0;  // absolute index of bars.front()
+    std::uint64_t pollCounter = 0;
+    std::int64_t longestClosedNs = 0;
+    std::int64_t longestPollNs = 0;  // start to end of its bracket (views search from t0 - this)
+    int slotsUsed = 1;
+    std::array<std::int64_t, 8> slotBusyUntil{};  // INT64_MAX = open bar in the slot
+    std::array<std::int64_t, static_cast<int>(Outcome::Count)> pruned{};  // summarised bars
+    bool paused = false;
+    bool crashed = false;
+};
+
+struct TimelineMarker {
+    std::int64_t timeNs = 0;
+    QString text;
+};
+
+class TimelineModel {
+public:
+    static constexpr int kMaxSlots = 8;
+
+    void apply(const std::vector<Event>& batch);
+    void clear();
+
+    // Bars ending before (newest event - retention) are summarised and dropped.
+    void setRetentionNs(std::int64_t ns) { retentionNs_ = ns; }
+    std::int64_t retentionNs() const { return retentionNs_; }
+
+    const std::vector<TimelineLane>& lanes() const { return lanes_; }
+    const std::deque<TimelineMarker>& markers() const { return markers_; }
+    int laneOf(const QString& worker) const;
+    std::int64_t firstTimeNs() const { return firstNs_; }
+    std::int64_t lastTimeNs() const { return lastNs_; }
+    std::size_t barCount() const;
+
+    // Adds a marker that did not come from an event (e.g. "run started").
+    void addMarker(std::int64_t timeNs, const QString& text);
+
+    // Bars still in flight, with their lane.
+    std::vector<std::pair<int, const TimelineBar*>> openBars() const;
+
+    // Every bar of one message across lanes, in time order (lane, index into bars).
+    std::vector<std::pair<int, const TimelineBar*>> barsOf(const QString& key) const;
+
+private:
+    TimelineLane& lane(std::string_view worker);
+    TimelineBar* openBar(const QString& key, int* laneIndex = nullptr);
+    void closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Outcome outcome);
+    void prune();
+
+    std::vector<TimelineLane> lanes_;
+    QHash<QString, int> laneIndex_;
+    // key -> (lane, absolute bar index) of its open bar
+    QHash<QString, std::pair<int, std::uint64_t>> open_;
+    std::deque<TimelineMarker> markers_;
+    QHash<QString, int> handouts_;  // hand-outs seen per message (redelivery detection)
+    std::int64_t retentionNs_ = 180'000'000'000LL;
+    std::int64_t firstNs_ = 0;
+    std::int64_t lastNs_ = 0;
+    int sincePrune_ = 0;
+};
+
+}  // namespace qs::ui

@@ -1,0 +1,531 @@
+#include "panels/channel_browser.h"
+
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <optional>
+
+#include "models/channel_list_model.h"
+#include "client/queues_client.h"
+#include "common/protocol_limits.h"
+#include "controllers/connection_controller.h"
+#include "events/event_stream.h"
+#include "runner/channel_actions.h"
+#include "dialogs/create_channel_dialog.h"
+#include "widgets/limited_spin_box.h"
+
+namespace qs::ui {
+
+namespace {
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+struct PeekOutcome {
+    bool ok = false;
+    QString error;
+    std::vector<client::QueueMessage> messages;
+    int expired = 0;
+    std::optional<Event> report;  // for the run (ChannelPeeked)
+};
+
+struct CallOutcome {
+    bool ok = false;
+    QString error;
+    QString text;
+    std::optional<Event> report;  // for the run (ChannelPurged)
+};
+}  // namespace
+
+ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent)
+    : QWidget(parent),
+      connection_(connection),
+      model_(new ChannelListModel(this)),
+      proxy_(new QSortFilterProxyModel(this)),
+      search_(new QLineEdit(this)),
+      table_(new QTableView(this)),
+      peek_(new QTableWidget(this)),
+      details_(new QTextBrowser(this)),
+      status_(new QLabel(this)),
+      outcome_(new QLabel(this)),
+      peekTitle_(new QLabel(this)),
+      peekCount_(new LimitedSpinBox(protocol::kMaxNumberOfMessages, this)) {
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(ChannelListModel::SortRole);
+    proxy_->setFilterKeyColumn(ChannelListModel::NameColumn);
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(ChannelListModel::NameColumn, Qt::AscendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->verticalHeader()->hide();
+    table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    table_->setColumnWidth(ChannelListModel::NameColumn, 200);
+    table_->setAlternatingRowColors(true);
+    table_->setToolTip(QStringLiteral(
+        "Queue channels on the server and their statistics. ⚑ marks a dead-letter channel.\n"
+        "Double-click a channel to make it the queue the producer and workers use."));
+
+    table_->setAccessibleName(QStringLiteral("Queue channels"));
+    peek_->setAccessibleName(QStringLiteral("Peeked messages"));
+    details_->setAccessibleName(QStringLiteral("Peeked message details"));
+    search_->setAccessibleName(QStringLiteral("Search channels"));
+    peekCount_->setAccessibleName(QStringLiteral("Messages to peek at"));
+    search_->setPlaceholderText(QStringLiteral("Search channels…"));
+    search_->setClearButtonEnabled(true);
+    search_->setToolTip(QStringLiteral("Show only channels whose name contains this text."));
+
+    auto* refreshButton = new QPushButton(QStringLiteral("Refresh"), this);
+    refreshButton->setToolTip(
+        QStringLiteral("List the channels again now (the list also refreshes every 2 s)."));
+    auto* createButton = new QPushButton(QStringLiteral("Create…"), this);
+    createButton->setToolTip(QStringLiteral("Create an empty queue channel."));
+    auto* deleteButton = new QPushButton(QStringLiteral("Delete…"), this);
+    deleteButton->setToolTip(
+        QStringLiteral("Delete the selected channel and every message in it."));
+    auto* purgeButton = new QPushButton(QStringLiteral("Purge…"), this);
+    purgeButton->setToolTip(QStringLiteral(
+        "Remove every waiting message of the selected channel (AckAllQueueMessages).\n"
+        "Messages in flight at a consumer are not affected."));
+    auto* peekButton = new QPushButton(QStringLiteral("Peek"), this);
+    peekButton->setToolTip(QStringLiteral(
+        "Look at waiting messages without consuming them: they stay in the queue and their\n"
+        "receive count does not change."));
+    // A peek is a ReceiveQueueMessages: the protocol's MaxNumberOfMessages applies.
+    peekCount_->setValue(25);
+    peekCount_->setPrefix(QStringLiteral("max "));
+    peekCount_->setToolTip(QStringLiteral("How many waiting messages to peek at."));
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(search_, 1);
+    bar->addWidget(refreshButton);
+    bar->addWidget(createButton);
+    bar->addWidget(deleteButton);
+    bar->addWidget(purgeButton);
+    bar->addSpacing(12);
+    bar->addWidget(fieldWithProblem(peekCount_, peekCount_->problemLabel()));
+    bar->addWidget(peekButton);
+
+    peek_->setColumnCount(6);
+    peek_->setHorizontalHeaderLabels(
+        {QStringLiteral("Seq"), QStringLiteral("Message ID"), QStringLiteral("Body"),
+         QStringLiteral("Tags"), QStringLiteral("Receives"), QStringLiteral("Re-routed from")});
+    peek_->verticalHeader()->hide();
+    peek_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    peek_->horizontalHeader()->setStretchLastSection(true);
+    peek_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    peek_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    peek_->setSelectionMode(QAbstractItemView::SingleSelection);
+    peek_->setAlternatingRowColors(true);
+    peek_->setColumnWidth(1, 180);
+    peek_->setColumnWidth(2, 200);
+    peek_->setToolTip(QStringLiteral(
+        "Peeked messages (still waiting in the queue). Select one for its full content."));
+    details_->setToolTip(
+        QStringLiteral("Body, metadata, tags and attributes of the selected peeked message."));
+    peekTitle_->setText(QStringLiteral("Peek: select a channel and press Peek"));
+    QFont bold = font();
+    bold.setBold(true);
+    peekTitle_->setFont(bold);
+
+    auto* peekHost = new QWidget(this);
+    auto* peekLayout = new QVBoxLayout(peekHost);
+    peekLayout->setContentsMargins(0, 0, 0, 0);
+    peekLayout->addWidget(peekTitle_);
+    auto* peekSplit = new QSplitter(Qt::Horizontal, peekHost);
+    peekSplit->addWidget(peek_);
+    peekSplit->addWidget(details_);
+    peekSplit->setStretchFactor(0, 3);
+    peekSplit->setStretchFactor(1, 2);
+    peekLayout->addWidget(peekSplit, 1);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(table_);
+    split->addWidget(peekHost);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+    outcome_->setObjectName(QStringLiteral("channelOutcome"));
+    outcome_->setTextFormat(Qt::RichText);
+    outcome_->setWordWrap(true);
+    status_->setObjectName(QStringLiteral("channelListStatus"));
+    auto* footer = new QHBoxLayout;
+    footer->addWidget(outcome_, 1);
+    footer->addWidget(status_);
+    layout->addLayout(footer);
+
+    connect(search_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+    connect(refreshButton, &QPushButton::clicked, this, &ChannelBrowser::refresh);
+    connect(createButton, &QPushButton::clicked, this, &ChannelBrowser::createChannel);
+    connect(deleteButton, &QPushButton::clicked, this, &ChannelBrowser::deleteSelected);
+    connect(purgeButton, &QPushButton::clicked, this, &ChannelBrowser::purgeSelected);
+    connect(peekButton, &QPushButton::clicked, this, &ChannelBrowser::peekSelected);
+    connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& idx) {
+        const QModelIndex src = proxy_->mapToSource(idx);
+        if (src.column() == ChannelListModel::DeadLetterLinkColumn) {
+            const QString linked = src.data(ChannelListModel::LinkedChannelRole).toString();
+            if (!linked.isEmpty()) {
+                selectChannel(linked);
+                return;
+            }
+        }
+        Q_EMIT channelActivated(src.data(ChannelListModel::NameRole).toString());
+    });
+    connect(peek_, &QTableWidget::currentCellChanged, this, [this](int row) { showMessage(row); });
+    connect(connection_, &ConnectionController::connectionChanged, this, [this] {
+        model_->clear();
+        peek_->setRowCount(0);
+        details_->clear();
+        refresh();
+    });
+
+    timer_.setInterval(2000);
+    connect(&timer_, &QTimer::timeout, this, [this] {
+        if (isVisible()) {
+            refresh();
+        }
+    });
+    timer_.start();
+}
+
+void ChannelBrowser::setAutoRefresh(bool on) {
+    on ? timer_.start() : timer_.stop();
+}
+
+void ChannelBrowser::setStatus(const QString& text, bool error) {
+    status_->setText(
+        error ? QStringLiteral("<span style='color:#d93040'>%1</span>").arg(text.toHtmlEscaped())
+              : text.toHtmlEscaped());
+}
+
+void ChannelBrowser::setOutcome(const QString& text, bool ok) {
+    const QString stamped = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss ")) +
+                            (ok ? QStringLiteral("✓ ") : QStringLiteral("⚠ ")) + text;
+    outcome_->setText(
+        ok ? stamped.toHtmlEscaped()
+           : QStringLiteral("<span style='color:#d93040'>%1</span>").arg(stamped.toHtmlEscaped()));
+    outcome_->setProperty("plainText", stamped);
+    Q_EMIT actionFinished(ok, text);
+}
+
+QString ChannelBrowser::outcomeText() const {
+    return outcome_->property("plainText").toString();
+}
+
+QString ChannelBrowser::selectedChannel() const {
+    const QModelIndex idx = table_->currentIndex();
+    return idx.isValid() ? proxy_->mapToSource(idx).data(ChannelListModel::NameRole).toString()
+                         : QString();
+}
+
+void ChannelBrowser::selectChannel(const QString& name) {
+    const int row = model_->rowOf(name);
+    if (row < 0) {
+        return;
+    }
+    const QModelIndex idx = proxy_->mapFromSource(model_->index(row, 0));
+    table_->setCurrentIndex(idx);
+    table_->scrollTo(idx);
+}
+
+void ChannelBrowser::refresh() {
+    auto client = connection_->client();
+    if (!client || refreshing_) {
+        return;
+    }
+    refreshing_ = true;
+    using ListResult = client::Result<std::vector<client::QueueChannelInfo>>;
+    connection_->run<ListResult>(
+        this, [client]() { return client->listQueues(); },
+        [this](ListResult result) {
+            refreshing_ = false;
+            if (!result.ok()) {
+                setStatus(QStringLiteral("Cannot list channels: ") + q(result.error().describe()),
+                          true);
+                return;
+            }
+            const QString keep = selectedChannel();
+            const int n = static_cast<int>(result.value().size());
+            const bool viaInfo =
+                n > 0 && result.value().front().source == client::ChannelInfoSource::QueuesInfo;
+            model_->setChannels(std::move(result).value());
+            if (!keep.isEmpty() && selectedChannel() != keep) {
+                selectChannel(keep);
+            }
+            setStatus(
+                QStringLiteral("%1 queue channel(s)%2")
+                    .arg(n)
+                    .arg(viaInfo
+                             ? QStringLiteral(
+                                   " (server without channel management: stats from QueuesInfo)")
+                             : QString()));
+            Q_EMIT refreshed(n);
+        });
+}
+
+void ChannelBrowser::peekSelected() {
+    const QString channel = selectedChannel();
+    auto client = connection_->client();
+    if (channel.isEmpty() || !client) {
+        setOutcome(QStringLiteral("Select a channel to peek at."), false);
+        return;
+    }
+    const int max = peekCount_->value();
+    peekTitle_->setText(QStringLiteral("Peeking at %1…").arg(channel));
+    connection_->run<PeekOutcome>(
+        this,
+        [client, channel, max]() {
+            PeekOutcome out;
+            auto peek = runner::peekChannel(*client, channel.toStdString(), max,
+                                            std::chrono::milliseconds(1000));
+            auto& r = peek.peeked;
+            if (!r.ok()) {
+                out.error = q(r.error().describe());
+                return out;
+            }
+            out.ok = true;
+            out.messages = std::move(r.value().messages);
+            out.expired = r.value().messagesExpired;
+            out.report = std::move(peek.report);
+            return out;
+        },
+        [this, channel](PeekOutcome out) {
+            if (runStream_ != nullptr && out.report) {
+                runStream_->push(std::move(*out.report));
+            }
+            if (!out.ok) {
+                peekTitle_->setText(QStringLiteral("Peek %1 failed").arg(channel));
+                setOutcome(QStringLiteral("Could not peek at %1: %2").arg(channel, out.error),
+                           false);
+                return;
+            }
+            showPeek(channel, std::move(out.messages), out.expired);
+        });
+}
+
+void ChannelBrowser::showPeek(const QString& channel, std::vector<client::QueueMessage> messages,
+                              int expired) {
+    peeked_ = std::move(messages);
+    peekTitle_->setText(
+        QStringLiteral("Peek: %1 waiting message(s) in %2 (not consumed)%3")
+            .arg(peeked_.size())
+            .arg(channel)
+            .arg(expired > 0 ? QStringLiteral(", %1 expired removed").arg(expired) : QString()));
+    peek_->setRowCount(static_cast<int>(peeked_.size()));
+    for (int r = 0; r < static_cast<int>(peeked_.size()); ++r) {
+        const auto& m = peeked_[static_cast<std::size_t>(r)];
+        QStringList tags;
+        for (const auto& [k, v] : m.tags) {
+            tags << q(k) + QLatin1Char('=') + q(v);
+        }
+        QString body = QString::fromUtf8(
+            m.body.data(), static_cast<int>(std::min<std::size_t>(m.body.size(), 200)));
+        body.replace(QLatin1Char('\n'), QLatin1Char(' '));
+        const QStringList cells = {
+            QString::number(m.attributes.sequence),
+            q(m.id),
+            body,
+            tags.join(QStringLiteral(", ")),
+            QString::number(m.attributes.receiveCount),
+            m.attributes.reRouted ? q(m.attributes.reRoutedFrom) : QString()};
+        for (int c = 0; c < cells.size(); ++c) {
+            peek_->setItem(r, c, new QTableWidgetItem(cells[c]));
+        }
+        if (m.attributes.reRouted && !m.attributes.reRoutedFrom.empty()) {
+            model_->noteDeadLetter(channel, q(m.attributes.reRoutedFrom));
+        }
+    }
+    details_->clear();
+    if (!peeked_.empty()) {
+        peek_->selectRow(0);
+        showMessage(0);
+    }
+}
+
+void ChannelBrowser::showMessage(int row) {
+    if (row < 0 || row >= static_cast<int>(peeked_.size())) {
+        details_->clear();
+        return;
+    }
+    const auto& m = peeked_[static_cast<std::size_t>(row)];
+    const auto& a = m.attributes;
+    auto ts = [](std::int64_t ns) {
+        return ns > 0 ? QDateTime::fromMSecsSinceEpoch(ns / 1'000'000)
+                            .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"))
+                      : QStringLiteral("–");
+    };
+    QString html = QStringLiteral("<h3>%1</h3>").arg(q(m.id).toHtmlEscaped());
+    html +=
+        QStringLiteral("<p><b>Body</b> (%1 bytes)<pre>%2</pre></p>")
+            .arg(m.body.size())
+            .arg(QString::fromUtf8(m.body.data(),
+                                   static_cast<int>(std::min<std::size_t>(m.body.size(), 20000)))
+                     .toHtmlEscaped());
+    if (!m.metadata.empty()) {
+        html += QStringLiteral("<p><b>Metadata</b>: %1</p>").arg(q(m.metadata).toHtmlEscaped());
+    }
+    if (!m.tags.empty()) {
+        html += QStringLiteral("<p><b>Tags</b><br>");
+        for (const auto& [k, v] : m.tags) {
+            html += QStringLiteral("%1 = %2<br>").arg(q(k).toHtmlEscaped(), q(v).toHtmlEscaped());
+        }
+        html += QStringLiteral("</p>");
+    }
+    html +=
+        QStringLiteral(
+            "<p><b>Attributes</b><br>sequence %1<br>stored %2<br>receive count %3<br>"
+            "re-routed %4%5<br>expires %6<br>delayed to %7</p>")
+            .arg(a.sequence)
+            .arg(ts(a.timestamp))
+            .arg(a.receiveCount)
+            .arg(a.reRouted ? QStringLiteral("yes") : QStringLiteral("no"))
+            .arg(a.reRouted ? QStringLiteral(" (from %1)").arg(q(a.reRoutedFrom).toHtmlEscaped())
+                            : QString())
+            .arg(ts(a.expirationAt))
+            .arg(ts(a.delayedTo));
+    html +=
+        QStringLiteral(
+            "<p><b>Policy</b><br>max receives %1, dead-letter %2, expiration %3 s, delay %4 s</p>")
+            .arg(m.policy.maxReceiveCount)
+            .arg(m.policy.deadLetterQueue.empty() ? QStringLiteral("–")
+                                                  : q(m.policy.deadLetterQueue).toHtmlEscaped())
+            .arg(m.policy.expirationSeconds)
+            .arg(m.policy.delaySeconds);
+    details_->setHtml(html);
+}
+
+void ChannelBrowser::createChannel() {
+    if (!connection_->client()) {
+        setOutcome(QStringLiteral("Not connected: cannot create a channel."), false);
+        return;
+    }
+    CreateChannelDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted) {
+        createChannelNamed(dialog.name());
+    }
+}
+
+void ChannelBrowser::createChannelNamed(const QString& name) {
+    auto client = connection_->client();
+    if (const QString problem = CreateChannelDialog::nameProblem(name); !problem.isEmpty()) {
+        setOutcome(problem, false);
+        return;
+    }
+    if (!client) {
+        setOutcome(QStringLiteral("Not connected: cannot create a channel."), false);
+        return;
+    }
+    connection_->run<CallOutcome>(
+        this,
+        [client, name]() {
+            auto r = client->createQueue(name.toStdString());
+            return CallOutcome{r.ok(), r.ok() ? QString() : q(r.error().describe()), {}, {}};
+        },
+        [this, name](CallOutcome out) {
+            // The server's refusal in its own words (a v2.4.0 has no channel management).
+            setOutcome(
+                out.ok ? QStringLiteral("Created channel %1").arg(name)
+                       : QStringLiteral("The server did not create %1: %2").arg(name, out.error),
+                out.ok);
+            refresh();
+        });
+}
+
+void ChannelBrowser::deleteSelected() {
+    const QString name = selectedChannel();
+    auto client = connection_->client();
+    if (name.isEmpty() || !client) {
+        setOutcome(QStringLiteral("Select a channel to delete."), false);
+        return;
+    }
+    if (QMessageBox::question(
+            this, QStringLiteral("Delete channel"),
+            QStringLiteral("Delete channel \"%1\" and every message in it?").arg(name),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes) {
+        return;
+    }
+    deleteChannel(name);
+}
+
+void ChannelBrowser::deleteChannel(const QString& name) {
+    auto client = connection_->client();
+    if (!client) {
+        setOutcome(QStringLiteral("Not connected: cannot delete %1.").arg(name), false);
+        return;
+    }
+    connection_->run<CallOutcome>(
+        this,
+        [client, name]() {
+            auto r = client->deleteQueue(name.toStdString());
+            return CallOutcome{r.ok(), r.ok() ? QString() : q(r.error().describe()), {}, {}};
+        },
+        [this, name](CallOutcome out) {
+            setOutcome(out.ok ? QStringLiteral("Deleted channel %1").arg(name)
+                              : QStringLiteral("Could not delete %1: %2").arg(name, out.error),
+                       out.ok);
+            refresh();
+        });
+}
+
+void ChannelBrowser::purgeSelected() {
+    const QString name = selectedChannel();
+    auto client = connection_->client();
+    if (name.isEmpty() || !client) {
+        setOutcome(QStringLiteral("Select a channel to purge."), false);
+        return;
+    }
+    if (QMessageBox::question(
+            this, QStringLiteral("Purge channel"),
+            QStringLiteral("Remove every waiting message from \"%1\"? This cannot be undone.")
+                .arg(name),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes) {
+        return;
+    }
+    purgeChannel(name);
+}
+
+void ChannelBrowser::purgeChannel(const QString& name) {
+    auto client = connection_->client();
+    if (!client) {
+        setOutcome(QStringLiteral("Not connected: cannot purge %1.").arg(name), false);
+        return;
+    }
+    connection_->run<CallOutcome>(
+        this,
+        [client, name]() {
+            auto purge = runner::purgeChannel(*client, name.toStdString());
+            const auto& r = purge.removed;
+            return CallOutcome{r.ok(), r.ok() ? QString() : q(r.error().describe()),
+                               r.ok() ? QString::number(r.value()) : QString(),
+                               std::move(purge.report)};
+        },
+        [this, name](CallOutcome out) {
+            if (runStream_ != nullptr && out.report) {
+                runStream_->push(std::move(*out.report));
+            }
+            setOutcome(out.ok ? QStringLiteral("Purged %1 message(s) from %2").arg(out.text, name)
+                              : QStringLiteral("Could not purge %1: %2").arg(name, out.error),
+                       out.ok);
+            refresh();
+        });
+}
+
+}  // namespace qs::ui

@@ -1,0 +1,83 @@
+#pragma once
+
+#include <QWidget>
+#include <functional>
+
+#include "models/timeline_model.h"
+
+// The assignment timeline: one lane per worker, each hand-out a bar from
+// assignment to its end coloured by outcome, poll batches bracketed, empty
+// polls drawn as waits, configuration changes as vertical markers.
+// Follows "now" while live; dragging or the wheel scrubs back in time (and
+// pauses following); double-click or goLive() returns to live.
+// Painting only reads the model; UI thread only.
+namespace qs::ui {
+
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+
+    void setModel(const TimelineModel* model);
+    // Text for a message in tooltips and on wide bars ("#7"); default: none.
+    void setLabelFunction(std::function<QString(const QString& key)> fn) { label_ = std::move(fn); }
+    // Where "now" is (monotonic ns); default qs::monotonicNanos().
+    void setClock(std::function<std::int64_t()> clock) { clock_ = std::move(clock); }
+
+    double spanSeconds() const { return spanNs_ / 1e9; }
+    void setSpanSeconds(double seconds);
+    bool isLive() const { return live_; }
+    const QString& selectedKey() const { return selected_; }
+
+    // What is under a point (for tooltips and tests): the bar, or null.
+    const TimelineBar* barAt(const QPoint& pos, int* lane = nullptr) const;
+    QRectF barRect(int lane, const TimelineBar& bar) const;
+
+    QSize sizeHint() const override { return {900, 320}; }
+    QSize minimumSizeHint() const override { return {300, 120}; }
+
+public Q_SLOTS:
+    void refresh();  // called once per frame by the event pump
+    void setLive(bool live);
+    void goLive() { setLive(true); }
+    void setSelectedKey(const QString& key);
+    void scrubSeconds(double delta);  // negative = back in time
+
+Q_SIGNALS:
+    void messageClicked(const QString& key);
+    void liveChanged(bool live);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    struct Geometry {
+        QRectF plot;
+        double laneHeight = 0;
+        std::int64_t t0 = 0;
+        std::int64_t t1 = 0;
+    };
+    Geometry geometry() const;
+    double xOf(const Geometry& g, std::int64_t t) const;
+    std::int64_t nowNs() const;
+    QString tooltipFor(int lane, const TimelineBar& bar) const;
+
+    const TimelineModel* model_ = nullptr;
+    std::function<QString(const QString&)> label_;
+    std::function<std::int64_t()> clock_;
+    std::int64_t spanNs_ = 20'000'000'000LL;
+    std::int64_t viewEndNs_ = 0;  // when not live
+    bool live_ = true;
+    QString selected_;
+    QPoint pressPos_;
+    std::int64_t pressViewEnd_ = 0;
+    bool dragging_ = false;
+};
+
+}  // namespace qs::ui
