@@ -111,6 +111,7 @@ wait_for_background() {
 }
 stop_background() {
   if [ -n "$bg_pid" ]; then kill -- "-$bg_pid" 2>/dev/null || true; fi
+  if [ -n "$setup_pid" ]; then kill -- "-$setup_pid" 2>/dev/null || true; fi
 }
 
 stamp() { date +%s; }
@@ -191,9 +192,29 @@ stage_release() {
   t=$(stamp); make_packages build/ci-release build/ci-release/packages >/dev/null
   show_packages build/ci-release/packages; note_time "release packages (cpack)" "$t"
 }
+# The setup check installs every package into a fresh root: mostly unpacking,
+# little CPU, so it runs beside the release build and is waited for in its turn.
+setup_pid=
+setup_log=
+setup_start=
+start_setup_in_background() {
+  setup_log=$here/build/ci-setup.log
+  setup_start=$(stamp)
+  echo "    (checking the setup in a fresh Debian 12 root in the background, log $setup_log)"
+  local runner=()
+  [ "$(id -u)" -eq 0 ] || runner=(sudo)
+  setsid "${runner[@]}" bash "$here/packaging/clean_root.sh" setup >"$setup_log" 2>&1 &
+  setup_pid=$!
+}
 stage_setup() {
   echo "==> [setup] a fresh minimal Debian 12 root: dev.sh deps, then configure everything"
-  t=$(stamp); as_root bash "$here/packaging/clean_root.sh" setup; note_time "clean-root setup check" "$t"
+  if [ -z "$setup_pid" ]; then start_setup_in_background; fi
+  local pid=$setup_pid status=0
+  setup_pid=
+  wait "$pid" || status=$?
+  cat "$setup_log"
+  note_time "clean-root setup check (background)" "$setup_start"
+  return "$status"
 }
 stage_install() {
   echo "==> [install] the .deb packages installed into a fresh minimal Debian 12 root"
@@ -274,8 +295,10 @@ case "$cmd" in
     done
     want() { [[ " ${stages[*]} " == *" $1 "* ]]; }
     trap finish_test_run EXIT
+    if want setup && want release; then start_setup_in_background; fi
     # In this order, whatever order they were named in: install reuses release's
-    # packages, and asan/tsan build in the background while the stage before runs.
+    # packages, asan/tsan build in the background while the stage before runs,
+    # and the setup check runs beside the release stage.
     for s in "${all_stages[@]}"; do
       if want "$s"; then "stage_$s"; fi
     done
