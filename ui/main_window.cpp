@@ -312,7 +312,7 @@ void MainWindow::buildMenus() {
 }
 
 QString MainWindow::taskLabel(const QString& key) const {
-    const auto index = consoleRun_->run().messageIndex(messageIdOfKey(key).toStdString());
+    const auto index = taskIndexOfKey(consoleRun_->run(), key);
     return index ? QStringLiteral("#%1").arg(*index + 1) : QString();
 }
 

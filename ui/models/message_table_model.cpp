@@ -41,7 +41,7 @@ std::optional<TaskView> MessageTableModel::task(int row) const {
 
 std::optional<TaskView> MessageTableModel::taskByKey(const QString& key) const {
     const Run& run = run_->run();
-    const auto index = run.messageIndex(messageIdOfKey(key).toStdString());
+    const auto index = taskIndexOfKey(run, key);
     if (!index) {
         return std::nullopt;
     }
@@ -49,7 +49,7 @@ std::optional<TaskView> MessageTableModel::taskByKey(const QString& key) const {
 }
 
 int MessageTableModel::rowOfKey(const QString& key) const {
-    const auto index = run_->run().messageIndex(messageIdOfKey(key).toStdString());
+    const auto index = taskIndexOfKey(run_->run(), key);
     return index && static_cast<int>(*index) < committed_ ? static_cast<int>(*index) : -1;
 }
 
@@ -295,7 +295,7 @@ void MessageTableModel::runAppended() {
 void MessageTableModel::signalChangedRows() {
     std::vector<std::uint32_t> rows = run_->touchedByLastAppend();
     if (!watchedKey_.isEmpty() && !watchedIndex_) {
-        watchedIndex_ = run_->run().messageIndex(messageIdOfKey(watchedKey_).toStdString());
+        watchedIndex_ = taskIndexOfKey(run_->run(), watchedKey_);
     }
     bool watchedTouched = false;
     std::sort(rows.begin(), rows.end());

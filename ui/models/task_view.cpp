@@ -36,21 +36,6 @@ QString taskStateName(TaskState state) {
     return QStringLiteral("unknown");
 }
 
-bool isSettled(TaskState state) {
-    switch (state) {
-        case TaskState::Acked:
-        case TaskState::Requeued:
-        case TaskState::DeadLettered:
-        case TaskState::Dropped:
-        case TaskState::Expired:
-        case TaskState::SendFailed:
-        case TaskState::Purged:
-            return true;
-        default:
-            return false;
-    }
-}
-
 namespace {
 
 // Why a waiting task waits again: how its latest hand-out ended.
@@ -107,12 +92,8 @@ QString taskKey(const Run& run, std::uint32_t index) {
     return firstChannel(run, index) + QLatin1Char('\n') + fromView(run.messageId(index));
 }
 
-TaskState taskStateAt(const Run& run, std::uint32_t index) {
-    const MessageState core = run.messageNow(index).state;
-    // Only a waiting task needs its record (why it waits again).
-    const MessageRecord* record =
-        core == MessageState::Waiting ? run.ledger().message(run.messageId(index)) : nullptr;
-    return taskState(core, record);
+std::optional<std::uint32_t> taskIndexOfKey(const Run& run, const QString& key) {
+    return run.messageIndex(messageIdOfKey(key).toStdString());
 }
 
 TaskView taskViewAt(const Run& run, std::uint32_t index) {

@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "events/event.h"
@@ -35,7 +36,6 @@ enum class TaskState : int {
 };
 
 QString taskStateName(TaskState state);
-bool isSettled(TaskState state);
 
 struct TaskView {
     std::uint32_t index = 0;  // the message's index in the Run (first seen first)
@@ -63,8 +63,8 @@ struct TaskView {
 TaskView taskViewAt(const Run& run, std::uint32_t index);
 // The key of the task at `index` (messageKey of the channel it was first seen in).
 QString taskKey(const Run& run, std::uint32_t index);
-// Its state only (cheaper: for filters and counts).
-TaskState taskStateAt(const Run& run, std::uint32_t index);
+// The run's index of the task a key (messageKey) names; nullopt = not in the run.
+std::optional<std::uint32_t> taskIndexOfKey(const Run& run, const QString& key);
 
 // The State column's text: the state, and for a dead-lettered task where it went.
 QString describeState(const TaskView& task);
