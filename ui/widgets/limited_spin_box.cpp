@@ -4,6 +4,7 @@
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QVBoxLayout>
+#include <string_view>
 
 namespace qs::ui {
 
@@ -52,6 +53,24 @@ QLabel* makeProblemLabel() {
     return label;
 }
 
+// What both boxes set up alike: the value changes on Enter or leaving the
+// field, not per keystroke ("100000" must not pass through 1000, and start 1000
+// workers, on its way), and a number out of range keeps the previous value.
+void prepareBox(QAbstractSpinBox& box, QLabel& problem, std::string_view settingName) {
+    box.setKeyboardTracking(false);
+    box.setCorrectionMode(QAbstractSpinBox::CorrectToPreviousValue);
+    problem.setAccessibleName(
+        QStringLiteral("Limit of ") +
+        QString::fromUtf8(settingName.data(), static_cast<qsizetype>(settingName.size())));
+}
+
+// A problem label never placed in a layout belongs to its box.
+void deleteIfUnplaced(const QPointer<QLabel>& problem) {
+    if (problem && !problem->parent()) {
+        delete problem.data();
+    }
+}
+
 void showProblem(QLabel* label, const QString& text) {
     if (!label) {
         return;  // deleted with its layout before the box
@@ -64,23 +83,15 @@ void showProblem(QLabel* label, const QString& text) {
 
 LimitedSpinBox::LimitedSpinBox(const Limit<int>& limit, QWidget* parent)
     : QSpinBox(parent), limit_(limit), problem_(makeProblemLabel()) {
-    // The value changes on Enter or leaving the field, not per keystroke: "100000"
-    // must not pass through 1000 (and start 1000 workers) on its way.
-    setKeyboardTracking(false);
+    prepareBox(*this, *problem_, limit.name);
     setRange(limit.min, limit.max);
-    setCorrectionMode(QAbstractSpinBox::CorrectToPreviousValue);
-    problem_->setAccessibleName(
-        QStringLiteral("Limit of ") +
-        QString::fromUtf8(limit.name.data(), static_cast<qsizetype>(limit.name.size())));
     connect(lineEdit(), &QLineEdit::textEdited, this, &LimitedSpinBox::checkTyped);
     // A value set by the program or by the arrows is in range.
     connect(this, &QSpinBox::valueChanged, this, [this] { showProblem(problem_, {}); });
 }
 
 LimitedSpinBox::~LimitedSpinBox() {
-    if (problem_ && !problem_->parent()) {
-        delete problem_;  // never placed in a layout
-    }
+    deleteIfUnplaced(problem_);
 }
 
 QString LimitedSpinBox::problem() const {
@@ -113,22 +124,14 @@ void LimitedSpinBox::checkTyped(const QString& text) {
 
 LimitedDoubleSpinBox::LimitedDoubleSpinBox(const Limit<double>& limit, QWidget* parent)
     : QDoubleSpinBox(parent), limit_(limit), problem_(makeProblemLabel()) {
-    // The value changes on Enter or leaving the field, not per keystroke: "100000"
-    // must not pass through 1000 (and start 1000 workers) on its way.
-    setKeyboardTracking(false);
+    prepareBox(*this, *problem_, limit.name);
     setRange(limit.min, limit.max);
-    setCorrectionMode(QAbstractSpinBox::CorrectToPreviousValue);
-    problem_->setAccessibleName(
-        QStringLiteral("Limit of ") +
-        QString::fromUtf8(limit.name.data(), static_cast<qsizetype>(limit.name.size())));
     connect(lineEdit(), &QLineEdit::textEdited, this, &LimitedDoubleSpinBox::checkTyped);
     connect(this, &QDoubleSpinBox::valueChanged, this, [this] { showProblem(problem_, {}); });
 }
 
 LimitedDoubleSpinBox::~LimitedDoubleSpinBox() {
-    if (problem_ && !problem_->parent()) {
-        delete problem_;
-    }
+    deleteIfUnplaced(problem_);
 }
 
 QString LimitedDoubleSpinBox::problem() const {
