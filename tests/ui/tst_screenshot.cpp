@@ -21,6 +21,7 @@
 #include "panels/producer_panel.h"
 #include "controllers/run_controller.h"
 #include "panels/timeline_panel.h"
+#include "window_fixture.h"
 
 using namespace qs;
 using namespace qs::ui;
@@ -37,13 +38,6 @@ private Q_SLOTS:
 private:
     static void addSizes();
     static void startRun(MainWindow& window, QSize size);
-    // No auto-connect, no saved settings: every test starts from the same window.
-    static MainWindowOptions offlineOptions() {
-        MainWindowOptions options;
-        options.autoConnect = false;
-        options.useSettings = false;
-        return options;
-    }
 };
 
 void TestScreenshot::addSizes() {
@@ -54,24 +48,11 @@ void TestScreenshot::addSizes() {
 
 // The window at `size` with 8 tasks acked by 2 workers.
 void TestScreenshot::startRun(MainWindow& window, QSize size) {
-    window.resize(size);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QString error;
-    QVERIFY2(window.connection()->startEmbedded(0, &error), qPrintable(error));
-    workers::WorkerConfig c = window.run()->config();
-    c.work = workers::WorkProfile::fixed(20.0);
-    c.waitMs = 1000;
-    QVERIFY(window.run()->setConfig(c));
-    QVERIFY(window.run()->setWorkerCount(2));
-    window.producerPanel()->setCount(8);
-    window.producerPanel()->send();
-    QTRY_VERIFY_WITH_TIMEOUT(
-        window.consoleRun()->run().summaryNow().count(qs::MessageState::Acked) == 8, 20000);
+    test::runTasksInWindow(window, size, 2, 8, 20.0, 20000);
 }
 
 void TestScreenshot::rendersANonBlankWindow() {
-    MainWindow window(offlineOptions());
+    MainWindow window(test::offlineOptions());
     window.resize(1400, 900);
     window.show();
     QString error;
@@ -118,7 +99,7 @@ void TestScreenshot::chartLabelsAreNotElided_data() {
 // would overlap): no chart may show one, on a projector-sized window too.
 void TestScreenshot::chartLabelsAreNotElided() {
     QFETCH(QSize, size);
-    MainWindow window(offlineOptions());
+    MainWindow window(test::offlineOptions());
     startRun(window, size);
     if (QTest::currentTestFailed()) {
         return;
@@ -159,7 +140,7 @@ void TestScreenshot::legendAndMessageTableFit_data() {
 // and body) a value is elided.
 void TestScreenshot::legendAndMessageTableFit() {
     QFETCH(QSize, size);
-    MainWindow window(offlineOptions());
+    MainWindow window(test::offlineOptions());
     startRun(window, size);
     if (QTest::currentTestFailed()) {
         return;

@@ -23,6 +23,7 @@
 #include "widgets/stepped_slider.h"
 #include "panels/timeline_panel.h"
 #include "panels/worker_pool_panel.h"
+#include "window_fixture.h"
 
 using namespace qs;
 using namespace qs::ui;
@@ -48,29 +49,13 @@ private:
     }
     // The window at `size`, connected, with 3 workers having acked 12 tasks.
     static void startRun(MainWindow& window, QSize size);
-    static MainWindowOptions offlineOptions() {
-        MainWindowOptions options;
-        options.autoConnect = false;
-        options.useSettings = false;
-        return options;
-    }
 };
 
 void TestWindowLayout::startRun(MainWindow& window, QSize size) {
-    window.resize(size);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QString error;
-    QVERIFY2(window.connection()->startEmbedded(0, &error), qPrintable(error));
-    workers::WorkerConfig c = window.run()->config();
-    c.work = workers::WorkProfile::fixed(10.0);
-    c.waitMs = 1000;
-    QVERIFY(window.run()->setConfig(c));
-    QVERIFY(window.run()->setWorkerCount(3));
-    window.producerPanel()->setCount(12);
-    window.producerPanel()->send();
-    QTRY_VERIFY_WITH_TIMEOUT(
-        window.consoleRun()->run().summaryNow().count(qs::MessageState::Acked) == 12, 30000);
+    test::runTasksInWindow(window, size, 3, 12, 10.0, 30000);
+    if (QTest::currentTestFailed()) {
+        return;
+    }
     QTRY_VERIFY_WITH_TIMEOUT(window.connectionStatusText().startsWith(QStringLiteral("Connected")),
                              10000);
     QTest::qWait(600);  // the slow refresh (250 ms) fills the cards and labels
@@ -78,7 +63,7 @@ void TestWindowLayout::startRun(MainWindow& window, QSize size) {
 
 void TestWindowLayout::primaryControlsInView() {
     QFETCH(QSize, size);
-    MainWindow window(offlineOptions());
+    MainWindow window(test::offlineOptions());
     startRun(window, size);
     if (QTest::currentTestFailed()) {
         return;
@@ -206,7 +191,7 @@ void TestWindowLayout::theChecksFindClippedText() {
 // table) are printed for that change to fix.
 void TestWindowLayout::textsFitTheirWidgets() {
     QFETCH(QSize, size);
-    MainWindow window(offlineOptions());
+    MainWindow window(test::offlineOptions());
     startRun(window, size);
     if (QTest::currentTestFailed()) {
         return;
