@@ -14,32 +14,32 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
-#include "panels/channel_browser.h"
-#include "models/channel_list_model.h"
-#include "panels/charts_panel.h"
 #include "common/clock.h"
-#include "controllers/console_run.h"
 #include "controllers/connection_controller.h"
-#include "dialogs/connection_dialog.h"
-#include "models/event_log_model.h"
-#include "panels/event_log_panel.h"
+#include "controllers/console_run.h"
 #include "controllers/event_pump.h"
-#include "panels/explain_panel.h"
-#include "panels/message_panel.h"
-#include "models/message_table_model.h"
-#include "panels/producer_panel.h"
-#include "widgets/recording_status.h"
-#include "dialogs/recordings_menu.h"
-#include "run/run.h"
 #include "controllers/run_controller.h"
 #include "controllers/run_recorder.h"
 #include "controllers/save_location.h"
 #include "controllers/scenario_library.h"
 #include "controllers/scenario_player.h"
-#include "widgets/theme.h"
+#include "dialogs/connection_dialog.h"
+#include "dialogs/recordings_menu.h"
+#include "models/channel_list_model.h"
+#include "models/event_log_model.h"
+#include "models/message_table_model.h"
+#include "panels/channel_browser.h"
+#include "panels/charts_panel.h"
+#include "panels/event_log_panel.h"
+#include "panels/explain_panel.h"
+#include "panels/message_panel.h"
+#include "panels/producer_panel.h"
 #include "panels/timeline_panel.h"
-#include "widgets/timeline_view.h"
 #include "panels/worker_pool_panel.h"
+#include "run/run.h"
+#include "widgets/recording_status.h"
+#include "widgets/theme.h"
+#include "widgets/timeline_view.h"
 
 namespace qs::ui {
 
@@ -375,11 +375,10 @@ void MainWindow::wireEngine() {
             // A dead-lettered copy lives in its dead-letter channel: the run's
             // dead-lettered tasks all came from the channel it works.
             const LedgerSummary& s = run.summaryNow();
-            return ConsoleChannelCounts{
-                static_cast<qint64>(c->count(MessageState::InFlight)),
-                static_cast<qint64>(c->count(MessageState::Acked)),
-                static_cast<qint64>(s.count(MessageState::DeadLettered) +
-                                    s.count(MessageState::Dropped))};
+            return ConsoleChannelCounts{static_cast<qint64>(c->count(MessageState::InFlight)),
+                                        static_cast<qint64>(c->count(MessageState::Acked)),
+                                        static_cast<qint64>(s.count(MessageState::DeadLettered) +
+                                                            s.count(MessageState::Dropped))};
         });
     connect(channels_, &ChannelBrowser::channelActivated, this, [this](const QString& name) {
         run_->setChannel(name);

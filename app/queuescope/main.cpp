@@ -12,11 +12,11 @@
 #include <cstdio>
 #include <string_view>
 
-#include "panels/channel_browser.h"
-#include "panels/charts_panel.h"
 #include "common/version.h"
 #include "controllers/connection_controller.h"
 #include "main_window.h"
+#include "panels/channel_browser.h"
+#include "panels/charts_panel.h"
 #include "runner/headless_command.h"
 #include "runner/summary_command.h"
 #include "widgets/theme.h"

@@ -56,7 +56,6 @@ std::uint64_t unfinished(const LedgerSummary& s) {
            s.count(MessageState::InFlight);
 }
 
-
 // One headless run from setup to result. ScenarioRunner::run() calls its parts
 // in order: setUp(), playSchedule(), end(), then result(). The steps and their
 // order come from the ScenarioSchedule, which the console's player drives too.

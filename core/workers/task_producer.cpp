@@ -29,7 +29,7 @@ std::string bodyExcerpt(const std::string& body) {
     return body.substr(0, cut);
 }
 using Clock = std::chrono::steady_clock;
-}
+}  // namespace
 
 std::string TaskSpec::validate() const {
     if (std::string problem = limits::kTaskCount.problem(count); !problem.empty()) {

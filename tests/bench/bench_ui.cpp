@@ -24,12 +24,12 @@
 
 #include "common/clock.h"
 #include "controllers/console_run.h"
-#include "models/event_log_model.h"
 #include "controllers/event_pump.h"
+#include "controllers/run_recorder.h"
 #include "main_window.h"
+#include "models/event_log_model.h"
 #include "models/message_table_model.h"
 #include "run/run.h"
-#include "controllers/run_recorder.h"
 
 namespace {
 

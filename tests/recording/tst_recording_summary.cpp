@@ -53,8 +53,8 @@ private Q_SLOTS:
     void largestSeedReadsBackExactly() {
         const std::string recording = path("seed.qsrun");
         const std::string seed = "18446744073709551615";
-        const auto run = runCommand({"--tasks", "1", "--workers", "1", "--record", recording,
-                                     "--quiet", "--seed", seed});
+        const auto run = runCommand(
+            {"--tasks", "1", "--workers", "1", "--record", recording, "--quiet", "--seed", seed});
         QVERIFY2(run.code == 0, run.err.c_str());
         std::string error;
         auto reader = recording::RecordingReader::open(recording, &error);
@@ -66,8 +66,7 @@ private Q_SLOTS:
     // with its outcome, and its summary is the run's.
     void runThatCouldNotStart() {
         const std::string recording = path("early.qsrun");
-        const auto run =
-            runCommand({"--address", "127.0.0.1:1", "--record", recording, "--quiet"});
+        const auto run = runCommand({"--address", "127.0.0.1:1", "--record", recording, "--quiet"});
         QCOMPARE(run.code, 3);
         QVERIFY2(run.out.find("error: cannot reach the broker") != std::string::npos,
                  run.out.c_str());

@@ -10,13 +10,13 @@
 #include "client/queues_client.h"
 #include "events/broker_event_sink.h"
 #include "events/event_stream.h"
-#include "run/run.h"
+#include "real_server.h"
 #include "recording/recording_writer.h"
+#include "run/run.h"
 #include "runner/channel_actions.h"
 #include "runner/run_recording.h"
 #include "runner/run_totals.h"
 #include "runner/summary_table.h"
-#include "real_server.h"
 #include "test_broker.h"
 #include "workers/task_producer.h"
 
@@ -75,7 +75,6 @@ int countOf(const std::vector<Event>& events, EventKind kind) {
     return static_cast<int>(std::count_if(events.begin(), events.end(),
                                           [kind](const Event& e) { return e.kind == kind; }));
 }
-
 
 }  // namespace
 

@@ -54,8 +54,9 @@ bool RealServer::present() {
 }
 
 QString RealServer::absentMessage() {
-    return QStringLiteral("the real KubeMQ server is not here (%1/kubemq): skipping the check "
-                          "against v2.4.0")
+    return QStringLiteral(
+               "the real KubeMQ server is not here (%1/kubemq): skipping the check "
+               "against v2.4.0")
         .arg(directory());
 }
 

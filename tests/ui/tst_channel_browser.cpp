@@ -5,11 +5,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "panels/channel_browser.h"
 #include "client/queues_client.h"
 #include "controllers/connection_controller.h"
-#include "dialogs/create_channel_dialog.h"
 #include "controllers/save_location.h"
+#include "dialogs/create_channel_dialog.h"
+#include "panels/channel_browser.h"
 
 using namespace qs;
 using namespace qs::ui;

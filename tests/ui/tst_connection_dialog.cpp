@@ -3,8 +3,8 @@
 #include <QTest>
 
 #include "controllers/connection_controller.h"
-#include "dialogs/connection_dialog.h"
 #include "controllers/connection_settings.h"
+#include "dialogs/connection_dialog.h"
 
 using namespace qs;
 using namespace qs::ui;

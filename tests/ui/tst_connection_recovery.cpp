@@ -10,11 +10,11 @@
 #include "client/queues_client.h"
 #include "controllers/connection_controller.h"
 #include "controllers/console_run.h"
+#include "controllers/run_controller.h"
 #include "main_window.h"
-#include "run/run.h"
 #include "models/message_table_model.h"
 #include "panels/producer_panel.h"
-#include "controllers/run_controller.h"
+#include "run/run.h"
 #include "workers/work_profile.h"
 
 using namespace qs;
@@ -194,8 +194,7 @@ void TestConnectionRecovery::mainWindowShowsLostState() {
     window.producerPanel()->setCount(5);
     window.producerPanel()->send();
     QTRY_VERIFY_WITH_TIMEOUT(
-        window.consoleRun()->run().summaryNow().count(qs::MessageState::Acked) == 5,
-        60000);
+        window.consoleRun()->run().summaryNow().count(qs::MessageState::Acked) == 5, 60000);
 }
 
 // Right after start the status bar names the connection once (the permanent

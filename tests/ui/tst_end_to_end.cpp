@@ -5,23 +5,23 @@
 #include <QTableView>
 #include <QTest>
 
-#include "models/charts_model.h"
-#include "panels/channel_browser.h"
-#include "panels/charts_panel.h"
 #include "client/queues_client.h"
 #include "controllers/connection_controller.h"
 #include "controllers/console_run.h"
-#include "panels/explain_panel.h"
-#include "main_window.h"
-#include "panels/message_panel.h"
-#include "models/message_table_model.h"
-#include "panels/producer_panel.h"
 #include "controllers/run_controller.h"
-#include "run/run.h"
-#include "runner/scenario.h"
 #include "controllers/scenario_library.h"
 #include "controllers/scenario_player.h"
+#include "main_window.h"
+#include "models/charts_model.h"
+#include "models/message_table_model.h"
 #include "models/timeline_model.h"
+#include "panels/channel_browser.h"
+#include "panels/charts_panel.h"
+#include "panels/explain_panel.h"
+#include "panels/message_panel.h"
+#include "panels/producer_panel.h"
+#include "run/run.h"
+#include "runner/scenario.h"
 #include "workers/worker_pool.h"
 
 using namespace qs;
@@ -532,7 +532,8 @@ void TestEndToEnd::peekAndPurgeReachEveryView() {
         QVERIFY(!kinds.contains(EventKind::BrokerDelivered));
         QVERIFY(!kinds.contains(EventKind::BrokerAcked));
         QVERIFY(kinds.contains(EventKind::BrokerPeeked));
-        QVERIFY(kinds.contains(EventKind::BrokerPurged) || kinds.contains(EventKind::ChannelPurged));
+        QVERIFY(kinds.contains(EventKind::BrokerPurged) ||
+                kinds.contains(EventKind::ChannelPurged));
     }
     // The message panel's counters say the same.
     window_->messagePanel()->refresh();

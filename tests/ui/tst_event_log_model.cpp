@@ -7,11 +7,11 @@
 #include <sstream>
 
 #include "controllers/console_run.h"
-#include "models/event_export.h"
 #include "event_factory.h"
+#include "events/event_log_reader.h"
+#include "models/event_export.h"
 #include "models/event_log_model.h"
 #include "panels/event_log_panel.h"
-#include "events/event_log_reader.h"
 
 using namespace qs;
 using namespace qs::ui;
@@ -73,8 +73,8 @@ void TestEventLogModel::filterScopes() {
     Event broker = ev(EventKind::BrokerStored, 0, "", "x");
     broker.source = EventSource::Broker;
     run.append({ev(EventKind::TaskSent, 0, "producer", "x"),
-                  ev(EventKind::Acked, 1, "worker-1", "x"),
-                  ev(EventKind::Rejected, 2, "worker-2", "y"), broker});
+                ev(EventKind::Acked, 1, "worker-1", "x"),
+                ev(EventKind::Rejected, 2, "worker-2", "y"), broker});
     filter.setScope(EventLogFilter::Scope::Workers);
     QCOMPARE(filter.rowCount(), 2);
     filter.setScope(EventLogFilter::Scope::Problems);

@@ -121,8 +121,9 @@ void TestExplainer::theLastNackWithoutABrokerSaysDeadLettered() {
     x.run.reset(options);
     x.say({ev(EventKind::TaskSent, 0, "producer", "p"),
            ev(EventKind::MessageAssigned, 1, "worker-1", "p", 1, 1)});
-    QVERIFY(joined(x.say({ev(EventKind::Rejected, 2, "worker-1", "p", 1, 1)}))
-                .contains(QStringLiteral("new copy at the tail of the queue with receive count 2")));
+    QVERIFY(
+        joined(x.say({ev(EventKind::Rejected, 2, "worker-1", "p", 1, 1)}))
+            .contains(QStringLiteral("new copy at the tail of the queue with receive count 2")));
     x.say({ev(EventKind::MessageAssigned, 3, "worker-2", "p", 2, 2)});
     const QString text = joined(x.say({ev(EventKind::Rejected, 4, "worker-2", "p", 2, 2)}));
     QVERIFY2(text.contains(QStringLiteral("instead of queueing it again, it leaves the queue")),

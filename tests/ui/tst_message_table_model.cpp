@@ -59,7 +59,8 @@ void TestMessageTableModel::tracksLifecycle() {
     QCOMPARE(run.run().summaryNow().count(MessageState::Waiting), 1u);
     run.append({ev(EventKind::MessageAssigned, 9, "worker-2", "m2", 2, 1)});
     QVERIFY(stateOf(model, "m2") == TaskState::InFlight);
-    QVERIFY(model.workers() == QStringList({QStringLiteral("worker-1"), QStringLiteral("worker-2")}));
+    QVERIFY(model.workers() ==
+            QStringList({QStringLiteral("worker-1"), QStringLiteral("worker-2")}));
 }
 
 void TestMessageTableModel::crashReturnsHeldMessages() {
@@ -84,7 +85,8 @@ void TestMessageTableModel::crashReturnsHeldMessages() {
     const auto m2 = model.taskByKey(messageKey("tasks", "m2"));
     const auto trail = run.run().messageEvents(m2->index);
     QVERIFY(run.run().event(trail.back()).kind == EventKind::WorkerCrashed);
-    QVERIFY(describeHistoryEvent(run.run().event(trail.back())).contains(QStringLiteral("crashed")));
+    QVERIFY(
+        describeHistoryEvent(run.run().event(trail.back())).contains(QStringLiteral("crashed")));
 }
 
 // The broker's dead-letter event can precede the rejecting worker's event: the
@@ -138,7 +140,8 @@ void TestMessageTableModel::deadLetteredCopyStaysOnTheTasksRow() {
     bool storedInDlq = false;
     for (const std::uint32_t i : run.run().messageEvents(t->index)) {
         const Event& e = run.run().event(i);
-        storedInDlq |= e.kind == EventKind::BrokerStored && e.channel == std::string_view("tasks.dlq");
+        storedInDlq |=
+            e.kind == EventKind::BrokerStored && e.channel == std::string_view("tasks.dlq");
     }
     QVERIFY(storedInDlq);
 

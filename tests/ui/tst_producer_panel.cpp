@@ -5,10 +5,10 @@
 #include <QTest>
 
 #include "controllers/connection_controller.h"
+#include "controllers/run_controller.h"
 #include "layout_checks.h"
 #include "main_window.h"
 #include "panels/producer_panel.h"
-#include "controllers/run_controller.h"
 
 using namespace qs;
 using namespace qs::ui;

@@ -11,15 +11,15 @@
 #include "controllers/connection_controller.h"
 #include "controllers/connection_settings.h"
 #include "controllers/console_run.h"
-#include "main_window.h"
-#include "panels/message_panel.h"
-#include "models/message_table_model.h"
-#include "real_server.h"
-#include "run/run.h"
 #include "controllers/run_controller.h"
-#include "runner/scenario.h"
 #include "controllers/scenario_library.h"
 #include "controllers/scenario_player.h"
+#include "main_window.h"
+#include "models/message_table_model.h"
+#include "panels/message_panel.h"
+#include "real_server.h"
+#include "run/run.h"
+#include "runner/scenario.h"
 
 using namespace qs;
 using namespace qs::ui;
@@ -47,8 +47,8 @@ void TestRealServerConsole::poisonTaskEndsDeadLetteredInEveryView() {
     ConnectionSettings settings;
     settings.address = QString::fromStdString(server.address());
     window.connection()->connectTo(settings);
-    QTRY_COMPARE_WITH_TIMEOUT(window.connection()->state(),
-                              ConnectionController::State::Connected, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(window.connection()->state(), ConnectionController::State::Connected,
+                              30000);
 
     runner::Scenario scenario;
     QVERIFY2(loadScenario(QStringLiteral("05-poison-dead-letter"), &scenario, &why),

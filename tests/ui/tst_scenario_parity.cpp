@@ -7,11 +7,11 @@
 #include <QTest>
 
 #include "controllers/connection_controller.h"
+#include "controllers/scenario_library.h"
+#include "controllers/scenario_player.h"
 #include "main_window.h"
 #include "runner/scenario_runner.h"
 #include "runner/scenario_schedule.h"
-#include "controllers/scenario_library.h"
-#include "controllers/scenario_player.h"
 
 using namespace qs;
 using namespace qs::ui;

@@ -11,16 +11,16 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "panels/charts_panel.h"
 #include "controllers/connection_controller.h"
 #include "controllers/console_run.h"
-#include "main_window.h"
-#include "run/run.h"
-#include "panels/message_panel.h"
-#include "models/message_table_model.h"
-#include "panels/producer_panel.h"
 #include "controllers/run_controller.h"
+#include "main_window.h"
+#include "models/message_table_model.h"
+#include "panels/charts_panel.h"
+#include "panels/message_panel.h"
+#include "panels/producer_panel.h"
 #include "panels/timeline_panel.h"
+#include "run/run.h"
 #include "window_fixture.h"
 
 using namespace qs;

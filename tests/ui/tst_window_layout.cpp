@@ -14,15 +14,15 @@
 
 #include "controllers/connection_controller.h"
 #include "controllers/console_run.h"
+#include "controllers/run_controller.h"
 #include "layout_checks.h"
 #include "main_window.h"
 #include "models/message_table_model.h"
 #include "panels/producer_panel.h"
-#include "run/run.h"
-#include "controllers/run_controller.h"
-#include "widgets/stepped_slider.h"
 #include "panels/timeline_panel.h"
 #include "panels/worker_pool_panel.h"
+#include "run/run.h"
+#include "widgets/stepped_slider.h"
 #include "window_fixture.h"
 
 using namespace qs;

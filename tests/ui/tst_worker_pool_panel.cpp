@@ -7,11 +7,11 @@
 #include "controllers/connection_controller.h"
 #include "controllers/event_pump.h"
 #include "controllers/run_controller.h"
-#include "runner/scenario_json.h"
 #include "controllers/scenario_player.h"
-#include "widgets/stepped_slider.h"
 #include "models/timeline_model.h"
 #include "panels/worker_pool_panel.h"
+#include "runner/scenario_json.h"
+#include "widgets/stepped_slider.h"
 #include "workers/setting_limits.h"
 #include "workers/worker_pool.h"
 

@@ -9,10 +9,10 @@
 
 #include "controllers/connection_controller.h"
 #include "controllers/event_pump.h"
-#include "recording/recording_file_name.h"
 #include "controllers/run_controller.h"
-#include "runner/run_recording.h"
 #include "controllers/scenario_player.h"
+#include "recording/recording_file_name.h"
+#include "runner/run_recording.h"
 
 namespace qs::ui {
 

@@ -11,8 +11,8 @@
 #include <QSettings>
 #include <QSpinBox>
 
-#include "widgets/recording_status.h"
 #include "controllers/run_recorder.h"
+#include "widgets/recording_status.h"
 
 namespace qs::ui {
 

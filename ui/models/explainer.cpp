@@ -8,8 +8,8 @@
 #include "controllers/console_run.h"
 #include "models/event_time.h"
 #include "models/message_key.h"
-#include "run/run.h"
 #include "models/task_view.h"
+#include "run/run.h"
 
 namespace qs::ui {
 
@@ -149,8 +149,8 @@ struct TrailAround {
 TrailAround trailAround(const Run& run, std::uint32_t message, std::uint64_t event) {
     TrailAround t;
     t.trail = run.messageEvents(message);
-    t.at = static_cast<std::size_t>(
-        std::lower_bound(t.trail.begin(), t.trail.end(), event) - t.trail.begin());
+    t.at = static_cast<std::size_t>(std::lower_bound(t.trail.begin(), t.trail.end(), event) -
+                                    t.trail.begin());
     const bool eventIsHandOut =
         t.at < t.trail.size() && run.event(t.trail[t.at]).kind == EventKind::MessageAssigned;
     for (std::size_t i = 0; i < t.at; ++i) {
@@ -282,11 +282,11 @@ void Explainer::explainEvent(std::uint64_t index, Batch& out) {
         }
         case EventKind::BrokerExpired: {
             const QString key = messageKey(e.channel, e.messageId);
-            out.add(e.timeNs, Explanation::Kind::DeadLetter,
-                    QStringLiteral(
-                        "%1 expired before a worker took it (its expiration time passed).")
-                        .arg(label(key)),
-                    key);
+            out.add(
+                e.timeNs, Explanation::Kind::DeadLetter,
+                QStringLiteral("%1 expired before a worker took it (its expiration time passed).")
+                    .arg(label(key)),
+                key);
             break;
         }
         case EventKind::PollReturned:
@@ -376,8 +376,9 @@ void Explainer::explainRejected(std::uint64_t index, const Event& e, Batch& out)
     }
     QString text;
     if (!deadLetter) {
-        text = QStringLiteral("%1 failed at %2, which rejected it (NAck): the broker puts a new "
-                              "copy at the tail of the queue with receive count %3.")
+        text = QStringLiteral(
+                   "%1 failed at %2, which rejected it (NAck): the broker puts a new "
+                   "copy at the tail of the queue with receive count %3.")
                    .arg(label(key), q(e.actor))
                    .arg(e.receiveCount + 1);
     } else {
@@ -385,8 +386,9 @@ void Explainer::explainRejected(std::uint64_t index, const Event& e, Batch& out)
             deadLetter->isEmpty()
                 ? QStringLiteral("it leaves the queue for good (dead-lettered)")
                 : QStringLiteral("the broker moves it to dead-letter channel %1").arg(*deadLetter);
-        text = QStringLiteral("%1 failed at %2, which rejected it (NAck) at receive count %3, its "
-                              "MaxReceiveCount: instead of queueing it again, %4.")
+        text = QStringLiteral(
+                   "%1 failed at %2, which rejected it (NAck) at receive count %3, its "
+                   "MaxReceiveCount: instead of queueing it again, %4.")
                    .arg(label(key), q(e.actor))
                    .arg(e.receiveCount)
                    .arg(where);
@@ -403,22 +405,25 @@ void Explainer::explainCrash(std::uint64_t index, const Event& e, Batch& out) {
     }
     QString text;
     if (held.isEmpty() && autoAck_) {
-        text = QStringLiteral("%1 crashed. With auto-ack on, the broker counted its tasks as done "
-                              "when it handed them out, so any it was still working on are lost, "
-                              "not redelivered.")
+        text = QStringLiteral(
+                   "%1 crashed. With auto-ack on, the broker counted its tasks as done "
+                   "when it handed them out, so any it was still working on are lost, "
+                   "not redelivered.")
                    .arg(actor);
     } else if (held.isEmpty()) {
-        text = QStringLiteral("%1 crashed holding no unacknowledged tasks: nothing is lost or "
-                              "redelivered.")
+        text = QStringLiteral(
+                   "%1 crashed holding no unacknowledged tasks: nothing is lost or "
+                   "redelivered.")
                    .arg(actor);
     } else {
         QStringList names;
         for (const QString& k : held.mid(0, 5)) {
             names << label(k);
         }
-        text = QStringLiteral("%1 crashed holding %2 unacknowledged task(s) (%3%4). The broker "
-                              "returns them to the queue for another worker: at-least-once "
-                              "delivery.")
+        text = QStringLiteral(
+                   "%1 crashed holding %2 unacknowledged task(s) (%3%4). The broker "
+                   "returns them to the queue for another worker: at-least-once "
+                   "delivery.")
                    .arg(actor)
                    .arg(held.size())
                    .arg(names.join(QStringLiteral(", ")),

@@ -15,7 +15,7 @@ public:
     explicit MessageFilterProxy(QObject* parent = nullptr);
 
     void setStateFilter(std::optional<TaskState> state);  // nullopt = all
-    void setWorkerFilter(const QString& worker);             // empty = all
+    void setWorkerFilter(const QString& worker);          // empty = all
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;

@@ -80,8 +80,8 @@ QStringList MessageTableModel::workers() const {
 QString MessageTableModel::longestDeadLetterChannel() const {
     QString longest;
     for (const ChannelAt& c : run_->run().channelsNow()) {
-        if (c.count(MessageState::DeadLettered) > 0 && c.channel.view().size() >
-                                                           static_cast<std::size_t>(longest.size())) {
+        if (c.count(MessageState::DeadLettered) > 0 &&
+            c.channel.view().size() > static_cast<std::size_t>(longest.size())) {
             longest = fromView(c.channel.view());
         }
     }
@@ -126,17 +126,20 @@ QVariant MessageTableModel::toolTip(const TaskView& t, int column) const {
         QString tip = QStringLiteral("Task #%1 — %2").arg(t.task).arg(describeState(t));
         if (t.state == TaskState::DeadLettered) {
             tip += t.deadLetterChannel.isEmpty()
-                       ? QStringLiteral("\nMaxReceiveCount reached (no broker report of where "
-                                        "it went)")
-                       : QStringLiteral("\nMaxReceiveCount reached: the broker moved it to "
-                                        "channel %1")
+                       ? QStringLiteral(
+                             "\nMaxReceiveCount reached (no broker report of where "
+                             "it went)")
+                       : QStringLiteral(
+                             "\nMaxReceiveCount reached: the broker moved it to "
+                             "channel %1")
                              .arg(t.deadLetterChannel);
         } else if (t.state == TaskState::Dropped) {
             tip += QStringLiteral(
                 "\nMaxReceiveCount reached and no dead-letter channel: the broker dropped it");
         }
         if (t.deliveries > 1) {
-            tip += QStringLiteral("\nDelivered %1 times (at-least-once delivery)").arg(t.deliveries);
+            tip +=
+                QStringLiteral("\nDelivered %1 times (at-least-once delivery)").arg(t.deliveries);
         }
         if (t.detailsForgotten) {
             tip += QStringLiteral(

@@ -151,7 +151,9 @@ QString describeHistoryEvent(const Event& e) {
         case EventKind::BrokerReleased:
             return QStringLiteral("delay over: now waiting");
         case EventKind::MessageAssigned:
-            return QStringLiteral("assigned to %1 (receive count %2)").arg(actor).arg(e.receiveCount);
+            return QStringLiteral("assigned to %1 (receive count %2)")
+                .arg(actor)
+                .arg(e.receiveCount);
         case EventKind::BrokerDelivered:
             return QStringLiteral("handed out by the broker to %1").arg(actor);
         case EventKind::Redelivered:
@@ -169,9 +171,11 @@ QString describeHistoryEvent(const Event& e) {
         case EventKind::Requeued:
             return QStringLiteral("re-queued to %1").arg(detail) + who;
         case EventKind::WorkerCrashed:
-            return QStringLiteral("%1 crashed before settling it: returned to the queue").arg(actor);
+            return QStringLiteral("%1 crashed before settling it: returned to the queue")
+                .arg(actor);
         case EventKind::WorkerStopped:
-            return QStringLiteral("%1 stopped before settling it: returned to the queue").arg(actor);
+            return QStringLiteral("%1 stopped before settling it: returned to the queue")
+                .arg(actor);
         case EventKind::BrokerReturned:
             return QStringLiteral("returned to the queue by the broker");
         case EventKind::BrokerExpired:
@@ -179,7 +183,8 @@ QString describeHistoryEvent(const Event& e) {
         case EventKind::BrokerDeadLettered:
             return detail.isEmpty()
                        ? QStringLiteral("dropped: MaxReceiveCount reached")
-                       : QStringLiteral("dead-lettered to %1 (MaxReceiveCount reached)").arg(detail);
+                       : QStringLiteral("dead-lettered to %1 (MaxReceiveCount reached)")
+                             .arg(detail);
         case EventKind::BrokerNacked:
             return QStringLiteral("broker re-enqueued a new copy at the tail");
         case EventKind::BrokerRequeued:

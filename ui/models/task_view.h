@@ -47,12 +47,12 @@ struct TaskView {
     QString worker;  // current or last worker
     std::int32_t receiveCount = 0;
     std::uint32_t deliveries = 0;
-    std::uint64_t sequence = 0;      // latest stored sequence; 0 = unknown
-    std::int64_t sentNs = 0;         // 0 = not seen
+    std::uint64_t sequence = 0;  // latest stored sequence; 0 = unknown
+    std::int64_t sentNs = 0;     // 0 = not seen
     std::int64_t lastAssignedNs = 0;
-    std::int64_t settledNs = 0;      // when it ended for good; 0 = not (yet)
-    QString deadLetterChannel;       // for DeadLettered
-    bool detailsForgotten = false;   // the head ledger dropped its details (old, finished)
+    std::int64_t settledNs = 0;     // when it ended for good; 0 = not (yet)
+    QString deadLetterChannel;      // for DeadLettered
+    bool detailsForgotten = false;  // the head ledger dropped its details (old, finished)
 
     std::int64_t latencyNs() const {
         return (sentNs > 0 && settledNs > 0) ? settledNs - sentNs : -1;

@@ -16,13 +16,13 @@
 #include <QVBoxLayout>
 #include <optional>
 
-#include "models/channel_list_model.h"
 #include "client/queues_client.h"
 #include "common/protocol_limits.h"
 #include "controllers/connection_controller.h"
-#include "events/event_stream.h"
-#include "runner/channel_actions.h"
 #include "dialogs/create_channel_dialog.h"
+#include "events/event_stream.h"
+#include "models/channel_list_model.h"
+#include "runner/channel_actions.h"
 #include "widgets/limited_spin_box.h"
 
 namespace qs::ui {

@@ -12,9 +12,9 @@
 #include <QVBoxLayout>
 
 #include "controllers/console_run.h"
+#include "controllers/save_location.h"
 #include "models/event_export.h"
 #include "run/run.h"
-#include "controllers/save_location.h"
 
 namespace qs::ui {
 
@@ -139,13 +139,13 @@ EventLogPanel::EventLogPanel(EventLogModel* model, QWidget* parent)
 void EventLogPanel::refresh() {
     const std::uint64_t total = model_->totalSeen();
     const auto listed = static_cast<std::uint64_t>(model_->rowCount());
-    count_->setText(listed < total ? QStringLiteral("%L1 shown · newest %L2 of %L3 events")
-                                         .arg(filter_->rowCount())
-                                         .arg(listed)
-                                         .arg(total)
-                                   : QStringLiteral("%L1 shown of %L2 events")
-                                         .arg(filter_->rowCount())
-                                         .arg(total));
+    count_->setText(
+        listed < total
+            ? QStringLiteral("%L1 shown · newest %L2 of %L3 events")
+                  .arg(filter_->rowCount())
+                  .arg(listed)
+                  .arg(total)
+            : QStringLiteral("%L1 shown of %L2 events").arg(filter_->rowCount()).arg(total));
     if (follow_->isChecked() && isVisible()) {
         view_->scrollToBottom();
     }

@@ -41,8 +41,7 @@ public:
     // Exports every event of the run the filter lets through, not only the
     // rows in the window; the format follows the extension (.csv, otherwise
     // JSON Lines). *exported (optional) gets how many were written.
-    bool exportTo(const QString& path, QString* error = nullptr,
-                  std::uint64_t* exported = nullptr);
+    bool exportTo(const QString& path, QString* error = nullptr, std::uint64_t* exported = nullptr);
 
 Q_SIGNALS:
     void statusMessage(const QString& text);  // what an action did, for the status bar

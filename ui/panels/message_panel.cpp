@@ -14,9 +14,9 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "controllers/console_run.h"
 #include "models/event_time.h"
 #include "models/message_filter_proxy.h"
-#include "controllers/console_run.h"
 #include "models/message_table_model.h"
 #include "run/run.h"
 #include "widgets/theme.h"
@@ -261,15 +261,15 @@ void MessagePanel::refresh() {
     }
     // The run's own counts: the same the headless summary prints.
     const LedgerSummary& s = model_->consoleRun().run().summaryNow();
-    counts_->setText(QStringLiteral("waiting %1 · in flight %2 · acked %3 · dead-lettered %4")
-                         .arg(s.count(MessageState::Waiting) + s.count(MessageState::Delayed))
-                         .arg(s.count(MessageState::InFlight))
-                         .arg(s.count(MessageState::Acked))
-                         .arg(s.count(MessageState::DeadLettered) +
-                              s.count(MessageState::Dropped)) +
-                     (s.count(MessageState::Purged) > 0
-                          ? QStringLiteral(" · purged %1").arg(s.count(MessageState::Purged))
-                          : QString()));
+    counts_->setText(
+        QStringLiteral("waiting %1 · in flight %2 · acked %3 · dead-lettered %4")
+            .arg(s.count(MessageState::Waiting) + s.count(MessageState::Delayed))
+            .arg(s.count(MessageState::InFlight))
+            .arg(s.count(MessageState::Acked))
+            .arg(s.count(MessageState::DeadLettered) + s.count(MessageState::Dropped)) +
+        (s.count(MessageState::Purged) > 0
+             ? QStringLiteral(" · purged %1").arg(s.count(MessageState::Purged))
+             : QString()));
     // A dead-lettered task names its dead-letter channel in the State column:
     // make room for it rather than eliding the part that says where it went.
     const QString dlq = model_->longestDeadLetterChannel();

@@ -18,8 +18,8 @@
 
 #include "client/argument_checks.h"
 #include "common/protocol_limits.h"
-#include "widgets/limited_spin_box.h"
 #include "controllers/run_controller.h"
+#include "widgets/limited_spin_box.h"
 #include "workers/setting_limits.h"
 
 namespace qs::ui {

@@ -14,8 +14,8 @@
 #include <cmath>
 
 #include "common/limit.h"
-#include "widgets/limited_spin_box.h"
 #include "controllers/run_controller.h"
+#include "widgets/limited_spin_box.h"
 #include "widgets/stepped_slider.h"
 #include "widgets/worker_card.h"
 #include "workers/setting_limits.h"
