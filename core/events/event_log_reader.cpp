@@ -4,6 +4,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "events/event_fields.h"
+
 namespace qs {
 namespace {
 
@@ -61,6 +63,23 @@ bool readInteger(const json& j, const char* key, T& out, std::string& error) {
     return fits;
 }
 
+// The kind's named fields; a log written before they were named has "value",
+// "count2" and "detail" instead, read as they were and brought up to date.
+bool readFieldsOfKind(const json& j, Event& e, std::string& why) {
+    if (j.contains("value") || j.contains("count2") || j.contains("detail")) {
+        if (!(readInteger(j, "value", e.value, why) && readInteger(j, "count2", e.count2, why) &&
+              readString(j, "detail", e.detail, why)))
+            return false;
+        upgradeLegacyEventFields(e);
+        return true;
+    }
+    const EventFieldNames names = eventFieldNames(e.kind);
+    auto key = [](std::string_view name) { return std::string(name); };
+    return (names.value.empty() || readInteger(j, key(names.value).c_str(), e.value, why)) &&
+           (names.count2.empty() || readInteger(j, key(names.count2).c_str(), e.count2, why)) &&
+           (names.detail.empty() || readString(j, key(names.detail).c_str(), e.detail, why));
+}
+
 }  // namespace
 
 std::optional<Event> parseEventJsonLine(std::string_view line, std::int64_t originNs,
@@ -81,11 +100,10 @@ std::optional<Event> parseEventJsonLine(std::string_view line, std::int64_t orig
                readString(j, "message_id", e.messageId, why) &&
                readInteger(j, "sequence", e.sequence, why) &&
                readInteger(j, "receive_count", e.receiveCount, why) &&
-               readString(j, "transaction", e.transaction, why) &&
-               readInteger(j, "value", e.value, why) && readInteger(j, "count2", e.count2, why) &&
-               readString(j, "detail", e.detail, why)) {
+               readString(j, "transaction", e.transaction, why)) {
         if (const auto k = eventKindFromString(kind)) {
             e.kind = *k;
+            readFieldsOfKind(j, e, why);
         } else {
             why = kind.empty() ? "missing \"kind\"" : "unknown kind \"" + kind + "\"";
         }

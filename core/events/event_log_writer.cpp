@@ -3,8 +3,24 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "events/event_fields.h"
+
 namespace qs {
 namespace {
+
+// The kind's named fields, e.g. "received": 3, "waited_ms": 120.
+void addNamedFields(nlohmann::json& j, const Event& e) {
+    const EventFieldNames names = eventFieldNames(e.kind);
+    if (!names.value.empty()) {
+        j[std::string(names.value)] = e.value;
+    }
+    if (!names.count2.empty()) {
+        j[std::string(names.count2)] = e.count2;
+    }
+    if (!names.detail.empty()) {
+        j[std::string(names.detail)] = e.detail;
+    }
+}
 
 nlohmann::json toJson(const Event& e, std::int64_t originNs) {
     nlohmann::json j;
@@ -17,13 +33,34 @@ nlohmann::json toJson(const Event& e, std::int64_t originNs) {
     j["sequence"] = e.sequence;
     j["receive_count"] = e.receiveCount;
     j["transaction"] = e.transaction;
-    j["value"] = e.value;
-    j["count2"] = e.count2;
-    j["detail"] = e.detail;
+    addNamedFields(j, e);
     return j;
 }
 
+// The CSV cells of the named columns: the kind's fields where it has them.
+void writeNamedCells(std::ostream& out, const Event& e) {
+    const EventFieldNames names = eventFieldNames(e.kind);
+    for (const std::string_view column : allEventFieldNames()) {
+        out << ',';
+        if (column == names.value) {
+            out << e.value;
+        } else if (column == names.count2) {
+            out << e.count2;
+        } else if (column == names.detail) {
+            out << csvField(e.detail);
+        }
+    }
+}
+
 }  // namespace
+
+std::vector<std::string_view> eventLogCsvColumns() {
+    std::vector<std::string_view> columns(kEventLogCommonColumns.begin(),
+                                          kEventLogCommonColumns.end());
+    const auto named = allEventFieldNames();
+    columns.insert(columns.end(), named.begin(), named.end());
+    return columns;
+}
 
 std::string csvField(std::string_view text) {
     if (text.find_first_of(",\"\r\n") == std::string_view::npos)
@@ -43,10 +80,11 @@ std::string csvField(std::string_view text) {
 EventLogWriter::EventLogWriter(std::ostream& out, EventLogFormat format, std::int64_t originNs)
     : out_(out), format_(format), originNs_(originNs) {
     if (format_ == EventLogFormat::Csv) {
-        for (std::size_t i = 0; i < kEventLogColumns.size(); ++i) {
+        const auto columns = eventLogCsvColumns();
+        for (std::size_t i = 0; i < columns.size(); ++i) {
             if (i > 0)
                 out_ << ',';
-            out_ << kEventLogColumns[i];
+            out_ << columns[i];
         }
         out_ << '\n';
         checkStream();
@@ -66,8 +104,9 @@ bool EventLogWriter::write(const Event& e) {
         out_ << (e.timeNs - originNs_) << ',' << toString(e.kind) << ',' << toString(e.source)
              << ',' << csvField(e.actor) << ',' << csvField(e.channel) << ','
              << csvField(e.messageId) << ',' << e.sequence << ',' << e.receiveCount << ','
-             << csvField(e.transaction) << ',' << e.value << ',' << e.count2 << ','
-             << csvField(e.detail) << '\n';
+             << csvField(e.transaction);
+        writeNamedCells(out_, e);
+        out_ << '\n';
     } else {
         const nlohmann::json j = toJson(e, originNs_);
         std::string line;

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "events/event.h"
 
@@ -17,11 +18,18 @@ enum class EventLogFormat : std::uint8_t {
     JsonLines,  // one JSON object per line, keys = the column names
 };
 
-// The stable column set, in order (docs/events.md describes each). time_ns is
-// the event's monotonic time minus the writer's origin (e.g. the run start).
-inline constexpr std::array<std::string_view, 12> kEventLogColumns = {
-    "time_ns",  "kind",          "source",      "actor", "channel", "message_id",
-    "sequence", "receive_count", "transaction", "value", "count2",  "detail"};
+// The columns every event has, in order (docs/events.md describes each).
+// time_ns is the event's monotonic time minus the writer's origin (e.g. the
+// run start). After them come the kinds' own fields, by name
+// (events/event_fields.h): a CSV has a column for each name of
+// allEventFieldNames(), empty where the kind has no such field; a JSON line
+// has the keys of its own kind only.
+inline constexpr std::array<std::string_view, 9> kEventLogCommonColumns = {
+    "time_ns",    "kind",     "source",        "actor",      "channel",
+    "message_id", "sequence", "receive_count", "transaction"};
+
+// Every CSV column, in order: the common ones, then allEventFieldNames().
+std::vector<std::string_view> eventLogCsvColumns();
 
 // One CSV field: quoted (with doubled quotes) when it holds a comma, a quote,
 // CR or LF; otherwise unchanged.

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "events/event_fields.h"
 #include "recording/recording_schema.h"
 #include "recording/sqlite_handle.h"
 
@@ -426,6 +427,9 @@ bool RecordingReader::scan(std::uint64_t fromIndex, std::uint64_t toIndex,
         e.value = s.columnInt(10);
         e.count2 = s.columnInt(11);
         e.detail.assign(s.columnText(12));
+        if (schemaVersion_ < 3) {
+            upgradeLegacyEventFields(e);
+        }
         visit(index, e);
     }
 }

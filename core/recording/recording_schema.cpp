@@ -3,20 +3,30 @@
 #include <string>
 
 #include "events/event.h"
+#include "events/event_fields.h"
 
 namespace qs::recording {
 
 namespace {
 
+std::string nameOrNull(std::string_view name) {
+    return name.empty() ? std::string("NULL") : "'" + std::string(name) + "'";
+}
+
 // The kinds and sources tables: names for queries, from the same functions
-// the event logs use.
+// the event logs use, and what each kind's value / count2 / detail column
+// holds (events/event_fields.h; NULL = unused by that kind).
 std::string lookupTables() {
     std::string sql =
-        "CREATE TABLE kinds(id INTEGER PRIMARY KEY, name TEXT NOT NULL);\n"
+        "CREATE TABLE kinds(id INTEGER PRIMARY KEY, name TEXT NOT NULL, value_name TEXT, "
+        "count2_name TEXT, detail_name TEXT);\n"
         "CREATE TABLE sources(id INTEGER PRIMARY KEY, name TEXT NOT NULL);\n";
     for (int i = 0; i <= static_cast<int>(kLastEventKind); ++i) {
+        const auto kind = static_cast<EventKind>(i);
+        const EventFieldNames fields = eventFieldNames(kind);
         sql += "INSERT INTO kinds VALUES(" + std::to_string(i) + ",'" +
-               std::string(toString(static_cast<EventKind>(i))) + "');\n";
+               std::string(toString(kind)) + "'," + nameOrNull(fields.value) + "," +
+               nameOrNull(fields.count2) + "," + nameOrNull(fields.detail) + ");\n";
     }
     for (int i = 0; i <= static_cast<int>(kLastEventSource); ++i) {
         sql += "INSERT INTO sources VALUES(" + std::to_string(i) + ",'" +

@@ -18,7 +18,11 @@ inline constexpr std::int32_t kApplicationId = 0x5153524E;
 // broker-purged, channel-peeked, channel-purged) and the source `client`: same
 // tables, so version 1 files read as before; a version-1 reader refuses a
 // version-2 file by its version rather than by the first unknown kind.
-inline constexpr int kSchemaVersion = 2;
+// Version 3: the kinds table names what each kind's value / count2 / detail
+// hold; poll-started carries its wait timeout in count2 (was text in detail)
+// and config-changed the bits of its changed settings in value. The reader
+// brings older events to that form (upgradeEvent).
+inline constexpr int kSchemaVersion = 3;
 inline constexpr int kOldestReadableSchema = 1;
 
 // Events per row of the event_blocks time index.

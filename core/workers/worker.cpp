@@ -450,7 +450,7 @@ Worker::Outcome Worker::pollOnce(const WorkerConfig& config) {
     {
         Event e = makeEvent(EventKind::PollStarted);
         e.value = config.batchSize;
-        e.detail = std::to_string(config.waitMs);
+        e.count2 = config.waitMs;
         emit(std::move(e));
     }
     const auto started = Clock::now();

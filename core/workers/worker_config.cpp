@@ -29,31 +29,33 @@ ConfigFields differingFields(const WorkerConfig& a, const WorkerConfig& b) {
     return out;
 }
 
-std::string describeFields(const WorkerConfig& a, ConfigFields fields) {
-    std::string out;
-    auto add = [&out, fields](ConfigField field, std::string_view name, const std::string& value) {
-        if (!fields.test(static_cast<std::size_t>(field))) {
-            return;
+std::vector<SettingChange> settingChanges(const WorkerConfig& a, ConfigFields fields) {
+    std::vector<SettingChange> out;
+    auto add = [&out, fields](ConfigField field, std::string value) {
+        if (fields.test(static_cast<std::size_t>(field))) {
+            out.push_back({field, std::move(value)});
         }
-        if (!out.empty()) {
-            out += ' ';
-        }
-        out += name;
-        out += '=';
-        out += value;
     };
-    add(ConfigField::BatchSize, "batch", std::to_string(a.batchSize));
-    add(ConfigField::WaitMs, "waitMs", std::to_string(a.waitMs));
-    add(ConfigField::AutoAck, "autoAck", a.autoAck ? "true" : "false");
-    add(ConfigField::Work, "work", a.work.describe());
-    add(ConfigField::FailureRate, "failureRate", formatConfigNumber(a.failureRate));
-    add(ConfigField::OnFailure, "onFailure", std::string(toString(a.onFailure)));
-    add(ConfigField::RequeueChannel, "requeueChannel", a.requeueChannel);
-    add(ConfigField::CrashRate, "crashRate", formatConfigNumber(a.crashRate));
-    add(ConfigField::Settle, "settle", std::string(toString(a.settle)));
-    add(ConfigField::MaxPolls, "maxPolls", std::to_string(a.maxPolls));
-    add(ConfigField::RestartDelayMs, "restartDelayMs", std::to_string(a.restartDelayMs));
+    add(ConfigField::BatchSize, std::to_string(a.batchSize));
+    add(ConfigField::WaitMs, std::to_string(a.waitMs));
+    add(ConfigField::AutoAck, a.autoAck ? "true" : "false");
+    add(ConfigField::Work, a.work.describe());
+    add(ConfigField::FailureRate, formatConfigNumber(a.failureRate));
+    add(ConfigField::OnFailure, std::string(toString(a.onFailure)));
+    add(ConfigField::RequeueChannel, a.requeueChannel);
+    add(ConfigField::CrashRate, formatConfigNumber(a.crashRate));
+    add(ConfigField::Settle, std::string(toString(a.settle)));
+    add(ConfigField::MaxPolls, std::to_string(a.maxPolls));
+    add(ConfigField::RestartDelayMs, std::to_string(a.restartDelayMs));
     return out;
+}
+
+std::vector<SettingChange> changedSettings(const WorkerConfig& before, const WorkerConfig& after) {
+    return settingChanges(after, differingFields(before, after));
+}
+
+std::string describeFields(const WorkerConfig& a, ConfigFields fields) {
+    return formatSettingChanges(settingChanges(a, fields));
 }
 
 std::string describeChanges(const WorkerConfig& before, const WorkerConfig& after) {

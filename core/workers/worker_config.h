@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "events/config_change.h"
 #include "workers/setting_limits.h"
 #include "workers/work_profile.h"
 
@@ -48,28 +50,20 @@ struct WorkerConfig {
     bool operator==(const WorkerConfig&) const = default;
 };
 
-// The tunable fields of a WorkerConfig, in the order texts list them.
-enum class ConfigField : std::uint8_t {
-    BatchSize,
-    WaitMs,
-    AutoAck,
-    Work,
-    FailureRate,
-    OnFailure,
-    RequeueChannel,
-    CrashRate,
-    Settle,
-    MaxPolls,
-    RestartDelayMs,
-    Count
-};
-using ConfigFields = std::bitset<static_cast<std::size_t>(ConfigField::Count)>;
+// The tunable fields of a WorkerConfig are the first eleven run settings
+// (events/config_change.h): one list of names for texts, events and panels.
+using ConfigField = ConfigSetting;
+using ConfigFields = std::bitset<static_cast<std::size_t>(ConfigSetting::Count)>;
 
 // The fields whose values differ between the two.
 ConfigFields differingFields(const WorkerConfig& a, const WorkerConfig& b);
-// "batch=1 failureRate=0.2": the chosen fields with their values in `config`,
-// in ConfigField order; empty when none is chosen. The one format of every
-// configuration text (pool change markers, scenario "set" actions).
+// The chosen fields with their values in `config`, in ConfigField order.
+std::vector<SettingChange> settingChanges(const WorkerConfig& config, ConfigFields fields);
+// The fields that differ, with their new values in `after`.
+std::vector<SettingChange> changedSettings(const WorkerConfig& before, const WorkerConfig& after);
+// "batch=1 failureRate=0.2": settingChanges() as text (formatSettingChanges);
+// empty when none is chosen. The one format of every configuration text (pool
+// change markers, scenario "set" actions).
 std::string describeFields(const WorkerConfig& config, ConfigFields fields);
 // "batch=1 failureRate=0.2": the fields that differ, with their new values;
 // empty when equal.

@@ -70,17 +70,16 @@ int WorkerPool::freeNumberLocked() const {
     return n;
 }
 
-void WorkerPool::emitConfigChanged(const std::string& actor, const std::string& detail) const {
-    if (options_.events == nullptr || detail.empty()) {
+void WorkerPool::emitConfigChanged(const std::string& actor,
+                                   const std::vector<SettingChange>& changes) const {
+    if (options_.events == nullptr || changes.empty()) {
         return;
     }
-    Event e;
+    Event e = makeConfigChangedEvent(changes);
     e.timeNs = monotonicNanos();
-    e.kind = EventKind::ConfigChanged;
     e.source = EventSource::Pool;
     e.actor = actor;
     e.channel = options_.channel;
-    e.detail = detail;
     options_.events->push(std::move(e));
 }
 
@@ -160,7 +159,7 @@ bool WorkerPool::scaleTo(int count, std::string* error) {
             }
             remaining = slots_.size();
         }
-        emitConfigChanged({}, "workers=" + std::to_string(remaining));
+        emitConfigChanged({}, {{ConfigSetting::Workers, std::to_string(remaining)}});
         return true;
     }
     if (missing > 0) {
@@ -172,7 +171,7 @@ bool WorkerPool::scaleTo(int count, std::string* error) {
             }
             return false;
         }
-        emitConfigChanged({}, "workers=" + std::to_string(count));
+        emitConfigChanged({}, {{ConfigSetting::Workers, std::to_string(count)}});
     }
     return true;
 }
@@ -245,10 +244,10 @@ bool WorkerPool::setConfig(const WorkerConfig& config, std::string* error) {
         }
         return false;
     }
-    std::string changes;
+    std::vector<SettingChange> changes;
     {
         std::lock_guard lock(mutex_);
-        changes = describeChanges(config_, config);
+        changes = changedSettings(config_, config);
         config_ = config;
         for (Slot& slot : slots_) {
             if (!slot.overridden) {
@@ -273,7 +272,7 @@ bool WorkerPool::setWorkerConfig(const std::string& id, const WorkerConfig& conf
         }
         return false;
     }
-    std::string changes;
+    std::vector<SettingChange> changes;
     {
         std::lock_guard lock(mutex_);
         Slot* slot = findLocked(id);
@@ -283,7 +282,7 @@ bool WorkerPool::setWorkerConfig(const std::string& id, const WorkerConfig& conf
             }
             return false;
         }
-        changes = describeChanges(slot->worker->config(), config);
+        changes = changedSettings(slot->worker->config(), config);
         slot->overridden = true;
         slot->worker->setConfig(config);
     }
@@ -292,14 +291,14 @@ bool WorkerPool::setWorkerConfig(const std::string& id, const WorkerConfig& conf
 }
 
 bool WorkerPool::clearWorkerConfig(const std::string& id) {
-    std::string changes;
+    std::vector<SettingChange> changes;
     {
         std::lock_guard lock(mutex_);
         Slot* slot = findLocked(id);
         if (!slot) {
             return false;
         }
-        changes = describeChanges(slot->worker->config(), config_);
+        changes = changedSettings(slot->worker->config(), config_);
         slot->overridden = false;
         slot->worker->setConfig(config_);
     }
@@ -349,9 +348,7 @@ bool WorkerPool::setSlowdown(const std::string& id, double factor) {
         return true;
     });
     if (found) {
-        char buffer[48];
-        std::snprintf(buffer, sizeof buffer, "slowdown=%g", factor);
-        emitConfigChanged(id, buffer);
+        emitConfigChanged(id, {{ConfigSetting::Slowdown, formatConfigNumber(factor)}});
     }
     return found;
 }

@@ -101,7 +101,8 @@ private:
     Slot* findLocked(const std::string& id);
     const Slot* findLocked(const std::string& id) const;
     int freeNumberLocked() const;
-    void emitConfigChanged(const std::string& actor, const std::string& detail) const;
+    void emitConfigChanged(const std::string& actor,
+                           const std::vector<SettingChange>& changes) const;
     template <typename F>
     bool withWorker(const std::string& id, F&& f);
 

@@ -1,4 +1,5 @@
 #include <QtTest>
+#include <algorithm>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -6,6 +7,7 @@
 #include <vector>
 
 #include "event_test_names.h"
+#include "events/event_fields.h"
 #include "events/event_log_reader.h"
 #include "events/event_log_writer.h"
 
@@ -58,8 +60,8 @@ std::vector<Event> sampleEvents() {
     std::vector<Event> events;
     Event a;
     a.timeNs = 1'000'500;
-    a.kind = EventKind::Rejected;
-    a.source = EventSource::Worker;
+    a.kind = EventKind::TaskSent;  // a kind that uses value, count2 and detail
+    a.source = EventSource::Producer;
     a.actor = "worker \"one\"";
     a.channel = "tasks,urgent";
     a.messageId = "MSG-1";
@@ -89,6 +91,11 @@ std::vector<Event> sampleEvents() {
     return events;
 }
 
+std::size_t columnOf(const std::vector<std::string>& header, std::string_view name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    return static_cast<std::size_t>(it - header.begin());
+}
+
 bool sameEvent(const Event& x, const Event& y) {
     return x.timeNs == y.timeNs && x.kind == y.kind && x.source == y.source && x.actor == y.actor &&
            x.channel == y.channel && x.messageId == y.messageId && x.sequence == y.sequence &&
@@ -106,6 +113,7 @@ private Q_SLOTS:
     void csvOfNoEventsIsJustTheHeader();
     void jsonLinesRoundTrip();
     void jsonLinesUsesColumnNames();
+    void logsWrittenBeforeTheNamedFieldsStillRead();
     void invalidUtf8IsReplacedAndCounted();
     void readerReportsTheBadLine();
     void readerChecksTypesAndRanges();
@@ -131,29 +139,37 @@ void TestEventLog::csvHasStableColumnsAndQuotesProperly() {
     QCOMPARE(r.written, events.size());
     const auto rows = parseCsv(out.str());
     QCOMPARE(rows.size(), events.size() + 1);
-    const std::vector<std::string> header = {
-        "time_ns",  "kind",          "source",      "actor", "channel", "message_id",
-        "sequence", "receive_count", "transaction", "value", "count2",  "detail"};
-    QCOMPARE(rows[0], header);
+    const std::vector<std::string> common = {"time_ns",  "kind",          "source",
+                                             "actor",    "channel",       "message_id",
+                                             "sequence", "receive_count", "transaction"};
+    const auto& header = rows[0];
+    QVERIFY(std::equal(common.begin(), common.end(), header.begin()));
+    QCOMPARE(header.size(), common.size() + allEventFieldNames().size());
+    for (const char* generic : {"value", "count2", "detail"})
+        QCOMPARE(columnOf(header, generic), header.size());  // no column says "count2"
     for (const auto& row : rows)
         QCOMPARE(row.size(), header.size());
     const auto& a = rows[1];
     QCOMPARE(a[0], std::string("500"));
-    QCOMPARE(a[1], std::string("rejected"));
-    QCOMPARE(a[2], std::string("worker"));
+    QCOMPARE(a[1], std::string("task-sent"));
+    QCOMPARE(a[2], std::string("producer"));
     QCOMPARE(a[3], events[0].actor);
     QCOMPARE(a[4], events[0].channel);
     QCOMPARE(a[5], std::string("MSG-1"));
     QCOMPARE(a[6], std::string("18446744073709551615"));
     QCOMPARE(a[7], std::string("2"));
     QCOMPARE(a[8], events[0].transaction);
-    QCOMPARE(a[9], std::string("-5"));
-    QCOMPARE(a[10], std::string("-9223372036854775808"));
-    QCOMPARE(a[11], events[0].detail);
+    QCOMPARE(a[columnOf(header, "delay_seconds")], std::string("-5"));
+    QCOMPARE(a[columnOf(header, "task_number")], std::string("-9223372036854775808"));
+    QCOMPARE(a[columnOf(header, "body_excerpt")], events[0].detail);
+    QCOMPARE(a[columnOf(header, "dropped")], std::string());  // not a field of task-sent
     QCOMPARE(rows[2][0], std::string("-1000"));
     QCOMPARE(rows[2][1], std::string("broker-dead-lettered"));
-    QCOMPARE(rows[2][11], std::string());
+    QCOMPARE(rows[2][columnOf(header, "dead_letter_channel")], std::string());
     QCOMPARE(rows[3][1], std::string("events-dropped"));
+    QCOMPARE(rows[3][columnOf(header, "dropped")], std::string("12"));
+    QCOMPARE(rows[3][columnOf(header, "dropped_total")], std::string("40"));
+    QCOMPARE(rows[3][columnOf(header, "notice")], std::string("plain"));
 }
 
 void TestEventLog::csvOfNoEventsIsJustTheHeader() {
@@ -161,8 +177,13 @@ void TestEventLog::csvOfNoEventsIsJustTheHeader() {
     const EventLogResult r = writeEventsCsv(out, {});
     QVERIFY(r.ok);
     QCOMPARE(r.written, std::size_t(0));
-    QCOMPARE(out.str(), std::string("time_ns,kind,source,actor,channel,message_id,sequence,"
-                                    "receive_count,transaction,value,count2,detail\n"));
+    std::string header;
+    for (const std::string_view column : eventLogCsvColumns())
+        header += (header.empty() ? "" : ",") + std::string(column);
+    QCOMPARE(out.str(), header + "\n");
+    QVERIFY(out.str().rfind("time_ns,kind,source,actor,channel,message_id,sequence,"
+                            "receive_count,transaction,delay_seconds,task_number,body_excerpt,",
+                            0) == 0);
 }
 
 void TestEventLog::jsonLinesRoundTrip() {
@@ -198,12 +219,35 @@ void TestEventLog::jsonLinesUsesColumnNames() {
     std::string line;
     std::getline(in, line);
     const auto j = nlohmann::json::parse(line);
-    QCOMPARE(j.size(), kEventLogColumns.size());
-    for (const auto column : kEventLogColumns)
+    QCOMPARE(j.size(), kEventLogCommonColumns.size() + 3);
+    for (const auto column : kEventLogCommonColumns)
         QVERIFY(j.contains(std::string(column)));
     QCOMPARE(j["time_ns"].get<std::int64_t>(), 500);
-    QCOMPARE(j["kind"].get<std::string>(), std::string("rejected"));
+    QCOMPARE(j["kind"].get<std::string>(), std::string("task-sent"));
     QCOMPARE(j["sequence"].get<std::uint64_t>(), std::numeric_limits<std::uint64_t>::max());
+    QCOMPARE(j["delay_seconds"].get<std::int64_t>(), -5);
+    QVERIFY(j.contains("body_excerpt") && !j.contains("detail") && !j.contains("count2"));
+    std::getline(in, line);
+    const auto deadLettered = nlohmann::json::parse(line);  // only its own field
+    QCOMPARE(deadLettered.size(), kEventLogCommonColumns.size() + 1);
+    QVERIFY(deadLettered.contains("dead_letter_channel"));
+}
+
+void TestEventLog::logsWrittenBeforeTheNamedFieldsStillRead() {
+    // The keys of the first exports, and a poll's wait timeout as text.
+    const auto poll = parseEventJsonLine(
+        "{\"kind\":\"poll-started\",\"value\":5,\"count2\":0,\"detail\":\"10000\"}");
+    QVERIFY(poll.has_value());
+    QCOMPARE(poll->value, std::int64_t(5));
+    QCOMPARE(poll->count2, std::int64_t(10000));
+    QVERIFY(poll->detail.empty());
+    const auto now = parseEventJsonLine(
+        "{\"kind\":\"poll-started\",\"max_messages\":5,\"wait_timeout_ms\":10000}");
+    QVERIFY(now.has_value());
+    QCOMPARE(now->count2, std::int64_t(10000));
+    std::string why;
+    QVERIFY(!parseEventJsonLine("{\"kind\":\"poll-returned\",\"waited_ms\":\"long\"}", 0, &why));
+    QVERIFY2(why.find("waited_ms") != std::string::npos, why.c_str());
 }
 
 void TestEventLog::invalidUtf8IsReplacedAndCounted() {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "events/config_change.h"
 #include "recording/recording_reader.h"
 #include "recording/recording_schema.h"
 #include "recording/recording_writer.h"
@@ -127,6 +128,38 @@ private Q_SLOTS:
         QVERIFY2(reader, error.c_str());
         QCOMPARE(reader->schemaVersion(), 1);
         QCOMPARE(reader->eventCount(), std::uint64_t(10));
+    }
+
+    // Version 3 named the kinds' fields and moved a poll's wait timeout from
+    // text into count2: a version-2 file's events come out in today's form.
+    void versionTwoEventsAreUpgraded() {
+        {
+            std::string error;
+            auto writer = RecordingWriter::create(path("v2.qsrun"), 0, {}, &error);
+            QVERIFY2(writer, error.c_str());
+            Event poll;
+            poll.kind = EventKind::PollStarted;
+            poll.value = 5;
+            poll.detail = "10000";  // as version 2 recorded it
+            Event config;
+            config.timeNs = 1;
+            config.kind = EventKind::ConfigChanged;
+            config.detail = "batch=1 workers=4";  // value 0, as version 2 recorded it
+            std::vector<Event> batch{poll, config};
+            writer->append(batch);
+            QVERIFY2(writer->close(&error), error.c_str());
+        }
+        sqlite(path("v2.qsrun"), "PRAGMA user_version=2");
+        std::string error;
+        auto reader = RecordingReader::open(path("v2.qsrun"), &error);
+        QVERIFY2(reader, error.c_str());
+        std::vector<Event> events;
+        QVERIFY2(reader->readEvents(1, 3, &events, &error), error.c_str());
+        QCOMPARE(events.size(), 2u);
+        QCOMPARE(events[0].count2, std::int64_t(10000));
+        QVERIFY(events[0].detail.empty());
+        QCOMPARE(events[1].value,
+                 settingBit(ConfigSetting::BatchSize) | settingBit(ConfigSetting::Workers));
     }
 
     void olderSchemaVersion() {

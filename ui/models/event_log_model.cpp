@@ -57,7 +57,7 @@ QString EventLogModel::detailText(const Event& e) {
     QString d = QString::fromStdString(e.detail);
     switch (e.kind) {
         case EventKind::PollStarted:
-            return QStringLiteral("max %1, wait %2 ms").arg(e.value).arg(d);
+            return QStringLiteral("max %1, wait %2 ms").arg(e.value).arg(e.count2);
         case EventKind::PollReturned:
             return QStringLiteral("%1 message(s) after %2 ms").arg(e.value).arg(e.count2);
         case EventKind::MessageAssigned:

@@ -1,11 +1,12 @@
 #include "models/explainer.h"
 
-#include <QRegularExpression>
+#include <QStringList>
 #include <algorithm>
 #include <map>
 #include <optional>
 
 #include "controllers/console_run.h"
+#include "events/config_change.h"
 #include "models/event_time.h"
 #include "models/message_key.h"
 #include "models/task_view.h"
@@ -18,67 +19,61 @@ QString q(std::string_view s) {
     return fromView(s);
 }
 
-QString describeSetting(const QString& name, const QString& value) {
-    if (name == QStringLiteral("batchSize") || name == QStringLiteral("batch")) {
-        return QStringLiteral(
-                   "Batch size is now %1: each poll asks the broker for up to %1 task(s), "
-                   "and the poll only returns early when that many are available.")
-            .arg(value);
+QString describeSetting(const SettingChange& change) {
+    const QString value = QString::fromStdString(change.value);
+    switch (change.setting) {
+        case ConfigSetting::BatchSize:
+            return QStringLiteral(
+                       "Batch size is now %1: each poll asks the broker for up to %1 task(s), "
+                       "and the poll only returns early when that many are available.")
+                .arg(value);
+        case ConfigSetting::WaitMs:
+            return QStringLiteral(
+                       "Wait timeout is now %1 ms: an empty queue holds a poll open this long "
+                       "before it returns with whatever it collected.")
+                .arg(value);
+        case ConfigSetting::AutoAck:
+            return change.flag().value_or(false)
+                       ? QStringLiteral(
+                             "Auto-ack is on: the broker counts a task as done the moment it "
+                             "hands it out. A crash now loses tasks instead of redelivering "
+                             "them.")
+                       : QStringLiteral(
+                             "Auto-ack is off: a task stays reserved until the worker acks it; "
+                             "if the worker dies first, the task is delivered again.");
+        case ConfigSetting::FailureRate:
+            return QStringLiteral(
+                       "Failure rate is now %1: failed tasks are rejected (NAck) and go back to "
+                       "the tail of the queue with a higher receive count.")
+                .arg(value);
+        case ConfigSetting::CrashRate:
+            return QStringLiteral(
+                       "Crash rate is now %1: a crashing worker drops its connection without "
+                       "settling, and the broker hands its tasks to someone else.")
+                .arg(value);
+        case ConfigSetting::Work:
+            return QStringLiteral("Work per task is now %1.").arg(value);
+        case ConfigSetting::Slowdown:
+            return QStringLiteral(
+                       "Work now takes %1× as long: a slow worker holds its batch longer while "
+                       "others may sit idle.")
+                .arg(value);
+        case ConfigSetting::Workers:
+            return QStringLiteral("The pool now has %1 worker(s) competing for the same queue.")
+                .arg(value);
+        default:
+            return QStringLiteral("%1 is now %2.").arg(q(toString(change.setting)), value);
     }
-    if (name == QStringLiteral("waitMs") || name == QStringLiteral("wait")) {
-        return QStringLiteral(
-                   "Wait timeout is now %1 ms: an empty queue holds a poll open this long "
-                   "before it returns with whatever it collected.")
-            .arg(value);
-    }
-    if (name == QStringLiteral("autoAck")) {
-        return value == QStringLiteral("true") || value == QStringLiteral("1")
-                   ? QStringLiteral(
-                         "Auto-ack is on: the broker counts a task as done the moment it "
-                         "hands it out. A crash now loses tasks instead of redelivering them.")
-                   : QStringLiteral(
-                         "Auto-ack is off: a task stays reserved until the worker acks it; "
-                         "if the worker dies first, the task is delivered again.");
-    }
-    if (name == QStringLiteral("failureRate")) {
-        return QStringLiteral(
-                   "Failure rate is now %1: failed tasks are rejected (NAck) and go back to "
-                   "the tail of the queue with a higher receive count.")
-            .arg(value);
-    }
-    if (name == QStringLiteral("crashRate")) {
-        return QStringLiteral(
-                   "Crash rate is now %1: a crashing worker drops its connection without "
-                   "settling, and the broker hands its tasks to someone else.")
-            .arg(value);
-    }
-    if (name == QStringLiteral("work")) {
-        return QStringLiteral("Work per task is now %1.").arg(value);
-    }
-    if (name == QStringLiteral("slowdown")) {
-        return QStringLiteral(
-                   "Work now takes %1× as long: a slow worker holds its batch longer while "
-                   "others may sit idle.")
-            .arg(value);
-    }
-    if (name == QStringLiteral("workers")) {
-        return QStringLiteral("The pool now has %1 worker(s) competing for the same queue.")
-            .arg(value);
-    }
-    return QStringLiteral("%1 is now %2.").arg(name, value);
 }
 
-// "batch=5 work=fixed 100 ms" -> one sentence per setting.
-QString describeConfig(const QString& detail) {
-    static const QRegularExpression re(QStringLiteral("(\\w+)=(.*?)(?=\\s+\\w+=|$)"));
+// One sentence per changed setting.
+QString describeConfig(const Event& e) {
     QStringList sentences;
-    auto it = re.globalMatch(detail);
-    while (it.hasNext()) {
-        const auto m = it.next();
-        sentences << describeSetting(m.captured(1), m.captured(2).trimmed());
+    for (const SettingChange& change : settingChangesOf(e)) {
+        sentences << describeSetting(change);
     }
     if (sentences.isEmpty()) {
-        return QStringLiteral("Configuration changed: %1.").arg(detail);
+        return QStringLiteral("Configuration changed: %1.").arg(QString::fromStdString(e.detail));
     }
     return sentences.join(QLatin1Char(' '));
 }
@@ -448,13 +443,12 @@ void Explainer::explainWait(const Event& e, Batch& out) {
 }
 
 void Explainer::explainConfig(const Event& e, Batch& out) {
-    const QString detail = q(e.detail);
-    if (detail.contains(QStringLiteral("autoAck=true"))) {
-        autoAck_ = true;
-    } else if (detail.contains(QStringLiteral("autoAck=false"))) {
-        autoAck_ = false;
+    for (const SettingChange& change : settingChangesOf(e)) {
+        if (change.setting == ConfigSetting::AutoAck && change.flag()) {
+            autoAck_ = *change.flag();
+        }
     }
-    QString text = describeConfig(detail);
+    QString text = describeConfig(e);
     if (e.source == EventSource::Worker && !e.actor.empty()) {
         text = q(e.actor) + QStringLiteral(": ") + text;
     }
