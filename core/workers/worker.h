@@ -85,6 +85,7 @@ public:
 
 private:
     enum class Outcome { Continue, Crash, Stop, StreamLost };
+    class BatchRun;  // one received batch: its work and settlement (batch_run.h)
 
     void run();
     // emit() pushes at once (after anything staged); stage() collects events
@@ -109,7 +110,7 @@ private:
     bool handleCrash();  // false = stop requested while crashed
     void abandonHeld(const char* why, WorkerState nextState);
     Outcome pollOnce(const WorkerConfig& config);
-    Outcome processBatch(const WorkerConfig& config, client::ReceivedBatch& batch);
+    Outcome processBatch(const WorkerConfig& config, client::ReceivedBatch& batch);  // BatchRun
     Outcome afterFailedSettle(const client::Error& error, const std::string& what);
     void recordError(const std::string& what);
     void dropConnection();

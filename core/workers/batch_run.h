@@ -1,0 +1,57 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "client/received_batch.h"
+#include "workers/worker.h"
+
+// The processing of one received batch by one worker: admit it (hand-out
+// events, the snapshot), do each message's work, settle it the way the
+// configuration says, and finish the batch. Internal to the worker library:
+// a Worker makes one per batch on its own thread and drops it at the end.
+namespace qs::workers {
+
+class Worker::BatchRun {
+public:
+    BatchRun(Worker& worker, const WorkerConfig& config, client::ReceivedBatch& batch);
+    BatchRun(const BatchRun&) = delete;
+    BatchRun& operator=(const BatchRun&) = delete;
+
+    Outcome run();
+
+private:
+    void admit();
+    // The work of message i, with its events; Continue, or Stop / Crash when
+    // the worker is told to (or rolls a crash) before the work is done.
+    Outcome work(std::size_t i);
+    // After message i's work: settle it now, later, or never, by the mode.
+    Outcome settleAfterWork(std::size_t i);
+    // Reject (NAck) or requeue one failed message, with its event.
+    Outcome settleFailed(std::size_t i);
+    // Mode "batch" at the end: the failed messages one by one, then one AckAll.
+    Outcome settleBatchAtEnd();
+    // The acks due in mode "each": one Ack, or one AckRange for several.
+    Outcome flushAcks();
+    Outcome leave(Outcome why);
+    void markIdle();
+
+    Event& stageMessage(EventKind kind, std::size_t i, std::int64_t timeNs = 0);
+    void setStatuses(std::span<const std::size_t> which, ItemStatus status);
+    void setStatus(std::size_t i, ItemStatus status);
+    void forgetSettled(std::span<const std::size_t> which);
+
+    Worker& w_;
+    const WorkerConfig& config_;
+    client::ReceivedBatch& batch_;
+    std::vector<client::ReceivedMessage>& messages_;
+    const bool eventsOn_;
+    std::vector<BatchItem> items_;
+    std::vector<char> failed_;
+    std::vector<std::size_t> pendingAcks_;  // mode "each": acks not yet written
+    std::vector<std::uint64_t> pendingSequences_;
+};
+
+}  // namespace qs::workers
