@@ -7,7 +7,7 @@
 
 namespace qs {
 
-Run::Run(RunOptions options)
+Run::Run(RunModelOptions options)
     : options_(options), ledger_(options.ledger), checkpoints_(options.checkpointInterval) {
     ledger_.setObserver(&changes_);
 }

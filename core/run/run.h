@@ -17,7 +17,8 @@
 
 namespace qs {
 
-struct RunOptions {
+// How a Run keeps its state (not how a run is played: that is runner::RunOptions).
+struct RunModelOptions {
     LedgerOptions ledger;  // for the head ledger
     // Events between checkpoints. Seeking costs a copy of the messages plus
     // the replay of at most this many events' changes; memory per checkpoint
@@ -62,7 +63,7 @@ struct RunMemory {
 // after joining it). RunState values may be handed to any thread.
 class Run {
 public:
-    explicit Run(RunOptions options = {});
+    explicit Run(RunModelOptions options = {});
     Run(const Run&) = delete;
     Run& operator=(const Run&) = delete;
 
@@ -128,7 +129,7 @@ public:
         return ledger_.takeDerivedEvents(out);
     }
 
-    const RunOptions& options() const { return options_; }
+    const RunModelOptions& options() const { return options_; }
     std::size_t checkpointCount() const { return checkpoints_.count(); }
     RunMemory memory() const;
 
@@ -136,7 +137,7 @@ private:
     static void completeState(RunState& state);
     void noteTouched(std::uint32_t event);
 
-    RunOptions options_;
+    RunModelOptions options_;
     run::EventStore events_;
     run::TimeIndex time_;
     run::ChangeLog changes_;

@@ -212,7 +212,7 @@ double appendSeconds(qs::Run& run, const std::vector<qs::Event>& events) {
 }
 
 void measureRun(const Args& args, const std::vector<qs::Event>& events, std::uint32_t interval) {
-    qs::RunOptions options;
+    qs::RunModelOptions options;
     options.checkpointInterval = interval;
     const double n = static_cast<double>(events.size());
     // The ledger alone and the run, alternately: the first of each pays for

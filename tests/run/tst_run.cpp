@@ -120,7 +120,7 @@ private Q_SLOTS:
     // The events of one operation share a time: the state at that time holds
     // all of them, the state just before holds none.
     void eventsSharingATimeAreInTogether() {
-        RunOptions options;
+        RunModelOptions options;
         options.ledger.maxReceiveCount = 2;
         Run run(options);
         run.append(crashAndDeadLetterTimeline());
@@ -182,7 +182,7 @@ private Q_SLOTS:
     }
     void everyPrefixMatchesAReplay() {
         QFETCH(int, interval);
-        RunOptions options;
+        RunModelOptions options;
         options.ledger.maxReceiveCount = 2;
         options.checkpointInterval = static_cast<std::uint32_t>(interval);
         Run run(options);
@@ -200,7 +200,7 @@ private Q_SLOTS:
     // The head ledger forgets finished messages beyond its bound; the run
     // keeps every message's state.
     void forgottenMessagesStayInTheRun() {
-        RunOptions options;
+        RunModelOptions options;
         options.ledger.maxFinishedMessages = 1;
         options.checkpointInterval = 4;
         Run run(options);
@@ -228,7 +228,7 @@ private Q_SLOTS:
 
     // The head read in place says what a copied head() says, after every event.
     void headInPlaceMatchesTheCopiedHead() {
-        RunOptions options;
+        RunModelOptions options;
         options.ledger.maxReceiveCount = 2;
         Run run(options);
         for (const Event& e : crashAndDeadLetterTimeline()) {
@@ -250,7 +250,7 @@ private Q_SLOTS:
     // A message's trail holds the events naming it and the crash that
     // returned it without naming it, oldest first, each once.
     void aMessagesTrailHasEveryEventThatTouchedIt() {
-        RunOptions options;
+        RunModelOptions options;
         options.ledger.maxReceiveCount = 2;
         Run run(options);
         const auto events = crashAndDeadLetterTimeline();

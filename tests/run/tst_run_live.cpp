@@ -58,7 +58,7 @@ private Q_SLOTS:
         events_ = recordPoolRun();
         qInfo("%zu events recorded", events_.size());
         const std::size_t interval = std::max<std::size_t>(events_.size() / 40, 1);
-        RunOptions options;
+        RunModelOptions options;
         options.checkpointInterval = static_cast<std::uint32_t>(interval);
         run_ = std::make_unique<Run>(options);
         // In batches of uneven size, as a pump hands them over.
@@ -131,7 +131,7 @@ private Q_SLOTS:
         std::mt19937_64 random(7);
         for (int i = 0; i < 12; ++i) {
             const std::size_t n = random() % (events_.size() + 1);
-            RunOptions fromZero;
+            RunModelOptions fromZero;
             fromZero.checkpointInterval = 1u << 30;  // no checkpoint but the empty one
             Run fresh(fromZero);
             fresh.append(std::span(events_).first(n));

@@ -41,7 +41,7 @@ std::vector<std::uint32_t> ConsoleRun::messagesReturnedBy(std::uint64_t event) c
 
 void ConsoleRun::reset(const LedgerOptions& options) {
     returnedBy_.clear();
-    RunOptions runOptions;
+    RunModelOptions runOptions;
     runOptions.ledger = options;
     run_ = std::make_unique<Run>(runOptions);
     touched_.clear();
