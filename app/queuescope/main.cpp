@@ -18,6 +18,7 @@
 #include "panels/channel_browser.h"
 #include "panels/charts_panel.h"
 #include "runner/headless_command.h"
+#include "runner/redrive_command.h"
 #include "runner/summary_command.h"
 #include "widgets/theme.h"
 #include "widgets/timeline_view.h"
@@ -42,6 +43,9 @@ int main(int argc, char** argv) {
     if (argc > 1 && std::string_view(argv[1]) == "summary") {
         return qs::runner::runSummary(argc, argv);
     }
+    if (argc > 1 && std::string_view(argv[1]) == "redrive") {
+        return qs::runner::runRedrive(argc, argv);
+    }
     const bool screenshot = hasArg(argc, argv, "--screenshot");
     // These show no window, so they work on a machine without a display too.
     const bool textOnly = hasArg(argc, argv, "--version") || hasArg(argc, argv, "-v") ||
@@ -61,7 +65,8 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral(
         "Queuescope: watch KubeMQ work queues live.\n"
         "  queuescope run ...   runs a scenario headless (see `queuescope run --help`).\n"
-        "  queuescope summary RUN.qsrun   prints a recorded run's summary."));
+        "  queuescope summary RUN.qsrun   prints a recorded run's summary.\n"
+        "  queuescope redrive ...   moves dead-lettered messages back (see --help)."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption screenshotOpt(

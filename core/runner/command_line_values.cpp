@@ -60,6 +60,17 @@ std::vector<std::string> split(const std::string& text, char sep, std::size_t ma
     return parts;
 }
 
+std::string checkHostPort(const std::string& address) {
+    // gRPC would wrap a port over 65535 round to another port.
+    const std::size_t colon = address.rfind(':');
+    int port = 0;
+    if (colon == std::string::npos || colon == 0 ||
+        !parseInt(address.substr(colon + 1), 1, 65535, &port)) {
+        return "expected HOST:PORT with a port 1..65535";
+    }
+    return {};
+}
+
 bool sameFile(const std::string& a, const std::string& b) {
     std::error_code ea;
     std::error_code eb;

@@ -125,12 +125,8 @@ std::vector<HeadlessOption> generalOptions() {
          "scenario file (schema in docs/workers.md)"},
         {"address", "HOST:PORT", general, "use this KubeMQ server instead of the embedded broker",
          [](HeadlessArgs& h, const std::string& v, std::string* why) {
-             // gRPC would wrap a port over 65535 round to another port.
-             const std::size_t colon = v.rfind(':');
-             int port = 0;
-             if (colon == std::string::npos || colon == 0 ||
-                 !parseInt(v.substr(colon + 1), 1, 65535, &port)) {
-                 return fail(why, "expected HOST:PORT with a port 1..65535");
+             if (std::string bad = checkHostPort(v); !bad.empty()) {
+                 return fail(why, bad);
              }
              h.options.address = v;
              return true;
