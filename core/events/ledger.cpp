@@ -330,6 +330,7 @@ DeliveryRecord& Ledger::beginDelivery(MessageRecord& rec, const Event& e, Side s
         if (redelivery)
             ++w.stats.redelivered;
         w.openMessages.insert(rec.messageId);
+        w.stats.maxHeld = std::max<std::uint64_t>(w.stats.maxHeld, w.openMessages.size());
     }
 
     bool reported = false;
@@ -901,6 +902,21 @@ void Ledger::applyReportedRedelivery(const Event& e) {
     reportedRedeliveries_.insert(std::move(key));
 }
 
+// An empty poll while others hold messages: the queue looked empty to this
+// worker because the work sat reserved elsewhere (a batch too big, a slow or
+// stuck worker).
+void Ledger::noteEmptyPoll(WorkerData& poller) {
+    std::uint64_t heldByOthers = 0;
+    for (const auto& [name, other] : workers_) {
+        if (&other != &poller)
+            heldByOthers += other.openMessages.size();
+    }
+    if (heldByOthers > 0) {
+        ++poller.stats.emptyPollsWhileOthersHeld;
+        poller.stats.heldByOthersAtEmptyPolls += heldByOthers;
+    }
+}
+
 void Ledger::applyWorkerEvent(const Event& e) {
     if (e.actor.empty())
         return;
@@ -911,8 +927,10 @@ void Ledger::applyWorkerEvent(const Event& e) {
         case EventKind::PollReturned: {
             WorkerData& w = workerData(e.actor);
             ++w.stats.polls;
-            if (e.value == 0)
+            if (e.value == 0) {
                 ++w.stats.emptyPolls;
+                noteEmptyPoll(w);
+            }
             w.stats.pollWaitNs += e.count2 * 1'000'000;
             break;
         }

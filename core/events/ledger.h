@@ -110,8 +110,14 @@ struct WorkerStats {
     std::uint64_t polls = 0;  // PollReturned
     std::uint64_t emptyPolls = 0;
     std::uint64_t errors = 0;
-    std::int64_t busyNs = 0;                 // sum of work durations
-    std::int64_t pollWaitNs = 0;             // sum of time waited in polls
+    std::int64_t busyNs = 0;      // sum of work durations
+    std::int64_t pollWaitNs = 0;  // sum of time waited in polls
+    // Hoarding: the most messages it held unsettled at once; its empty polls
+    // that ended while other workers held unsettled messages, and how many
+    // those others held then (summed over those polls).
+    std::uint64_t maxHeld = 0;
+    std::uint64_t emptyPollsWhileOthersHeld = 0;
+    std::uint64_t heldByOthersAtEmptyPolls = 0;
     std::optional<EventKind> lastLifecycle;  // WorkerStarted / Paused / ... (none seen: empty)
     LatencyStats settleLatency;  // assignment -> its settlement (ack / reject / requeue)
     LatencyStats sendToAck;      // TaskSent -> its ack
@@ -274,6 +280,7 @@ private:
 
     void applyEvent(const Event& event);
     void noteWorkerChanged(WorkerData& worker);
+    void noteEmptyPoll(WorkerData& poller);
     void reportChangedWorkers();
     Entry& entry(const Event& event, bool& created);
     WorkerData& workerData(std::string_view name);

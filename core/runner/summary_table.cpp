@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "runner/poll_fairness.h"
+
 namespace qs::runner {
 
 namespace {
@@ -60,6 +62,31 @@ std::string n(std::uint64_t v) {
     return std::to_string(v);
 }
 
+std::string percent(double fraction) {
+    return fmt("%.0f%%", fraction * 100.0);
+}
+
+// Polls and fairness: how each worker's polls went and its share of the work.
+std::string pollFairnessTable(const RunResult& r) {
+    const PollFairness f = computePollFairness(r.workers, r.elapsedSeconds);
+    Table table({"worker", "polls", "empty", "msgs/poll", "wait s", "share", "fair share",
+                 "max held", "empty while others held"});
+    for (const WorkerPollFairness& w : f.workers) {
+        table.add({w.worker, n(w.polls), n(w.emptyPolls), fmt("%.1f", w.messagesPerPoll),
+                   fmt("%.2f", w.waitSeconds), percent(w.share), percent(w.fairShare), n(w.maxHeld),
+                   w.emptyPollsWhileOthersHeld == 0
+                       ? std::string("0")
+                       : n(w.emptyPollsWhileOthersHeld) + " (" + n(w.heldByOthersAtEmptyPolls) +
+                             " held)"});
+    }
+    std::string out = table.render();
+    out += "fairness (Jain's index over deliveries, 1 = even): " + fmt("%.2f", f.jainIndex);
+    if (r.elapsedSeconds > 0.0) {
+        out += "; empty polls per second: " + fmt("%.2f", f.emptyPollsPerSecond);
+    }
+    return out + "\n";
+}
+
 }  // namespace
 
 std::string formatSummary(const Scenario& scenario, const RunResult& r) {
@@ -101,6 +128,9 @@ std::string formatSummary(const Scenario& scenario, const RunResult& r) {
                n(sum.emptyPolls), fmt("%.2f", static_cast<double>(sum.busyNs) / 1e9), ""});
     out += table.render();
     out += '\n';
+    if (!r.workers.empty()) {
+        out += pollFairnessTable(r) + '\n';
+    }
 
     const LedgerSummary& t = r.totals;
     Table totals({"totals", "count"});
