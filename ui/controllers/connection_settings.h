@@ -29,9 +29,7 @@ struct ConnectionSettings {
     bool operator==(const ConnectionSettings&) const = default;
 };
 
-// Empty when `address` is a usable host:port (no spaces, a port 1..65535);
-// otherwise a sentence saying what is wrong, for the field that holds it.
-// gRPC would take "hello world" and round port 99999 to another port.
+// client::addressProblem() of the trimmed address, for the field that holds it.
 QString addressProblem(const QString& address);
 
 // Most recent first, at most 8, unique by address.
