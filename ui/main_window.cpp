@@ -70,6 +70,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     centre->setChildrenCollapsible(false);
     setCentralWidget(centre);
 
+    // A send numbers its tasks after every task the run has seen (issue #17 item 5).
+    run_->setRunTaskCount([this] { return consoleRun_->run().messageCount(); });
     buildDocks();
     recorder_ = new RunRecorder(run_, pump_, player_, this);
     recorder_->setEnabled(options_.recordRuns &&
