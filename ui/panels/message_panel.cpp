@@ -32,10 +32,11 @@ QColor historyColor(EventKind kind) {
         case EventKind::Rejected:
             return t.outcome(Outcome::Rejected);
         case EventKind::WorkerCrashed:
-        case EventKind::WorkerStopped:
         case EventKind::Redelivered:
-        case EventKind::BrokerReturned:
             return t.outcome(Outcome::Returned);
+        case EventKind::WorkerStopped:
+        case EventKind::BrokerReturned:  // the stream ended; a crash says so in its own line
+            return t.outcome(Outcome::ReturnedClosed);
         case EventKind::BrokerDeadLettered:
             return t.outcome(Outcome::DeadLettered);
         case EventKind::MessageAssigned:

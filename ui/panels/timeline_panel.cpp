@@ -32,7 +32,10 @@ constexpr LegendEntry kEntries[] = {
     {Outcome::Rejected, false, "rejected",
      "NAcked: back to the queue as a new copy (receive count + 1)."},
     {Outcome::Returned, false, "returned (crash)",
-     "Its worker crashed (or its stream ended) before settling it:\n"
+     "Its worker crashed before settling it:\n"
+     "the broker gives the same copy to another worker."},
+    {Outcome::ReturnedClosed, false, "returned (closed)",
+     "Its worker stopped or closed its client without settling it (nothing crashed):\n"
      "the broker gives the same copy to another worker."},
     {Outcome::Requeued, false, "re-queued", "Moved to another channel."},
     {Outcome::DeadLettered, false, "dead-lettered",
@@ -78,8 +81,8 @@ LegendWidget::LegendWidget(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("timelineLegend"));
     setToolTip(QStringLiteral(
         "Bar colours: in flight = handed to a worker, not yet settled; acked = done;\n"
-        "rejected = NAcked back to the queue; returned = its worker crashed, the broker gives it\n"
-        "to someone else; re-queued = moved to another channel; dead-lettered = gave up after\n"
+        "rejected = NAcked back to the queue; returned = its worker crashed (or, closed, stopped\n"
+        "without settling it), the broker gives it to someone else; re-queued = moved to another channel; dead-lettered = gave up after\n"
         "MaxReceiveCount. Hatched = a poll that waited and got nothing. A dark notch marks a "
         "redelivery."));
     // Not Fixed vertically: that would cap the height at one row (sizeHint).
