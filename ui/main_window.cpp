@@ -418,7 +418,7 @@ void MainWindow::wireEngine() {
     });
     connect(player_, &ScenarioPlayer::failed, this,
             [this](const QString& e) { statusBar()->showMessage(e, 10000); });
-    connect(player_, &ScenarioPlayer::finished, producer_, &ProducerPanel::scenarioEnded);
+    connect(player_, &ScenarioPlayer::finished, this, &MainWindow::scenarioFinished);
     connect(player_, &ScenarioPlayer::stepsNotReached, this, [this](const QStringList& steps) {
         statusBar()->showMessage(QStringLiteral("⚠ Scenario ended before these steps: ") +
                                      steps.join(QStringLiteral("; ")),
@@ -452,6 +452,36 @@ void MainWindow::wireEngine() {
                                                  s.count(MessageState::InFlight) ==
                                              0;
     });
+}
+
+// Workers of a drained scenario keep polling: without a word the run looks
+// unfinished (#17 item 6), so its end is said where the eye goes.
+void MainWindow::scenarioFinished(const QString& name) {
+    QString how;
+    switch (player_->lastEnd()) {
+        case runner::RunEnd::None:
+            break;  // stopped early: the action that stopped it says so
+        case runner::RunEnd::Drained:
+            how = QStringLiteral("finished: every task was settled");
+            break;
+        case runner::RunEnd::TimeBound:
+            how = QStringLiteral("ended at its time limit before every task was settled");
+            break;
+        case runner::RunEnd::RunTimeOver:
+            how = QStringLiteral("finished: its run time is over");
+            break;
+    }
+    producer_->scenarioEnded(how);
+    if (how.isEmpty()) {
+        return;
+    }
+    const bool warn = player_->lastEnd() == runner::RunEnd::TimeBound;
+    const QString workers =
+        run_->workerCount() > 0
+            ? QStringLiteral(" Its workers keep polling for more (Ctrl+R resets the run).")
+            : QString();
+    statusBar()->showMessage((warn ? QStringLiteral("⚠ ") : QStringLiteral("✓ ")) +
+                             QStringLiteral("Scenario \"%1\" %2.").arg(name, how) + workers);
 }
 
 void MainWindow::slowRefresh() {

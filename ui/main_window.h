@@ -94,6 +94,7 @@ private:
     void buildMenus();
     void wireEngine();
     void slowRefresh();
+    void scenarioFinished(const QString& name);
     void updateConnectionLabel();
     void restoreSettings();
     void saveSettings();

@@ -295,13 +295,14 @@ void ProducerPanel::showScenario(const QString& name, const workers::TaskSpec& s
     scenario_->show();
 }
 
-void ProducerPanel::scenarioEnded() {
+void ProducerPanel::scenarioEnded(const QString& how) {
     if (scenario_->isHidden()) {
         return;
     }
-    scenario_->setText(QStringLiteral("Scenario \"%1\" has ended; it sent %2 to %3. The form "
+    scenario_->setText(QStringLiteral("Scenario \"%1\" %2; it sent %3 to %4. The form "
                                       "holds your own settings for your next send.")
-                           .arg(scenarioName_, describeSends(scenarioSpec_),
+                           .arg(scenarioName_, how.isEmpty() ? QStringLiteral("has ended") : how,
+                                describeSends(scenarioSpec_),
                                 QString::fromStdString(scenarioSpec_.channel)));
 }
 
