@@ -37,6 +37,7 @@
 #include "panels/timeline_panel.h"
 #include "panels/worker_pool_panel.h"
 #include "run/run.h"
+#include "widgets/first_run_greeting.h"
 #include "widgets/recording_status.h"
 #include "widgets/theme.h"
 #include "widgets/timeline_view.h"
@@ -68,7 +69,15 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     // make them the part that gives way on larger screens.
     centre->setSizes({500, 500});
     centre->setChildrenCollapsible(false);
-    setCentralWidget(centre);
+    greeting_ = new FirstRunGreeting(this);
+    greeting_->hide();
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(2);
+    centralLayout->addWidget(greeting_);
+    centralLayout->addWidget(centre, 1);
+    setCentralWidget(central);
 
     // A send numbers its tasks after every task the run has seen (issue #17 item 5).
     run_->setRunTaskCount([this] { return consoleRun_->run().messageCount(); });
@@ -100,6 +109,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     defaultState_ = saveState();
     if (options_.useSettings) {
         restoreSettings();
+        greeting_->setVisible(!QSettings().value(FirstRunGreeting::kGreetedKey, false).toBool());
     }
 
     slowTimer_.setInterval(250);
@@ -117,7 +127,16 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
         });
     } else if (options_.autoConnect) {
         QTimer::singleShot(0, this, [this] {
-            connection_->autoStart(QStringLiteral("localhost:50000"), options_.embeddedPort);
+            // The server of the last session is offered again; a first run (or one
+            // after the embedded broker) looks on localhost and else starts its own.
+            QSettings settings;
+            const auto last = options_.useSettings ? lastServerUsed(settings) : std::nullopt;
+            offeringLastServer_ = last.has_value();
+            if (last) {
+                connection_->autoStart(*last, options_.embeddedPort);
+            } else {
+                connection_->autoStart(QStringLiteral("localhost:50000"), options_.embeddedPort);
+            }
         });
     }
 }
@@ -393,12 +412,15 @@ void MainWindow::wireEngine() {
     connect(
         connection_, &ConnectionController::existingServerFound, this,
         [this](const QString& address, const QString& version) {
+            const QString found =
+                offeringLastServer_
+                    ? QStringLiteral("The server you used last time, %2 (KubeMQ %1), answers.")
+                    : QStringLiteral("A KubeMQ server (%1) answers at %2.");
             const auto answer = QMessageBox::question(
                 this, QStringLiteral("KubeMQ server found"),
-                QStringLiteral(
-                    "A KubeMQ server (%1) answers at %2.\n\nConnect to it? Choose No to start the "
-                    "embedded broker instead.")
-                    .arg(version, address),
+                found.arg(version, address) +
+                    QStringLiteral("\n\nConnect to it? Choose No to start the embedded broker "
+                                   "instead."),
                 QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
             if (answer == QMessageBox::Yes) {
                 ConnectionSettings s = connection_->settings();
@@ -415,6 +437,21 @@ void MainWindow::wireEngine() {
             [this] { updateConnectionLabel(); });
     connect(player_, &ScenarioPlayer::started, this, [this](const QString& n) {
         statusBar()->showMessage(QStringLiteral("Playing scenario ") + n, 5000);
+    });
+    // The greeting has served once the user sends or plays anything.
+    connect(producer_, &ProducerPanel::tasksStarted, this, [this] { markGreeted(); });
+    connect(greeting_, &FirstRunGreeting::dismissed, this, &MainWindow::markGreeted);
+    connect(greeting_, &FirstRunGreeting::playRequested, this, [this] {
+        QString error;
+        if (!connection_->client()) {
+            error = QStringLiteral(
+                "not connected to a server yet (see the right of the status bar; File → Connect, "
+                "Ctrl+K, picks one).");
+        } else if (!playScenario(QString::fromLatin1(FirstRunGreeting::kFirstScenario), &error)) {
+            error += QLatin1Char('.');
+        }
+        greeting_->showProblem(error.isEmpty() ? QString()
+                                               : QStringLiteral("Cannot play it: ") + error);
     });
     connect(player_, &ScenarioPlayer::failed, this,
             [this](const QString& e) { statusBar()->showMessage(e, 10000); });
@@ -482,6 +519,16 @@ void MainWindow::scenarioFinished(const QString& name) {
             : QString();
     statusBar()->showMessage((warn ? QStringLiteral("⚠ ") : QStringLiteral("✓ ")) +
                              QStringLiteral("Scenario \"%1\" %2.").arg(name, how) + workers);
+}
+
+void MainWindow::markGreeted() {
+    if (greeting_->isHidden()) {
+        return;
+    }
+    greeting_->hide();
+    if (options_.useSettings) {
+        QSettings().setValue(FirstRunGreeting::kGreetedKey, true);
+    }
 }
 
 void MainWindow::slowRefresh() {
@@ -600,6 +647,9 @@ bool MainWindow::playScenario(const QString& nameOrPath, QString* error) {
         return false;
     }
     workerPanel_->setControls(run_->config());
+    if (player_->isRunning()) {
+        markGreeted();  // the user found their way: the greeting has served
+    }
     // What the scenario sends shows beside the producer form, not in it: the
     // form keeps the user's own settings for the next manual send.
     const workers::TaskSpec spec = scenario.taskSpec();
@@ -648,9 +698,12 @@ void MainWindow::saveSettings() {
     s.setValue(QStringLiteral("pool/failureRate"), c.failureRate);
     s.setValue(QStringLiteral("pool/crashRate"), c.crashRate);
     s.setValue(QStringLiteral("run/channel"), run_->channel());
-    if (!connection_->isEmbedded()) {
-        connection_->settings().save(s, QStringLiteral("lastConnection"));
-    }
+    // Offered again at the next start (lastServerUsed()); the embedded broker is not.
+    const auto state = connection_->state();
+    const bool server = !connection_->isEmbedded() &&
+                        state != ConnectionController::State::Disconnected &&
+                        state != ConnectionController::State::Probing;
+    rememberLastUsed(s, server ? &connection_->settings() : nullptr);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -33,6 +33,7 @@ class MessagePanel;
 class EventLogPanel;
 class ScenarioPlayer;
 class RunRecorder;
+class FirstRunGreeting;
 
 struct MainWindowOptions {
     bool autoConnect = true;    // probe localhost:50000, else start the embedded broker
@@ -68,6 +69,7 @@ public:
     ChannelBrowser* channelBrowser() const { return channels_; }
     MessagePanel* messagePanel() const { return messagePanel_; }
     ScenarioPlayer* scenarioPlayer() const { return player_; }
+    FirstRunGreeting* greeting() const { return greeting_; }
     RunRecorder* recorder() const { return recorder_; }
     // The connection line of the status bar, as plain text.
     QString connectionStatusText() const { return connectionText_; }
@@ -95,6 +97,8 @@ private:
     void wireEngine();
     void slowRefresh();
     void scenarioFinished(const QString& name);
+    // Hides the first-run greeting for good (#17: one obvious next step).
+    void markGreeted();
     void updateConnectionLabel();
     void restoreSettings();
     void saveSettings();
@@ -121,6 +125,8 @@ private:
     EventLogPanel* eventLogPanel_ = nullptr;
     ScenarioPlayer* player_ = nullptr;
     RunRecorder* recorder_ = nullptr;
+    FirstRunGreeting* greeting_ = nullptr;
+    bool offeringLastServer_ = false;  // the start-up probe is the last session's server
     QDockWidget* channelsDock_ = nullptr;
     QDockWidget* messagesDock_ = nullptr;
     QLabel* connectionLabel_ = nullptr;

@@ -59,6 +59,28 @@ ConnectionSettings ConnectionSettings::load(QSettings& s, const QString& group) 
     return c;
 }
 
+namespace {
+const QString kLastUsedServer = QStringLiteral("connection/lastUsedServer");
+}
+
+std::optional<ConnectionSettings> lastServerUsed(QSettings& s) {
+    if (!s.value(kLastUsedServer, false).toBool()) {
+        return std::nullopt;
+    }
+    ConnectionSettings last = ConnectionSettings::load(s, QStringLiteral("lastConnection"));
+    if (!addressProblem(last.address).isEmpty()) {
+        return std::nullopt;  // a hand-edited file: start as on a first run
+    }
+    return last;
+}
+
+void rememberLastUsed(QSettings& s, const ConnectionSettings* server) {
+    s.setValue(kLastUsedServer, server != nullptr);
+    if (server != nullptr) {
+        server->save(s, QStringLiteral("lastConnection"));
+    }
+}
+
 QList<ConnectionSettings> loadRecentConnections(QSettings& s) {
     QList<ConnectionSettings> out;
     const int n = s.beginReadArray(QStringLiteral("recentConnections"));

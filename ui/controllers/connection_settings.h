@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 #include "client/client_options.h"
 
@@ -31,6 +32,13 @@ struct ConnectionSettings {
 
 // client::addressProblem() of the trimmed address, for the field that holds it.
 QString addressProblem(const QString& address);
+
+// The server a session used when it closed, to be offered again at the next
+// start; nullopt when it used the embedded broker or on a first run (the
+// embedded broker is then the default).
+std::optional<ConnectionSettings> lastServerUsed(QSettings& settings);
+// What the closing session used: `server`, or the embedded broker when null.
+void rememberLastUsed(QSettings& settings, const ConnectionSettings* server);
 
 // Most recent first, at most 8, unique by address.
 QList<ConnectionSettings> loadRecentConnections(QSettings& settings);

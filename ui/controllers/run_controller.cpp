@@ -46,11 +46,9 @@ RunController::RunController(ConnectionController* connection, QObject* parent)
     config_.waitMs = 2000;
     config_.work = workers::WorkProfile::fixed(300.0);
     connection_->setBrokerObserver(sink_.get());
-    connect(connection_, &ConnectionController::connectionChanged, this, [this] {
-        stopAll();
-        endRun();
-        Q_EMIT poolChanged();
-    });
+    // Another server is another run: the old one's tasks must not stay in the
+    // views as if they were on the new server (#17 item 7).
+    connect(connection_, &ConnectionController::connectionChanged, this, [this] { resetRun(); });
 }
 
 RunController::~RunController() {

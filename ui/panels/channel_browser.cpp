@@ -48,6 +48,12 @@ struct CallOutcome {
 };
 }  // namespace
 
+const QString ChannelBrowser::kPeekHint = QStringLiteral("Peek: select a channel and press Peek");
+
+QString ChannelBrowser::peekTitle() const {
+    return peekTitle_->text();
+}
+
 ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent)
     : QWidget(parent),
       connection_(connection),
@@ -137,7 +143,7 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
         "Peeked messages (still waiting in the queue). Select one for its full content."));
     details_->setToolTip(
         QStringLiteral("Body, metadata, tags and attributes of the selected peeked message."));
-    peekTitle_->setText(QStringLiteral("Peek: select a channel and press Peek"));
+    peekTitle_->setText(kPeekHint);
     QFont bold = font();
     bold.setBold(true);
     peekTitle_->setFont(bold);
@@ -194,6 +200,8 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
         model_->clear();
         peek_->setRowCount(0);
         details_->clear();
+        peekTitle_->setText(kPeekHint);  // a header naming the old server's channel misleads
+        outcome_->clear();
         refresh();
     });
 

@@ -47,6 +47,9 @@ public:
     // message(s) from tasks", "Create failed: ..."); kept until the next one,
     // never replaced by the periodic list refresh.
     QString outcomeText() const;
+    // The peek pane's header: the channel and count of the last peek, or kPeekHint.
+    QString peekTitle() const;
+    static const QString kPeekHint;
 
 public Q_SLOTS:
     void refresh();  // list channels now

@@ -9,6 +9,7 @@
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <cmath>
 #include <algorithm>
 #include <iterator>
 #include <vector>
@@ -44,6 +45,7 @@ constexpr LegendEntry kEntries[] = {
     {Outcome::InFlight, true, "empty poll",
      "A poll that waited its whole wait timeout and got nothing."},
 };
+constexpr int kZoomedRole = Qt::UserRole + 1;  // a span box entry made for a zoomed span
 constexpr int kEntryCount = static_cast<int>(std::size(kEntries));
 constexpr int kSwatchGap = 4;   // swatch to text
 constexpr int kColumnGap = 10;  // between entries on a row
@@ -229,8 +231,34 @@ TimelinePanel::TimelinePanel(const TimelineModel* model, QWidget* parent)
         live_->setText(live ? QStringLiteral("Pause") : QStringLiteral("Live"));
     });
     connect(span_, &QComboBox::currentIndexChanged, this,
-            [this] { view_->setSpanSeconds(span_->currentData().toInt()); });
+            [this] { view_->setSpanSeconds(span_->currentData().toDouble()); });
+    // The box says the span the timeline uses, also a restored or zoomed one.
+    connect(view_, &TimelineView::spanChanged, this, &TimelinePanel::showSpan);
     connect(save, &QToolButton::clicked, this, &TimelinePanel::savePngInteractive);
+}
+
+void TimelinePanel::showSpan(double seconds) {
+    const QSignalBlocker block(span_);
+    for (int i = span_->count() - 1; i >= 0; --i) {
+        if (span_->itemData(i, kZoomedRole).toBool()) {
+            span_->removeItem(i);  // the last zoom's entry
+        }
+    }
+    for (int i = 0; i < span_->count(); ++i) {
+        if (std::abs(span_->itemData(i).toDouble() - seconds) < 0.05) {
+            span_->setCurrentIndex(i);
+            return;
+        }
+    }
+    const QString text = seconds < 60 ? QStringLiteral("%1 s").arg(seconds, 0, 'f', seconds < 10 ? 1 : 0)
+                                      : QStringLiteral("%1 min").arg(seconds / 60, 0, 'f', 1);
+    span_->addItem(text, seconds);
+    span_->setItemData(span_->count() - 1, true, kZoomedRole);
+    span_->setCurrentIndex(span_->count() - 1);
+}
+
+double TimelinePanel::shownSpanSeconds() const {
+    return span_->currentData().toDouble();
 }
 
 bool TimelinePanel::savePng(const QString& path) {

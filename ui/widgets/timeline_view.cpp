@@ -55,8 +55,13 @@ void TimelineView::setModel(const TimelineModel* model) {
 }
 
 void TimelineView::setSpanSeconds(double seconds) {
-    spanNs_ = static_cast<std::int64_t>(std::clamp(seconds, 0.5, 3600.0) * 1e9);
+    const auto span = static_cast<std::int64_t>(std::clamp(seconds, 0.5, 3600.0) * 1e9);
+    if (span == spanNs_) {
+        return;
+    }
+    spanNs_ = span;
     update();
+    Q_EMIT spanChanged(spanSeconds());
 }
 
 void TimelineView::setLive(bool live) {

@@ -46,6 +46,7 @@ public Q_SLOTS:
 Q_SIGNALS:
     void messageClicked(const QString& key);
     void liveChanged(bool live);
+    void spanChanged(double seconds);  // setSpanSeconds() or Ctrl+wheel
 
 protected:
     void paintEvent(QPaintEvent* event) override;
