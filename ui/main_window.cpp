@@ -104,6 +104,11 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     statusBar()->addPermanentWidget(rateLabel_);
     statusBar()->addPermanentWidget(frameLabel_);
     statusBar()->addPermanentWidget(connectionLabel_);
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) {
+        if (message.isEmpty()) {
+            statusBar()->setToolTip(QString());  // the elided message's whole text has gone too
+        }
+    });
 
     resize(1600, 1000);
     defaultState_ = saveState();
@@ -121,7 +126,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
         QTimer::singleShot(0, this, [this] {
             QString error;
             if (!connection_->startEmbedded(options_.embeddedPort, &error)) {
-                statusBar()->showMessage(QStringLiteral("Could not start the embedded broker: ") +
+                showStatus(QStringLiteral("Could not start the embedded broker: ") +
                                          error);
             }
         });
@@ -230,7 +235,7 @@ void MainWindow::buildMenus() {
                                  QStringLiteral("Could not write %1").arg(path));
             return;
         }
-        statusBar()->showMessage(QStringLiteral("Saved the charts to %1").arg(path), 8000);
+        showStatus(QStringLiteral("Saved the charts to %1").arg(path), 8000);
     });
     QAction* exportAct = file->addAction(QStringLiteral("E&xport events…"), eventLogPanel_,
                                          &EventLogPanel::exportInteractive);
@@ -375,11 +380,11 @@ void MainWindow::wireEngine() {
         charts_->refresh();
     });
     connect(eventLogPanel_, &EventLogPanel::statusMessage, this,
-            [this](const QString& t) { statusBar()->showMessage(t, 8000); });
+            [this](const QString& t) { showStatus(t, 8000); });
     connect(timelinePanel_, &TimelinePanel::statusMessage, this,
-            [this](const QString& t) { statusBar()->showMessage(t, 8000); });
+            [this](const QString& t) { showStatus(t, 8000); });
     connect(run_, &RunController::errorMessage, this,
-            [this](const QString& t) { statusBar()->showMessage(t, 8000); });
+            [this](const QString& t) { showStatus(t, 8000); });
     connect(producer_, &ProducerPanel::tasksStarted, this, [this](const workers::TaskSpec& spec) {
         if (!spec.policy.deadLetterQueue.empty()) {
             channels_->model()->noteDeadLetter(QString::fromStdString(spec.policy.deadLetterQueue),
@@ -403,12 +408,12 @@ void MainWindow::wireEngine() {
         });
     connect(channels_, &ChannelBrowser::channelActivated, this, [this](const QString& name) {
         run_->setChannel(name);
-        statusBar()->showMessage(
+        showStatus(
             QStringLiteral("Producer and workers now use queue \"%1\"").arg(name), 5000);
     });
 
     connect(connection_, &ConnectionController::statusMessage, this,
-            [this](const QString& text) { statusBar()->showMessage(text, 10000); });
+            [this](const QString& text) { showStatus(text, 10000); });
     connect(
         connection_, &ConnectionController::existingServerFound, this,
         [this](const QString& address, const QString& version) {
@@ -436,7 +441,7 @@ void MainWindow::wireEngine() {
     connect(connection_, &ConnectionController::serverInfoChanged, this,
             [this] { updateConnectionLabel(); });
     connect(player_, &ScenarioPlayer::started, this, [this](const QString& n) {
-        statusBar()->showMessage(QStringLiteral("Playing scenario ") + n, 5000);
+        showStatus(QStringLiteral("Playing scenario ") + n, 5000);
     });
     // The greeting has served once the user sends or plays anything.
     connect(producer_, &ProducerPanel::tasksStarted, this, [this] { markGreeted(); });
@@ -454,21 +459,24 @@ void MainWindow::wireEngine() {
                                                : QStringLiteral("Cannot play it: ") + error);
     });
     connect(player_, &ScenarioPlayer::failed, this,
-            [this](const QString& e) { statusBar()->showMessage(e, 10000); });
+            [this](const QString& e) { showStatus(e, 10000); });
     connect(player_, &ScenarioPlayer::finished, this, &MainWindow::scenarioFinished);
     connect(player_, &ScenarioPlayer::stepsNotReached, this, [this](const QStringList& steps) {
-        statusBar()->showMessage(QStringLiteral("⚠ Scenario ended before these steps: ") +
+        showStatus(QStringLiteral("⚠ Scenario ended before these steps: ") +
                                      steps.join(QStringLiteral("; ")),
                                  20000);
     });
     connect(player_, &ScenarioPlayer::channelStepDone, this, [this](bool ok, const QString& text) {
         // A failed step does not stop the run (sending creates the channel), but
         // it must not pass unseen: it stays up longer and says what goes on.
+        // The server's words can be long (a v2.4.0 without channel management):
+        // the Channels view's outcome line has them whole.
         const QString message =
             ok ? QString(QStringLiteral("Scenario: ") + text)
-               : QString(QStringLiteral("⚠ Scenario: ") + text +
-                         QStringLiteral(" — the run goes on without this step"));
-        statusBar()->showMessage(message, ok ? 6000 : 20000);
+               : QString(QStringLiteral("⚠ Scenario step failed, the run goes on without it: ") +
+                         text);
+        showStatus(message, ok ? 6000 : 20000);
+        channels_->setOutcome(QStringLiteral("Scenario: ") + text, ok);
         if (ok) {
             channels_->refresh();  // show (or drop) the channel in the Channels view
         }
@@ -478,7 +486,7 @@ void MainWindow::wireEngine() {
     connect(player_, &ScenarioPlayer::actionApplied, this,
             [this](const QString& description, bool warned) {
                 if (warned) {
-                    statusBar()->showMessage(QStringLiteral("⚠ Scenario: ") + description, 20000);
+                    showStatus(QStringLiteral("⚠ Scenario: ") + description, 20000);
                 }
             });
     player_->setDrainedCheck([this] {
@@ -517,8 +525,29 @@ void MainWindow::scenarioFinished(const QString& name) {
         run_->workerCount() > 0
             ? QStringLiteral(" Its workers keep polling for more (Ctrl+R resets the run).")
             : QString();
-    statusBar()->showMessage((warn ? QStringLiteral("⚠ ") : QStringLiteral("✓ ")) +
+    showStatus((warn ? QStringLiteral("⚠ ") : QStringLiteral("✓ ")) +
                              QStringLiteral("Scenario \"%1\" %2.").arg(name, how) + workers);
+}
+
+void MainWindow::showStatus(const QString& text, int timeoutMs) {
+    // The status bar clips a message its permanent widgets leave no room for:
+    // elide it deliberately and keep the whole text in the bar's tooltip.
+    QStatusBar* bar = statusBar();
+    int room = bar->width() - 24;
+    for (QWidget* w : bar->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+        if (w->isVisible() && w->parentWidget() == bar && w->x() > 0) {
+            room = std::min(room, w->x() - 16);  // a permanent widget starts here
+        }
+    }
+    const QFontMetrics fm = bar->fontMetrics();
+    const QString shown = fm.elidedText(text, Qt::ElideRight, std::max(room, 100));
+    bar->setToolTip(shown == text ? QString() : text);
+    bar->showMessage(shown, timeoutMs);
+}
+
+QString MainWindow::statusTextWhole() const {
+    const QString tip = statusBar()->toolTip();
+    return tip.isEmpty() ? statusBar()->currentMessage() : tip;
 }
 
 void MainWindow::markGreeted() {

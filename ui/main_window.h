@@ -73,6 +73,8 @@ public:
     RunRecorder* recorder() const { return recorder_; }
     // The connection line of the status bar, as plain text.
     QString connectionStatusText() const { return connectionText_; }
+    // The status bar's message, whole even when it is shown elided.
+    QString statusTextWhole() const;
 
     // Loads and plays a scenario (bundled name or path).
     bool playScenario(const QString& nameOrPath, QString* error = nullptr);
@@ -97,6 +99,9 @@ private:
     void wireEngine();
     void slowRefresh();
     void scenarioFinished(const QString& name);
+    // Shows `text` in the status bar, elided to the room its permanent widgets
+    // leave, with the whole text in the bar's tooltip.
+    void showStatus(const QString& text, int timeoutMs = 0);
     // Hides the first-run greeting for good (#17: one obvious next step).
     void markGreeted();
     void updateConnectionLabel();

@@ -1,4 +1,6 @@
+#include <QChartView>
 #include <QElapsedTimer>
+#include <QLegendMarker>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -266,6 +268,16 @@ void TestEndToEnd::scenarioSettingsStayWithItsRun() {
     QVERIFY2(form->scenarioNote().contains(QStringLiteral("80 task(s) at 20/s")),
              qPrintable(form->scenarioNote()));
     QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+    // Its configuration changes are markers on the charts, never entries of their legends.
+    window_->charts()->refresh();
+    QVERIFY(!window_->chartsModel().markers().empty());
+    for (QChartView* view : window_->charts()->findChildren<QChartView*>()) {
+        for (QLegendMarker* m : view->chart()->legend()->markers()) {
+            for (const auto& marker : window_->chartsModel().markers()) {
+                QVERIFY2(!m->isVisible() || m->label() != marker.second, qPrintable(m->label()));
+            }
+        }
+    }
     // The note stays, in the past tense, until the user's own next send.
     QVERIFY2(form->scenarioNote().contains(QStringLiteral("; it sent 80 task(s) at 20/s")),
              qPrintable(form->scenarioNote()));
@@ -555,7 +567,7 @@ void TestEndToEnd::aDrainedScenarioSaysItFinished() {
     QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
     QVERIFY(player->lastEnd() == runner::RunEnd::Drained);
     QCOMPARE(window_->run()->workerCount(), 3);  // the workers stay, polling
-    const QString status = window_->statusBar()->currentMessage();
+    const QString status = window_->statusTextWhole();
     QVERIFY2(status.contains(
                  QStringLiteral("Scenario \"classic work queue\" finished: every task was settled")),
              qPrintable(status));

@@ -132,13 +132,21 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
          QStringLiteral("Tags"), QStringLiteral("Receives"), QStringLiteral("Re-routed from")});
     peek_->verticalHeader()->hide();
     peek_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    peek_->horizontalHeader()->setStretchLastSection(true);
+    // The columns share the pane's width (no sideways scrolling): the ID and
+    // body stretch and elide; a cell's tooltip and the details pane have it whole.
+    peek_->horizontalHeader()->setStretchLastSection(false);
+    peek_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    peek_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    peek_->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    peek_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    peek_->setTextElideMode(Qt::ElideRight);
+    // At least six rows in view, not two and a half.
+    peek_->setMinimumHeight(peek_->horizontalHeader()->sizeHint().height() +
+                            6 * peek_->verticalHeader()->defaultSectionSize() + 4);
     peek_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     peek_->setSelectionBehavior(QAbstractItemView::SelectRows);
     peek_->setSelectionMode(QAbstractItemView::SingleSelection);
     peek_->setAlternatingRowColors(true);
-    peek_->setColumnWidth(1, 180);
-    peek_->setColumnWidth(2, 200);
     peek_->setToolTip(QStringLiteral(
         "Peeked messages (still waiting in the queue). Select one for its full content."));
     details_->setToolTip(
@@ -355,7 +363,9 @@ void ChannelBrowser::showPeek(const QString& channel, std::vector<client::QueueM
             QString::number(m.attributes.receiveCount),
             m.attributes.reRouted ? q(m.attributes.reRoutedFrom) : QString()};
         for (int c = 0; c < cells.size(); ++c) {
-            peek_->setItem(r, c, new QTableWidgetItem(cells[c]));
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setToolTip(cells[c]);  // an elided cell says the whole on hover
+            peek_->setItem(r, c, item);
         }
         if (m.attributes.reRouted && !m.attributes.reRoutedFrom.empty()) {
             model_->noteDeadLetter(channel, q(m.attributes.reRoutedFrom));

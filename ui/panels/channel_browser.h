@@ -47,6 +47,9 @@ public:
     // message(s) from tasks", "Create failed: ..."); kept until the next one,
     // never replaced by the periodic list refresh.
     QString outcomeText() const;
+    // Says what a channel action came to on the outcome line (word-wrapped,
+    // whole): this view's own actions and a scenario's channel steps.
+    void setOutcome(const QString& text, bool ok);
     // The peek pane's header: the channel and count of the last peek, or kPeekHint.
     QString peekTitle() const;
     static const QString kPeekHint;
@@ -71,7 +74,6 @@ private:
     void showPeek(const QString& channel, std::vector<client::QueueMessage> messages, int expired);
     void showMessage(int row);
     void setStatus(const QString& text, bool error = false);
-    void setOutcome(const QString& text, bool ok);
 
     ConnectionController* connection_;
     ChannelListModel* model_;
