@@ -69,15 +69,12 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     // make them the part that gives way on larger screens.
     centre->setSizes({500, 500});
     centre->setChildrenCollapsible(false);
-    greeting_ = new FirstRunGreeting(this);
+    setCentralWidget(centre);
+    // Over the (still empty) timeline rather than in a layout: a layout would
+    // make the window taller than a 1280x720 screen for the first minutes.
+    greeting_ = new FirstRunGreeting(timelineView());
     greeting_->hide();
-    auto* central = new QWidget(this);
-    auto* centralLayout = new QVBoxLayout(central);
-    centralLayout->setContentsMargins(0, 0, 0, 0);
-    centralLayout->setSpacing(2);
-    centralLayout->addWidget(greeting_);
-    centralLayout->addWidget(centre, 1);
-    setCentralWidget(central);
+    timelineView()->installEventFilter(this);
 
     // A send numbers its tasks after every task the run has seen (issue #17 item 5).
     run_->setRunTaskCount([this] { return consoleRun_->run().messageCount(); });
@@ -114,7 +111,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     defaultState_ = saveState();
     if (options_.useSettings) {
         restoreSettings();
-        greeting_->setVisible(!QSettings().value(FirstRunGreeting::kGreetedKey, false).toBool());
+        if (!QSettings().value(FirstRunGreeting::kGreetedKey, false).toBool()) {
+            showGreeting();
+        }
     }
 
     slowTimer_.setInterval(250);
@@ -548,6 +547,24 @@ void MainWindow::showStatus(const QString& text, int timeoutMs) {
 QString MainWindow::statusTextWhole() const {
     const QString tip = statusBar()->toolTip();
     return tip.isEmpty() ? statusBar()->currentMessage() : tip;
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == timelineView() && event->type() == QEvent::Resize) {
+        placeGreeting();
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::showGreeting() {
+    greeting_->show();
+    placeGreeting();
+}
+
+void MainWindow::placeGreeting() {
+    const QWidget* view = timelineView();
+    const int width = std::max(view->width() - 16, 100);
+    greeting_->setGeometry(8, 8, width, greeting_->heightForWidth(width));
 }
 
 void MainWindow::markGreeted() {

@@ -70,6 +70,8 @@ public:
     MessagePanel* messagePanel() const { return messagePanel_; }
     ScenarioPlayer* scenarioPlayer() const { return player_; }
     FirstRunGreeting* greeting() const { return greeting_; }
+    // Shows the first-run greeting (a first start does; --first-run for screenshots).
+    void showGreeting();
     RunRecorder* recorder() const { return recorder_; }
     // The connection line of the status bar, as plain text.
     QString connectionStatusText() const { return connectionText_; }
@@ -92,6 +94,7 @@ public Q_SLOTS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void buildDocks();
@@ -104,6 +107,7 @@ private:
     void showStatus(const QString& text, int timeoutMs = 0);
     // Hides the first-run greeting for good (#17: one obvious next step).
     void markGreeted();
+    void placeGreeting();  // across the top of the timeline view
     void updateConnectionLabel();
     void restoreSettings();
     void saveSettings();

@@ -187,7 +187,10 @@ void TestChannelBrowser::peekPaneShowsRowsWithoutSidewaysScrolling() {
     QVERIFY2(rowsShown >= 6, qPrintable(QString::number(rowsShown)));
     QVERIFY(!peek->horizontalScrollBar()->isVisible());
     QVERIFY(peek->horizontalHeader()->length() <= peek->viewport()->width());
-    QCOMPARE(peek->item(0, 2)->toolTip().size(), 300);
+    // The body's cell is elided in the pane and whole (its first 200 bytes) on hover.
+    QCOMPARE(peek->item(0, 2)->toolTip(), peek->item(0, 2)->text());
+    QVERIFY(peek->fontMetrics().horizontalAdvance(peek->item(0, 2)->text()) >
+            peek->columnWidth(2));
 }
 
 QTEST_MAIN(TestChannelBrowser)

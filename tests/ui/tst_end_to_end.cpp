@@ -575,6 +575,8 @@ void TestEndToEnd::aDrainedScenarioSaysItFinished() {
     const QString note = window_->producerPanel()->scenarioNote();
     QVERIFY2(note.contains(QStringLiteral("finished: every task was settled; it sent 10 task(s)")),
              qPrintable(note));
+    // The bar ends at what the scenario sent, not at the last refresh before its producer went.
+    QCOMPARE(window_->producerPanel()->progressText(), QStringLiteral("10 / 10 sent"));
 
     // Stopped early, it is not said to have finished.
     finished.clear();

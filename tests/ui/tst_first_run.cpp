@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "controllers/connection_controller.h"
+#include "layout_checks.h"
 #include "controllers/connection_settings.h"
 #include "controllers/console_run.h"
 #include "controllers/run_controller.h"
@@ -81,7 +82,24 @@ void TestFirstRun::firstRunGreetsOnce() {
         // Its step is a button in view, not a menu to hunt for.
         auto* play = greeting->findChild<QPushButton*>(QStringLiteral("greetingPlay"));
         QVERIFY(play && play->isVisible());
-        QVERIFY(window.rect().contains(QRect(play->mapTo(&window, QPoint()), play->size())));
+        QCOMPARE(test::notInView(play, &window), QString());
+        // Its words are whole at the smallest size, and the primary controls stay in view.
+        for (const QLabel* label : greeting->findChildren<QLabel*>()) {
+            if (label->isVisible()) {
+                QVERIFY2(label->heightForWidth(label->contentsRect().width()) <=
+                             label->contentsRect().height(),
+                         qPrintable(label->text()));
+            }
+        }
+        QCOMPARE(test::notInView(
+                     window.producerPanel()->findChild<QWidget*>(QStringLiteral("sendButton")),
+                     &window),
+                 QString());
+        for (const QToolButton* b : window.findChildren<QToolButton*>()) {
+            if (b->isCheckable() && b->text() == QStringLiteral("Pause")) {
+                QCOMPARE(test::notInView(b, &window), QString());  // the timeline's Pause
+            }
+        }
         // Closing the window without using it greets again next time.
     }
     {

@@ -140,9 +140,10 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     peek_->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
     peek_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     peek_->setTextElideMode(Qt::ElideRight);
-    // At least six rows in view, not two and a half.
+    // Three rows at the least; a peek makes room for more (showPeek()). A larger
+    // minimum would make the window taller than a 1280x720 screen.
     peek_->setMinimumHeight(peek_->horizontalHeader()->sizeHint().height() +
-                            6 * peek_->verticalHeader()->defaultSectionSize() + 4);
+                            3 * peek_->verticalHeader()->defaultSectionSize() + 4);
     peek_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     peek_->setSelectionBehavior(QAbstractItemView::SelectRows);
     peek_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -167,7 +168,7 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     peekSplit->setStretchFactor(1, 2);
     peekLayout->addWidget(peekSplit, 1);
 
-    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* split = split_ = new QSplitter(Qt::Vertical, this);
     split->addWidget(table_);
     split->addWidget(peekHost);
     split->setStretchFactor(0, 3);
@@ -376,6 +377,22 @@ void ChannelBrowser::showPeek(const QString& channel, std::vector<client::QueueM
         peek_->selectRow(0);
         showMessage(0);
     }
+    makeRoomForPeek();
+}
+
+// A peek showed about two and a half rows: the pane now takes the room its
+// rows need, up to two thirds of the split, the channel list keeping the rest.
+void ChannelBrowser::makeRoomForPeek() {
+    const QList<int> sizes = split_->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
+    if (total <= 0) {
+        return;
+    }
+    const int rows = std::max(peek_->rowCount(), 1);
+    const int wanted = sizes.value(1) - peek_->viewport()->height() +
+                       rows * peek_->verticalHeader()->defaultSectionSize() + 2;
+    const int peekHeight = std::max(sizes.value(1), std::min(wanted, total * 2 / 3));
+    split_->setSizes({total - peekHeight, peekHeight});
 }
 
 void ChannelBrowser::showMessage(int row) {

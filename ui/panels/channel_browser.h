@@ -9,6 +9,7 @@
 class QLineEdit;
 class QTableView;
 class QTableWidget;
+class QSplitter;
 class QTextBrowser;
 class QLabel;
 class QSpinBox;
@@ -73,6 +74,7 @@ Q_SIGNALS:
 private:
     void showPeek(const QString& channel, std::vector<client::QueueMessage> messages, int expired);
     void showMessage(int row);
+    void makeRoomForPeek();
     void setStatus(const QString& text, bool error = false);
 
     ConnectionController* connection_;
@@ -85,6 +87,7 @@ private:
     QLabel* status_;
     QLabel* outcome_;
     QLabel* peekTitle_;
+    QSplitter* split_ = nullptr;  // the channel list above, the peek pane below
     LimitedSpinBox* peekCount_;
     QTimer timer_;
     bool refreshing_ = false;

@@ -299,6 +299,12 @@ void ProducerPanel::scenarioEnded(const QString& how) {
     if (scenario_->isHidden()) {
         return;
     }
+    // Its producer is gone by now: the bar shows what it sent in the end, not
+    // the count of the last refresh before it went ("79 / 80 sent").
+    const workers::ProducerProgress sent = run_->runCounters().producer;
+    if (!run_->producerProgress() && sent.total > 0) {
+        showProgress(static_cast<int>(sent.sent), static_cast<int>(sent.total));
+    }
     scenario_->setText(QStringLiteral("Scenario \"%1\" %2; it sent %3 to %4. The form "
                                       "holds your own settings for your next send.")
                            .arg(scenarioName_, how.isEmpty() ? QStringLiteral("has ended") : how,

@@ -250,8 +250,10 @@ void TimelinePanel::showSpan(double seconds) {
             return;
         }
     }
-    const QString text = seconds < 60 ? QStringLiteral("%1 s").arg(seconds, 0, 'f', seconds < 10 ? 1 : 0)
-                                      : QStringLiteral("%1 min").arg(seconds / 60, 0, 'f', 1);
+    // "9 s", "2.5 s", "1.5 min": as few digits as say the span.
+    const QString text = seconds < 60
+                             ? QStringLiteral("%1 s").arg(QString::number(seconds, 'g', seconds < 10 ? 2 : 3))
+                             : QStringLiteral("%1 min").arg(QString::number(seconds / 60, 'g', 2));
     span_->addItem(text, seconds);
     span_->setItemData(span_->count() - 1, true, kZoomedRole);
     span_->setCurrentIndex(span_->count() - 1);

@@ -13,11 +13,12 @@ FirstRunGreeting::FirstRunGreeting(QWidget* parent)
     setObjectName(QStringLiteral("firstRunGreeting"));
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
-    setBackgroundRole(QPalette::AlternateBase);
+    setBackgroundRole(QPalette::ToolTipBase);  // stands out from the timeline it lies on
+    setForegroundRole(QPalette::ToolTipText);
     text_->setText(QStringLiteral(
         "<b>New here?</b> Play the classic work queue: 10 tasks go on a queue and 3 workers "
-        "share them. Watch each task go to one worker, get worked on and acked, on the timeline "
-        "below."));
+        "share them. Watch each task go to one worker, get worked on and acked, right "
+        "here on the timeline."));
     text_->setWordWrap(true);
     text_->setTextFormat(Qt::RichText);
     problem_->setWordWrap(true);

@@ -6,8 +6,8 @@ class QLabel;
 class QPushButton;
 
 // The banner a first run opens with: one obvious next step (play the classic
-// work-queue scenario) and a way to put it away. Non-modal, above the
-// timeline. Whoever shows it records that the user has been greeted
+// work-queue scenario) and a way to put it away. Non-modal, lying across the
+// top of the (still empty) timeline. Whoever shows it records that the user has been greeted
 // (settings key kGreetedKey) once it is used or dismissed. UI thread only.
 namespace qs::ui {
 
