@@ -102,10 +102,15 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     statusBar()->addPermanentWidget(frameLabel_);
     statusBar()->addPermanentWidget(connectionLabel_);
     connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) {
-        if (message.isEmpty()) {
-            statusBar()->setToolTip(QString());  // the elided message's whole text has gone too
+        if (message.isEmpty() && !refittingStatus_) {
+            statusWhole_.clear();  // the elided message's whole text has gone too
+            statusBar()->setToolTip(QString());
         }
     });
+    for (QWidget* w : statusBar()->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+        w->installEventFilter(this);  // a permanent widget that grows or moves: fit again
+    }
+    statusBar()->installEventFilter(this);
 
     resize(1600, 1000);
     defaultState_ = saveState();
@@ -125,8 +130,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
         QTimer::singleShot(0, this, [this] {
             QString error;
             if (!connection_->startEmbedded(options_.embeddedPort, &error)) {
-                showStatus(QStringLiteral("Could not start the embedded broker: ") +
-                                         error);
+                showStatus(QStringLiteral("Could not start the embedded broker: ") + error);
             }
         });
     } else if (options_.autoConnect) {
@@ -407,33 +411,31 @@ void MainWindow::wireEngine() {
         });
     connect(channels_, &ChannelBrowser::channelActivated, this, [this](const QString& name) {
         run_->setChannel(name);
-        showStatus(
-            QStringLiteral("Producer and workers now use queue \"%1\"").arg(name), 5000);
+        showStatus(QStringLiteral("Producer and workers now use queue \"%1\"").arg(name), 5000);
     });
 
     connect(connection_, &ConnectionController::statusMessage, this,
             [this](const QString& text) { showStatus(text, 10000); });
-    connect(
-        connection_, &ConnectionController::existingServerFound, this,
-        [this](const QString& address, const QString& version) {
-            const QString found =
-                offeringLastServer_
-                    ? QStringLiteral("The server you used last time, %2 (KubeMQ %1), answers.")
-                    : QStringLiteral("A KubeMQ server (%1) answers at %2.");
-            const auto answer = QMessageBox::question(
-                this, QStringLiteral("KubeMQ server found"),
-                found.arg(version, address) +
-                    QStringLiteral("\n\nConnect to it? Choose No to start the embedded broker "
-                                   "instead."),
-                QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
-            if (answer == QMessageBox::Yes) {
-                ConnectionSettings s = connection_->settings();
-                s.address = address;
-                connection_->connectTo(s);
-            } else {
-                useEmbeddedBroker();
-            }
-        });
+    connect(connection_, &ConnectionController::existingServerFound, this,
+            [this](const QString& address, const QString& version) {
+                const QString found =
+                    offeringLastServer_
+                        ? QStringLiteral("The server you used last time, %2 (KubeMQ %1), answers.")
+                        : QStringLiteral("A KubeMQ server (%1) answers at %2.");
+                const auto answer = QMessageBox::question(
+                    this, QStringLiteral("KubeMQ server found"),
+                    found.arg(version, address) +
+                        QStringLiteral("\n\nConnect to it? Choose No to start the embedded broker "
+                                       "instead."),
+                    QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+                if (answer == QMessageBox::Yes) {
+                    ConnectionSettings s = connection_->settings();
+                    s.address = address;
+                    connection_->connectTo(s);
+                } else {
+                    useEmbeddedBroker();
+                }
+            });
     // A lost or regained server shows at once, not at the next slow refresh.
     connect(connection_, &ConnectionController::stateChanged, this,
             [this] { updateConnectionLabel(); });
@@ -462,8 +464,8 @@ void MainWindow::wireEngine() {
     connect(player_, &ScenarioPlayer::finished, this, &MainWindow::scenarioFinished);
     connect(player_, &ScenarioPlayer::stepsNotReached, this, [this](const QStringList& steps) {
         showStatus(QStringLiteral("⚠ Scenario ended before these steps: ") +
-                                     steps.join(QStringLiteral("; ")),
-                                 20000);
+                       steps.join(QStringLiteral("; ")),
+                   20000);
     });
     connect(player_, &ScenarioPlayer::channelStepDone, this, [this](bool ok, const QString& text) {
         // A failed step does not stop the run (sending creates the channel), but
@@ -525,33 +527,60 @@ void MainWindow::scenarioFinished(const QString& name) {
             ? QStringLiteral(" Its workers keep polling for more (Ctrl+R resets the run).")
             : QString();
     showStatus((warn ? QStringLiteral("⚠ ") : QStringLiteral("✓ ")) +
-                             QStringLiteral("Scenario \"%1\" %2.").arg(name, how) + workers);
+               QStringLiteral("Scenario \"%1\" %2.").arg(name, how) + workers);
 }
 
 void MainWindow::showStatus(const QString& text, int timeoutMs) {
-    // The status bar clips a message its permanent widgets leave no room for:
-    // elide it deliberately and keep the whole text in the bar's tooltip.
+    statusWhole_ = text;
+    statusShown_.clear();
+    statusDeadline_ = timeoutMs > 0 ? QDeadlineTimer(timeoutMs) : QDeadlineTimer::Forever;
+    fitStatus();
+}
+
+// The status bar clips a message its permanent widgets leave no room for:
+// it is elided deliberately, again whenever they move, with the whole text in
+// the bar's tooltip.
+void MainWindow::fitStatus() {
     QStatusBar* bar = statusBar();
+    if (statusWhole_.isEmpty() ||
+        (!statusShown_.isEmpty() && bar->currentMessage() != statusShown_)) {
+        return;  // none of ours (a menu's status tip, say)
+    }
     int room = bar->width() - 24;
     for (QWidget* w : bar->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
-        if (w->isVisible() && w->parentWidget() == bar && w->x() > 0) {
+        if (w->isVisible() && w->x() > 0) {
             room = std::min(room, w->x() - 16);  // a permanent widget starts here
         }
     }
-    const QFontMetrics fm = bar->fontMetrics();
-    const QString shown = fm.elidedText(text, Qt::ElideRight, std::max(room, 100));
-    bar->setToolTip(shown == text ? QString() : text);
-    bar->showMessage(shown, timeoutMs);
+    const QString shown =
+        bar->fontMetrics().elidedText(statusWhole_, Qt::ElideRight, std::max(room, 100));
+    bar->setToolTip(shown == statusWhole_ ? QString() : statusWhole_);
+    if (shown == bar->currentMessage()) {
+        return;
+    }
+    const qint64 left = statusDeadline_.isForever() ? 0 : statusDeadline_.remainingTime();
+    if (!statusDeadline_.isForever() && left <= 0) {
+        return;  // its time is over; the bar clears it
+    }
+    refittingStatus_ = true;
+    statusShown_ = shown;
+    bar->showMessage(shown, static_cast<int>(left));
+    refittingStatus_ = false;
 }
 
 QString MainWindow::statusTextWhole() const {
-    const QString tip = statusBar()->toolTip();
-    return tip.isEmpty() ? statusBar()->currentMessage() : tip;
+    const QString shown = statusBar()->currentMessage();
+    return shown == statusShown_ ? statusWhole_ : shown;
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
     if (watched == timelineView() && event->type() == QEvent::Resize) {
         placeGreeting();
+    } else if ((event->type() == QEvent::Resize || event->type() == QEvent::Move) &&
+               watched->isWidgetType() &&
+               (watched == statusBar() ||
+                static_cast<QWidget*>(watched)->parentWidget() == statusBar())) {
+        fitStatus();
     }
     return QMainWindow::eventFilter(watched, event);
 }

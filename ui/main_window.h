@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QDeadlineTimer>
 #include <QMainWindow>
 #include <QTimer>
 
@@ -108,6 +109,7 @@ private:
     // Hides the first-run greeting for good (#17: one obvious next step).
     void markGreeted();
     void placeGreeting();  // across the top of the timeline view
+    void fitStatus();      // elides statusWhole_ to the room the permanent widgets leave
     void updateConnectionLabel();
     void restoreSettings();
     void saveSettings();
@@ -135,7 +137,11 @@ private:
     ScenarioPlayer* player_ = nullptr;
     RunRecorder* recorder_ = nullptr;
     FirstRunGreeting* greeting_ = nullptr;
-    bool offeringLastServer_ = false;  // the start-up probe is the last session's server
+    bool offeringLastServer_ = false;
+    QString statusWhole_;  // the status bar's message, whole (shown elided when long)
+    QString statusShown_;  // what fitStatus() made of it
+    QDeadlineTimer statusDeadline_;
+    bool refittingStatus_ = false;  // the start-up probe is the last session's server
     QDockWidget* channelsDock_ = nullptr;
     QDockWidget* messagesDock_ = nullptr;
     QLabel* connectionLabel_ = nullptr;

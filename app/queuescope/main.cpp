@@ -15,12 +15,12 @@
 #include "common/version.h"
 #include "controllers/connection_controller.h"
 #include "main_window.h"
-#include "widgets/first_run_greeting.h"
 #include "panels/channel_browser.h"
 #include "panels/charts_panel.h"
 #include "runner/headless_command.h"
 #include "runner/redrive_command.h"
 #include "runner/summary_command.h"
+#include "widgets/first_run_greeting.h"
 #include "widgets/theme.h"
 #include "widgets/timeline_view.h"
 

@@ -23,18 +23,17 @@ void TestAddressCheck::malformedAddressesAreRefused_data() {
     QTest::newRow("empty") << QString() << QStringLiteral("host:port");
     QTest::newRow("space") << QStringLiteral("hello world") << QStringLiteral("no spaces");
     QTest::newRow("tab") << QStringLiteral("localhost:5\t0") << QStringLiteral("no spaces");
-    QTest::newRow("no colon") << QStringLiteral("localhost")
-                              << QStringLiteral("port is missing");
-    QTest::newRow("colon at the end") << QStringLiteral("localhost:")
-                                      << QStringLiteral("port is missing");
+    QTest::newRow("no colon") << QStringLiteral("localhost") << QStringLiteral("port is missing");
+    QTest::newRow("colon at the end")
+        << QStringLiteral("localhost:") << QStringLiteral("port is missing");
     QTest::newRow("no host") << QStringLiteral(":50000") << QStringLiteral("host is missing");
     QTest::newRow("port 0") << QStringLiteral("localhost:0") << QStringLiteral("(got 0)");
     QTest::newRow("port 65536") << QStringLiteral("localhost:65536")
                                 << QStringLiteral("port 1..65535 (got 65536)");
-    QTest::newRow("port 99999") << QStringLiteral("localhost:99999") << QStringLiteral("(got 99999)");
-    QTest::newRow("port of twenty digits")
-        << QStringLiteral("localhost:99999999999999999999")
-        << QStringLiteral("(got 99999999999999999999)");
+    QTest::newRow("port 99999") << QStringLiteral("localhost:99999")
+                                << QStringLiteral("(got 99999)");
+    QTest::newRow("port of twenty digits") << QStringLiteral("localhost:99999999999999999999")
+                                           << QStringLiteral("(got 99999999999999999999)");
     QTest::newRow("negative port") << QStringLiteral("localhost:-5") << QStringLiteral("(got -5)");
     QTest::newRow("plus sign") << QStringLiteral("localhost:+5") << QStringLiteral("(got +5)");
     QTest::newRow("port text") << QStringLiteral("localhost:http") << QStringLiteral("(got http)");

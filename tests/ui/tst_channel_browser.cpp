@@ -1,11 +1,11 @@
 #include <QDir>
+#include <QHeaderView>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
-#include <QTemporaryDir>
-#include <QHeaderView>
-#include <QScrollBar>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "client/queues_client.h"
@@ -183,14 +183,14 @@ void TestChannelBrowser::peekPaneShowsRowsWithoutSidewaysScrolling() {
     QVERIFY(peek);
     QTRY_COMPARE_WITH_TIMEOUT(peek->rowCount(), 8, 20000);
     QCoreApplication::processEvents();
-    const int rowsShown = (peek->viewport()->height()) / peek->verticalHeader()->defaultSectionSize();
+    const int rowsShown =
+        (peek->viewport()->height()) / peek->verticalHeader()->defaultSectionSize();
     QVERIFY2(rowsShown >= 6, qPrintable(QString::number(rowsShown)));
     QVERIFY(!peek->horizontalScrollBar()->isVisible());
     QVERIFY(peek->horizontalHeader()->length() <= peek->viewport()->width());
     // The body's cell is elided in the pane and whole (its first 200 bytes) on hover.
     QCOMPARE(peek->item(0, 2)->toolTip(), peek->item(0, 2)->text());
-    QVERIFY(peek->fontMetrics().horizontalAdvance(peek->item(0, 2)->text()) >
-            peek->columnWidth(2));
+    QVERIFY(peek->fontMetrics().horizontalAdvance(peek->item(0, 2)->text()) > peek->columnWidth(2));
 }
 
 QTEST_MAIN(TestChannelBrowser)

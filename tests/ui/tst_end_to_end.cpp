@@ -1,7 +1,7 @@
 #include <QChartView>
 #include <QElapsedTimer>
-#include <QLegendMarker>
 #include <QLabel>
+#include <QLegendMarker>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
@@ -568,8 +568,8 @@ void TestEndToEnd::aDrainedScenarioSaysItFinished() {
     QVERIFY(player->lastEnd() == runner::RunEnd::Drained);
     QCOMPARE(window_->run()->workerCount(), 3);  // the workers stay, polling
     const QString status = window_->statusTextWhole();
-    QVERIFY2(status.contains(
-                 QStringLiteral("Scenario \"classic work queue\" finished: every task was settled")),
+    QVERIFY2(status.contains(QStringLiteral(
+                 "Scenario \"classic work queue\" finished: every task was settled")),
              qPrintable(status));
     QVERIFY2(status.contains(QStringLiteral("keep polling")), qPrintable(status));
     const QString note = window_->producerPanel()->scenarioNote();

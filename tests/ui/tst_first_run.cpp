@@ -15,11 +15,11 @@
 #include <memory>
 
 #include "controllers/connection_controller.h"
-#include "layout_checks.h"
 #include "controllers/connection_settings.h"
 #include "controllers/console_run.h"
 #include "controllers/run_controller.h"
 #include "controllers/scenario_player.h"
+#include "layout_checks.h"
 #include "main_window.h"
 #include "models/message_table_model.h"
 #include "models/timeline_model.h"
@@ -91,10 +91,10 @@ void TestFirstRun::firstRunGreetsOnce() {
                          qPrintable(label->text()));
             }
         }
-        QCOMPARE(test::notInView(
-                     window.producerPanel()->findChild<QWidget*>(QStringLiteral("sendButton")),
-                     &window),
-                 QString());
+        QCOMPARE(
+            test::notInView(
+                window.producerPanel()->findChild<QWidget*>(QStringLiteral("sendButton")), &window),
+            QString());
         for (const QToolButton* b : window.findChildren<QToolButton*>()) {
             if (b->isCheckable() && b->text() == QStringLiteral("Pause")) {
                 QCOMPARE(test::notInView(b, &window), QString());  // the timeline's Pause
@@ -106,7 +106,8 @@ void TestFirstRun::firstRunGreetsOnce() {
         MainWindow window(withSettings());
         window.show();
         QVERIFY(window.greeting()->isVisible());
-        auto* dismiss = window.greeting()->findChild<QToolButton*>(QStringLiteral("greetingDismiss"));
+        auto* dismiss =
+            window.greeting()->findChild<QToolButton*>(QStringLiteral("greetingDismiss"));
         QVERIFY(dismiss);
         dismiss->click();
         QVERIFY(window.greeting()->isHidden());
@@ -220,8 +221,9 @@ void TestFirstRun::restartOffersTheLastServer() {
         MainWindow window(options);
         window.show();
         QTRY_VERIFY_WITH_TIMEOUT(!offered.isEmpty(), 20000);
-        QVERIFY2(offered.contains(QStringLiteral("you used last time")) && offered.contains(address),
-                 qPrintable(offered));
+        QVERIFY2(
+            offered.contains(QStringLiteral("you used last time")) && offered.contains(address),
+            qPrintable(offered));
         QTRY_VERIFY_WITH_TIMEOUT(
             window.connection()->state() == ConnectionController::State::Connected, 20000);
         QVERIFY(!window.connection()->isEmbedded());
@@ -266,8 +268,8 @@ void TestFirstRun::switchingServersStartsOver() {
     ConnectionSettings s;
     s.address = other.settings().address;
     window.connection()->connectTo(s);
-    QTRY_VERIFY_WITH_TIMEOUT(
-        window.connection()->state() == ConnectionController::State::Connected, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.connection()->state() == ConnectionController::State::Connected,
+                             20000);
     QCOMPARE(window.consoleRun()->run().messageCount(), std::size_t{0});
     QCOMPARE(window.messages()->rowCount(), 0);
     QVERIFY(window.timelineModel().lanes().empty());

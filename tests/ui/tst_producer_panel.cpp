@@ -166,7 +166,8 @@ void TestProducerPanel::aSecondSendContinuesTheRunsNumbers() {
     QTRY_COMPARE_WITH_TIMEOUT(panel->progressText(), QStringLiteral("4 / 4 sent"), 30000);
     const Run& run = window.consoleRun()->run();
     const std::size_t total = window.run()->nextTaskNumber() - 1;
-    QVERIFY2(total >= 7, qPrintable(QString::number(total)));  // the first send may have stopped early
+    QVERIFY2(total >= 7,
+             qPrintable(QString::number(total)));  // the first send may have stopped early
     QTRY_COMPARE_WITH_TIMEOUT(run.messageCount(), total, 20000);
     for (std::uint32_t i = 0; i < run.messageCount(); ++i) {
         QString body;

@@ -89,8 +89,9 @@ void TestTimelineLabels::markerLabelsTakeRowsThenThinOut() {
     for (int i = 0; i < 12; ++i) {
         markers.push_back({110.0 + i * 8, QStringLiteral("workers=%1").arg(i + 1), i});
     }
-    markers.push_back({580, QStringLiteral("a very long configuration change that goes on and on "
-                                           "past any sensible width"),
+    markers.push_back({580,
+                       QStringLiteral("a very long configuration change that goes on and on "
+                                      "past any sensible width"),
                        99});
     const auto labels = layoutMarkerLabels(markers, area, fm);
     QVERIFY2(overlapOf(labels).isEmpty(), qPrintable(overlapOf(labels)));
@@ -129,7 +130,7 @@ void TestTimelineLabels::viewAtConsoleSizes() {
     std::vector<Event> events{ev(EventKind::MessageAssigned, 0, "worker-1", "a", 1, 1),
                               ev(EventKind::MessageAssigned, 0, "worker-2", "b", 2, 1)};
     // Scenario 06's markers: several changes within a few seconds.
-    const char* changes[] = {"batch=1",      "workers=8",     "waitMs=500", "batch=10",
+    const char* changes[] = {"batch=1",      "workers=8",       "waitMs=500", "batch=10",
                              "workMs=50",    "failureRate=0.1", "workers=3",  "batch=25",
                              "autoAck=true", "crashRate=0.05"};
     int i = 0;

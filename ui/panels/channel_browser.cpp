@@ -78,9 +78,15 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
-    table_->horizontalHeader()->setStretchLastSection(true);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    table_->setColumnWidth(ChannelListModel::NameColumn, 200);
+    // The counts take the width of their values and headers; the names and the
+    // dead-letter link ("← dead letters of tasks.poison") share the rest, so a
+    // 1280-px window elides neither.
+    table_->horizontalHeader()->setStretchLastSection(false);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(ChannelListModel::NameColumn,
+                                                     QHeaderView::Stretch);
+    table_->horizontalHeader()->setSectionResizeMode(ChannelListModel::DeadLetterLinkColumn,
+                                                     QHeaderView::Stretch);
     table_->setAlternatingRowColors(true);
     table_->setToolTip(QStringLiteral(
         "Queue channels on the server and their statistics. ⚑ marks a dead-letter channel.\n"

@@ -9,8 +9,8 @@
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <vector>
 
@@ -84,7 +84,8 @@ LegendWidget::LegendWidget(QWidget* parent) : QWidget(parent) {
     setToolTip(QStringLiteral(
         "Bar colours: in flight = handed to a worker, not yet settled; acked = done;\n"
         "rejected = NAcked back to the queue; returned = its worker crashed (or, closed, stopped\n"
-        "without settling it), the broker gives it to someone else; re-queued = moved to another channel; dead-lettered = gave up after\n"
+        "without settling it), the broker gives it to someone else; re-queued = moved to another "
+        "channel; dead-lettered = gave up after\n"
         "MaxReceiveCount. Hatched = a poll that waited and got nothing. A dark notch marks a "
         "redelivery."));
     // Not Fixed vertically: that would cap the height at one row (sizeHint).
@@ -251,9 +252,10 @@ void TimelinePanel::showSpan(double seconds) {
         }
     }
     // "9 s", "2.5 s", "1.5 min": as few digits as say the span.
-    const QString text = seconds < 60
-                             ? QStringLiteral("%1 s").arg(QString::number(seconds, 'g', seconds < 10 ? 2 : 3))
-                             : QStringLiteral("%1 min").arg(QString::number(seconds / 60, 'g', 2));
+    const QString text =
+        seconds < 60
+            ? QStringLiteral("%1 s").arg(QString::number(seconds, 'g', seconds < 10 ? 2 : 3))
+            : QStringLiteral("%1 min").arg(QString::number(seconds / 60, 'g', 2));
     span_->addItem(text, seconds);
     span_->setItemData(span_->count() - 1, true, kZoomedRole);
     span_->setCurrentIndex(span_->count() - 1);

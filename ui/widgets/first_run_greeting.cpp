@@ -55,8 +55,8 @@ QString FirstRunGreeting::text() const {
 }
 
 void FirstRunGreeting::showProblem(const QString& problem) {
-    problem_->setText(QStringLiteral("<span style='color:#d93040'>%1</span>")
-                          .arg(problem.toHtmlEscaped()));
+    problem_->setText(
+        QStringLiteral("<span style='color:#d93040'>%1</span>").arg(problem.toHtmlEscaped()));
     problem_->setVisible(!problem.isEmpty());
 }
 

@@ -54,8 +54,8 @@ std::vector<PlacedLabel> layoutMarkerLabels(const std::vector<MarkerRequest>& ma
                                             const QRectF& area, const QFontMetricsF& fm) {
     std::vector<PlacedLabel> out;
     const double rowHeight = fm.height() + 2;
-    const int rows = std::min<int>(kMaxMarkerRows,
-                                   static_cast<int>((area.height() + kRowGap) / (rowHeight + kRowGap)));
+    const int rows = std::min<int>(
+        kMaxMarkerRows, static_cast<int>((area.height() + kRowGap) / (rowHeight + kRowGap)));
     std::vector<std::vector<QRectF>> taken(static_cast<std::size_t>(std::max(rows, 0)));
     for (const MarkerRequest& m : markers) {
         const double limit = std::min(kMaxMarkerLabelWidth, area.width() - 4);

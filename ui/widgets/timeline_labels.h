@@ -29,11 +29,11 @@ struct AxisLayout {
 };
 
 struct AxisRequest {
-    std::int64_t t0 = 0, t1 = 0;   // the visible time window (monotonic ns)
-    double left = 0, right = 0;    // the plot's x range the window maps onto
-    double labelRight = 0;         // labels end before this x (the LIVE badge)
-    double top = 0;                // the labels' top
-    std::int64_t wallOffsetNs = 0; // monotonic + this = Unix time (ticks fall on round times)
+    std::int64_t t0 = 0, t1 = 0;    // the visible time window (monotonic ns)
+    double left = 0, right = 0;     // the plot's x range the window maps onto
+    double labelRight = 0;          // labels end before this x (the LIVE badge)
+    double top = 0;                 // the labels' top
+    std::int64_t wallOffsetNs = 0;  // monotonic + this = Unix time (ticks fall on round times)
 };
 
 // A "nice" step (0.1 s … 30 min) with at most 8 ticks in the window and room

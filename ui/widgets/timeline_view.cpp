@@ -1,7 +1,5 @@
 #include "widgets/timeline_view.h"
 
-#include "widgets/timeline_labels.h"
-
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -14,6 +12,7 @@
 #include "common/clock.h"
 #include "models/event_time.h"
 #include "widgets/theme.h"
+#include "widgets/timeline_labels.h"
 
 namespace qs::ui {
 
@@ -159,7 +158,6 @@ void TimelineView::paintEvent(QPaintEvent*) {
         return;
     }
     const auto& lanes = model_->lanes();
-
 
     // Lane backgrounds and labels.
     for (int li = 0; li < static_cast<int>(lanes.size()); ++li) {
@@ -487,8 +485,9 @@ std::vector<PlacedLabel> TimelineView::markerLabels(const Geometry& g) const {
             }
         }
     }
-    const QRectF area(g.plot.left() + 1, g.plot.top() + 2, width() - g.plot.left() - 3,
-                      std::max(0.0, std::min<double>(g.plot.height(), height() - g.plot.top()) - 4));
+    const QRectF area(
+        g.plot.left() + 1, g.plot.top() + 2, width() - g.plot.left() - 3,
+        std::max(0.0, std::min<double>(g.plot.height(), height() - g.plot.top()) - 4));
     return layoutMarkerLabels(markers, area, QFontMetricsF(font()));
 }
 

@@ -23,8 +23,7 @@ BatchStrip::BatchStrip(QWidget* parent) : QWidget(parent) {
         "will redeliver both). A dark corner marks a redelivery."));
 }
 
-void BatchStrip::setBatch(const std::vector<workers::BatchItem>& items, int current,
-                          bool crashed) {
+void BatchStrip::setBatch(const std::vector<workers::BatchItem>& items, int current, bool crashed) {
     bool same = items.size() == items_.size() && current == current_ && crashed == crashed_;
     for (std::size_t i = 0; same && i < items.size(); ++i) {
         same = items[i].status == items_[i].status && items[i].sequence == items_[i].sequence;
