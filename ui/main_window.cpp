@@ -37,6 +37,7 @@
 #include "panels/timeline_panel.h"
 #include "panels/worker_pool_panel.h"
 #include "run/run.h"
+#include "widgets/first_run_greeting.h"
 #include "widgets/recording_status.h"
 #include "widgets/theme.h"
 #include "widgets/timeline_view.h"
@@ -69,7 +70,14 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     centre->setSizes({500, 500});
     centre->setChildrenCollapsible(false);
     setCentralWidget(centre);
+    // Over the (still empty) timeline rather than in a layout: a layout would
+    // make the window taller than a 1280x720 screen for the first minutes.
+    greeting_ = new FirstRunGreeting(timelineView());
+    greeting_->hide();
+    timelineView()->installEventFilter(this);
 
+    // A send numbers its tasks after every task the run has seen (issue #17 item 5).
+    run_->setRunTaskCount([this] { return consoleRun_->run().messageCount(); });
     buildDocks();
     recorder_ = new RunRecorder(run_, pump_, player_, this);
     recorder_->setEnabled(options_.recordRuns &&
@@ -93,11 +101,24 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     statusBar()->addPermanentWidget(rateLabel_);
     statusBar()->addPermanentWidget(frameLabel_);
     statusBar()->addPermanentWidget(connectionLabel_);
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) {
+        if (message.isEmpty() && !refittingStatus_) {
+            statusWhole_.clear();  // the elided message's whole text has gone too
+            statusBar()->setToolTip(QString());
+        }
+    });
+    for (QWidget* w : statusBar()->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+        w->installEventFilter(this);  // a permanent widget that grows or moves: fit again
+    }
+    statusBar()->installEventFilter(this);
 
     resize(1600, 1000);
     defaultState_ = saveState();
     if (options_.useSettings) {
         restoreSettings();
+        if (!QSettings().value(FirstRunGreeting::kGreetedKey, false).toBool()) {
+            showGreeting();
+        }
     }
 
     slowTimer_.setInterval(250);
@@ -109,13 +130,21 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
         QTimer::singleShot(0, this, [this] {
             QString error;
             if (!connection_->startEmbedded(options_.embeddedPort, &error)) {
-                statusBar()->showMessage(QStringLiteral("Could not start the embedded broker: ") +
-                                         error);
+                showStatus(QStringLiteral("Could not start the embedded broker: ") + error);
             }
         });
     } else if (options_.autoConnect) {
         QTimer::singleShot(0, this, [this] {
-            connection_->autoStart(QStringLiteral("localhost:50000"), options_.embeddedPort);
+            // The server of the last session is offered again; a first run (or one
+            // after the embedded broker) looks on localhost and else starts its own.
+            QSettings settings;
+            const auto last = options_.useSettings ? lastServerUsed(settings) : std::nullopt;
+            offeringLastServer_ = last.has_value();
+            if (last) {
+                connection_->autoStart(*last, options_.embeddedPort);
+            } else {
+                connection_->autoStart(QStringLiteral("localhost:50000"), options_.embeddedPort);
+            }
         });
     }
 }
@@ -209,7 +238,7 @@ void MainWindow::buildMenus() {
                                  QStringLiteral("Could not write %1").arg(path));
             return;
         }
-        statusBar()->showMessage(QStringLiteral("Saved the charts to %1").arg(path), 8000);
+        showStatus(QStringLiteral("Saved the charts to %1").arg(path), 8000);
     });
     QAction* exportAct = file->addAction(QStringLiteral("E&xport events…"), eventLogPanel_,
                                          &EventLogPanel::exportInteractive);
@@ -354,11 +383,11 @@ void MainWindow::wireEngine() {
         charts_->refresh();
     });
     connect(eventLogPanel_, &EventLogPanel::statusMessage, this,
-            [this](const QString& t) { statusBar()->showMessage(t, 8000); });
+            [this](const QString& t) { showStatus(t, 8000); });
     connect(timelinePanel_, &TimelinePanel::statusMessage, this,
-            [this](const QString& t) { statusBar()->showMessage(t, 8000); });
+            [this](const QString& t) { showStatus(t, 8000); });
     connect(run_, &RunController::errorMessage, this,
-            [this](const QString& t) { statusBar()->showMessage(t, 8000); });
+            [this](const QString& t) { showStatus(t, 8000); });
     connect(producer_, &ProducerPanel::tasksStarted, this, [this](const workers::TaskSpec& spec) {
         if (!spec.policy.deadLetterQueue.empty()) {
             channels_->model()->noteDeadLetter(QString::fromStdString(spec.policy.deadLetterQueue),
@@ -382,54 +411,73 @@ void MainWindow::wireEngine() {
         });
     connect(channels_, &ChannelBrowser::channelActivated, this, [this](const QString& name) {
         run_->setChannel(name);
-        statusBar()->showMessage(
-            QStringLiteral("Producer and workers now use queue \"%1\"").arg(name), 5000);
+        showStatus(QStringLiteral("Producer and workers now use queue \"%1\"").arg(name), 5000);
     });
 
     connect(connection_, &ConnectionController::statusMessage, this,
-            [this](const QString& text) { statusBar()->showMessage(text, 10000); });
-    connect(
-        connection_, &ConnectionController::existingServerFound, this,
-        [this](const QString& address, const QString& version) {
-            const auto answer = QMessageBox::question(
-                this, QStringLiteral("KubeMQ server found"),
-                QStringLiteral(
-                    "A KubeMQ server (%1) answers at %2.\n\nConnect to it? Choose No to start the "
-                    "embedded broker instead.")
-                    .arg(version, address),
-                QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
-            if (answer == QMessageBox::Yes) {
-                ConnectionSettings s = connection_->settings();
-                s.address = address;
-                connection_->connectTo(s);
-            } else {
-                useEmbeddedBroker();
-            }
-        });
+            [this](const QString& text) { showStatus(text, 10000); });
+    connect(connection_, &ConnectionController::existingServerFound, this,
+            [this](const QString& address, const QString& version) {
+                const QString found =
+                    offeringLastServer_
+                        ? QStringLiteral("The server you used last time, %2 (KubeMQ %1), answers.")
+                        : QStringLiteral("A KubeMQ server (%1) answers at %2.");
+                const auto answer = QMessageBox::question(
+                    this, QStringLiteral("KubeMQ server found"),
+                    found.arg(version, address) +
+                        QStringLiteral("\n\nConnect to it? Choose No to start the embedded broker "
+                                       "instead."),
+                    QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+                if (answer == QMessageBox::Yes) {
+                    ConnectionSettings s = connection_->settings();
+                    s.address = address;
+                    connection_->connectTo(s);
+                } else {
+                    useEmbeddedBroker();
+                }
+            });
     // A lost or regained server shows at once, not at the next slow refresh.
     connect(connection_, &ConnectionController::stateChanged, this,
             [this] { updateConnectionLabel(); });
     connect(connection_, &ConnectionController::serverInfoChanged, this,
             [this] { updateConnectionLabel(); });
     connect(player_, &ScenarioPlayer::started, this, [this](const QString& n) {
-        statusBar()->showMessage(QStringLiteral("Playing scenario ") + n, 5000);
+        showStatus(QStringLiteral("Playing scenario ") + n, 5000);
+    });
+    // The greeting has served once the user sends or plays anything.
+    connect(producer_, &ProducerPanel::tasksStarted, this, [this] { markGreeted(); });
+    connect(greeting_, &FirstRunGreeting::dismissed, this, &MainWindow::markGreeted);
+    connect(greeting_, &FirstRunGreeting::playRequested, this, [this] {
+        QString error;
+        if (!connection_->client()) {
+            error = QStringLiteral(
+                "not connected to a server yet (see the right of the status bar; File → Connect, "
+                "Ctrl+K, picks one).");
+        } else if (!playScenario(QString::fromLatin1(FirstRunGreeting::kFirstScenario), &error)) {
+            error += QLatin1Char('.');
+        }
+        greeting_->showProblem(error.isEmpty() ? QString()
+                                               : QStringLiteral("Cannot play it: ") + error);
     });
     connect(player_, &ScenarioPlayer::failed, this,
-            [this](const QString& e) { statusBar()->showMessage(e, 10000); });
-    connect(player_, &ScenarioPlayer::finished, producer_, &ProducerPanel::scenarioEnded);
+            [this](const QString& e) { showStatus(e, 10000); });
+    connect(player_, &ScenarioPlayer::finished, this, &MainWindow::scenarioFinished);
     connect(player_, &ScenarioPlayer::stepsNotReached, this, [this](const QStringList& steps) {
-        statusBar()->showMessage(QStringLiteral("⚠ Scenario ended before these steps: ") +
-                                     steps.join(QStringLiteral("; ")),
-                                 20000);
+        showStatus(QStringLiteral("⚠ Scenario ended before these steps: ") +
+                       steps.join(QStringLiteral("; ")),
+                   20000);
     });
     connect(player_, &ScenarioPlayer::channelStepDone, this, [this](bool ok, const QString& text) {
         // A failed step does not stop the run (sending creates the channel), but
         // it must not pass unseen: it stays up longer and says what goes on.
+        // The server's words can be long (a v2.4.0 without channel management):
+        // the Channels view's outcome line has them whole.
         const QString message =
             ok ? QString(QStringLiteral("Scenario: ") + text)
-               : QString(QStringLiteral("⚠ Scenario: ") + text +
-                         QStringLiteral(" — the run goes on without this step"));
-        statusBar()->showMessage(message, ok ? 6000 : 20000);
+               : QString(QStringLiteral("⚠ Scenario step failed, the run goes on without it: ") +
+                         text);
+        showStatus(message, ok ? 6000 : 20000);
+        channels_->setOutcome(QStringLiteral("Scenario: ") + text, ok);
         if (ok) {
             channels_->refresh();  // show (or drop) the channel in the Channels view
         }
@@ -439,7 +487,7 @@ void MainWindow::wireEngine() {
     connect(player_, &ScenarioPlayer::actionApplied, this,
             [this](const QString& description, bool warned) {
                 if (warned) {
-                    statusBar()->showMessage(QStringLiteral("⚠ Scenario: ") + description, 20000);
+                    showStatus(QStringLiteral("⚠ Scenario: ") + description, 20000);
                 }
             });
     player_->setDrainedCheck([this] {
@@ -450,6 +498,112 @@ void MainWindow::wireEngine() {
                                                  s.count(MessageState::InFlight) ==
                                              0;
     });
+}
+
+// Workers of a drained scenario keep polling: without a word the run looks
+// unfinished (#17 item 6), so its end is said where the eye goes.
+void MainWindow::scenarioFinished(const QString& name) {
+    QString how;
+    switch (player_->lastEnd()) {
+        case runner::RunEnd::None:
+            break;  // stopped early: the action that stopped it says so
+        case runner::RunEnd::Drained:
+            how = QStringLiteral("finished: every task was settled");
+            break;
+        case runner::RunEnd::TimeBound:
+            how = QStringLiteral("ended at its time limit before every task was settled");
+            break;
+        case runner::RunEnd::RunTimeOver:
+            how = QStringLiteral("finished: its run time is over");
+            break;
+    }
+    producer_->scenarioEnded(how);
+    if (how.isEmpty()) {
+        return;
+    }
+    const bool warn = player_->lastEnd() == runner::RunEnd::TimeBound;
+    const QString workers =
+        run_->workerCount() > 0
+            ? QStringLiteral(" Its workers keep polling for more (Ctrl+R resets the run).")
+            : QString();
+    showStatus((warn ? QStringLiteral("⚠ ") : QStringLiteral("✓ ")) +
+               QStringLiteral("Scenario \"%1\" %2.").arg(name, how) + workers);
+}
+
+void MainWindow::showStatus(const QString& text, int timeoutMs) {
+    statusWhole_ = text;
+    statusShown_.clear();
+    statusDeadline_ = timeoutMs > 0 ? QDeadlineTimer(timeoutMs) : QDeadlineTimer::Forever;
+    fitStatus();
+}
+
+// The status bar clips a message its permanent widgets leave no room for:
+// it is elided deliberately, again whenever they move, with the whole text in
+// the bar's tooltip.
+void MainWindow::fitStatus() {
+    QStatusBar* bar = statusBar();
+    if (statusWhole_.isEmpty() ||
+        (!statusShown_.isEmpty() && bar->currentMessage() != statusShown_)) {
+        return;  // none of ours (a menu's status tip, say)
+    }
+    int room = bar->width() - 24;
+    for (QWidget* w : bar->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+        if (w->isVisible() && w->x() > 0) {
+            room = std::min(room, w->x() - 16);  // a permanent widget starts here
+        }
+    }
+    const QString shown =
+        bar->fontMetrics().elidedText(statusWhole_, Qt::ElideRight, std::max(room, 100));
+    bar->setToolTip(shown == statusWhole_ ? QString() : statusWhole_);
+    if (shown == bar->currentMessage()) {
+        return;
+    }
+    const qint64 left = statusDeadline_.isForever() ? 0 : statusDeadline_.remainingTime();
+    if (!statusDeadline_.isForever() && left <= 0) {
+        return;  // its time is over; the bar clears it
+    }
+    refittingStatus_ = true;
+    statusShown_ = shown;
+    bar->showMessage(shown, static_cast<int>(left));
+    refittingStatus_ = false;
+}
+
+QString MainWindow::statusTextWhole() const {
+    const QString shown = statusBar()->currentMessage();
+    return shown == statusShown_ ? statusWhole_ : shown;
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == timelineView() && event->type() == QEvent::Resize) {
+        placeGreeting();
+    } else if ((event->type() == QEvent::Resize || event->type() == QEvent::Move) &&
+               watched->isWidgetType() &&
+               (watched == statusBar() ||
+                static_cast<QWidget*>(watched)->parentWidget() == statusBar())) {
+        fitStatus();
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::showGreeting() {
+    greeting_->show();
+    placeGreeting();
+}
+
+void MainWindow::placeGreeting() {
+    const QWidget* view = timelineView();
+    const int width = std::max(view->width() - 16, 100);
+    greeting_->setGeometry(8, 8, width, greeting_->heightForWidth(width));
+}
+
+void MainWindow::markGreeted() {
+    if (greeting_->isHidden()) {
+        return;
+    }
+    greeting_->hide();
+    if (options_.useSettings) {
+        QSettings().setValue(FirstRunGreeting::kGreetedKey, true);
+    }
 }
 
 void MainWindow::slowRefresh() {
@@ -568,6 +722,9 @@ bool MainWindow::playScenario(const QString& nameOrPath, QString* error) {
         return false;
     }
     workerPanel_->setControls(run_->config());
+    if (player_->isRunning()) {
+        markGreeted();  // the user found their way: the greeting has served
+    }
     // What the scenario sends shows beside the producer form, not in it: the
     // form keeps the user's own settings for the next manual send.
     const workers::TaskSpec spec = scenario.taskSpec();
@@ -616,9 +773,12 @@ void MainWindow::saveSettings() {
     s.setValue(QStringLiteral("pool/failureRate"), c.failureRate);
     s.setValue(QStringLiteral("pool/crashRate"), c.crashRate);
     s.setValue(QStringLiteral("run/channel"), run_->channel());
-    if (!connection_->isEmbedded()) {
-        connection_->settings().save(s, QStringLiteral("lastConnection"));
-    }
+    // Offered again at the next start (lastServerUsed()); the embedded broker is not.
+    const auto state = connection_->state();
+    const bool server = !connection_->isEmbedded() &&
+                        state != ConnectionController::State::Disconnected &&
+                        state != ConnectionController::State::Probing;
+    rememberLastUsed(s, server ? &connection_->settings() : nullptr);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QDeadlineTimer>
 #include <QMainWindow>
 #include <QTimer>
 
@@ -33,6 +34,7 @@ class MessagePanel;
 class EventLogPanel;
 class ScenarioPlayer;
 class RunRecorder;
+class FirstRunGreeting;
 
 struct MainWindowOptions {
     bool autoConnect = true;    // probe localhost:50000, else start the embedded broker
@@ -68,9 +70,14 @@ public:
     ChannelBrowser* channelBrowser() const { return channels_; }
     MessagePanel* messagePanel() const { return messagePanel_; }
     ScenarioPlayer* scenarioPlayer() const { return player_; }
+    FirstRunGreeting* greeting() const { return greeting_; }
+    // Shows the first-run greeting (a first start does; --first-run for screenshots).
+    void showGreeting();
     RunRecorder* recorder() const { return recorder_; }
     // The connection line of the status bar, as plain text.
     QString connectionStatusText() const { return connectionText_; }
+    // The status bar's message, whole even when it is shown elided.
+    QString statusTextWhole() const;
 
     // Loads and plays a scenario (bundled name or path).
     bool playScenario(const QString& nameOrPath, QString* error = nullptr);
@@ -88,12 +95,21 @@ public Q_SLOTS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void buildDocks();
     void buildMenus();
     void wireEngine();
     void slowRefresh();
+    void scenarioFinished(const QString& name);
+    // Shows `text` in the status bar, elided to the room its permanent widgets
+    // leave, with the whole text in the bar's tooltip.
+    void showStatus(const QString& text, int timeoutMs = 0);
+    // Hides the first-run greeting for good (#17: one obvious next step).
+    void markGreeted();
+    void placeGreeting();  // across the top of the timeline view
+    void fitStatus();      // elides statusWhole_ to the room the permanent widgets leave
     void updateConnectionLabel();
     void restoreSettings();
     void saveSettings();
@@ -120,6 +136,12 @@ private:
     EventLogPanel* eventLogPanel_ = nullptr;
     ScenarioPlayer* player_ = nullptr;
     RunRecorder* recorder_ = nullptr;
+    FirstRunGreeting* greeting_ = nullptr;
+    bool offeringLastServer_ = false;
+    QString statusWhole_;  // the status bar's message, whole (shown elided when long)
+    QString statusShown_;  // what fitStatus() made of it
+    QDeadlineTimer statusDeadline_;
+    bool refittingStatus_ = false;  // the start-up probe is the last session's server
     QDockWidget* channelsDock_ = nullptr;
     QDockWidget* messagesDock_ = nullptr;
     QLabel* connectionLabel_ = nullptr;

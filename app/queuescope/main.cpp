@@ -20,6 +20,7 @@
 #include "runner/headless_command.h"
 #include "runner/redrive_command.h"
 #include "runner/summary_command.h"
+#include "widgets/first_run_greeting.h"
 #include "widgets/theme.h"
 #include "widgets/timeline_view.h"
 
@@ -86,6 +87,9 @@ int main(int argc, char** argv) {
         QStringLiteral("port"),
         QStringLiteral("Preferred port of the embedded broker (default 50000)."),
         QStringLiteral("port"), QStringLiteral("50000"));
+    const QCommandLineOption firstRunOpt(
+        QStringLiteral("first-run"),
+        QStringLiteral("Show the first run's greeting, as a first start does (for screenshots)."));
     const QCommandLineOption darkOpt(QStringLiteral("dark"),
                                      QStringLiteral("Use the dark palette."));
     const QCommandLineOption viewOpt(
@@ -102,7 +106,7 @@ int main(int argc, char** argv) {
                        "for screenshots; else the saved setting)."),
         QStringLiteral("seconds"));
     parser.addOptions({screenshotOpt, scenarioOpt, afterOpt, embeddedOpt, portOpt, darkOpt, viewOpt,
-                       sizeOpt, spanOpt});
+                       sizeOpt, spanOpt, firstRunOpt});
     parser.process(app);
 
     bool ok = false;
@@ -138,6 +142,9 @@ int main(int argc, char** argv) {
     qs::ui::MainWindow window(options);
     if (parser.isSet(darkOpt)) {
         window.setDarkTheme(true);
+    }
+    if (parser.isSet(firstRunOpt)) {
+        window.showGreeting();
     }
     if (screenshot) {
         window.resize(width, height);

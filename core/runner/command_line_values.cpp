@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "client/address_check.h"
+
 namespace qs::runner {
 
 bool parseDouble(const std::string& text, double* out) {
@@ -61,14 +63,7 @@ std::vector<std::string> split(const std::string& text, char sep, std::size_t ma
 }
 
 std::string checkHostPort(const std::string& address) {
-    // gRPC would wrap a port over 65535 round to another port.
-    const std::size_t colon = address.rfind(':');
-    int port = 0;
-    if (colon == std::string::npos || colon == 0 ||
-        !parseInt(address.substr(colon + 1), 1, 65535, &port)) {
-        return "expected HOST:PORT with a port 1..65535";
-    }
-    return {};
+    return client::addressProblem(address);  // the console's Connect field says the same
 }
 
 bool sameFile(const std::string& a, const std::string& b) {

@@ -18,7 +18,7 @@ bool parseInt(const std::string& text, const Limit<int>& limit, int* out);
 bool parseNumber(const std::string& text, const Limit<double>& limit, double* out);
 // `text` cut at each `sep`; with maxParts > 0 the last part keeps the rest.
 std::vector<std::string> split(const std::string& text, char sep, std::size_t maxParts = 0);
-// "HOST:PORT" with a port 1..65535: empty when fine, else the reason.
+// "HOST:PORT" with a port 1..65535 (client::addressProblem): empty when fine, else the reason.
 std::string checkHostPort(const std::string& address);
 // The same file, by name or after resolving both paths.
 bool sameFile(const std::string& a, const std::string& b);

@@ -41,6 +41,9 @@ std::string TaskSpec::validate() const {
     if (sendBatchSize < 1) {
         return "send batch size must be >= 1";
     }
+    if (firstNumber < 1) {
+        return "the first task number must be >= 1";
+    }
     for (int n : poison) {
         if (n < 1 || n > count) {
             return "poison task number " + std::to_string(n) + " is outside 1.." +
@@ -53,8 +56,8 @@ std::string TaskSpec::validate() const {
     if (count > 0) {
         client::QueueMessage probe;
         probe.channel = channel;
-        probe.body = expandTaskTemplate(bodyTemplate, 1, count);
-        probe.metadata = expandTaskTemplate(metadataTemplate, 1, count);
+        probe.body = expandTaskTemplate(bodyTemplate, firstNumber, count);
+        probe.metadata = expandTaskTemplate(metadataTemplate, firstNumber, count);
         probe.tags = tags;
         probe.policy = policy;
         if (auto problem = client::checkMessage(probe)) {
@@ -81,8 +84,9 @@ void TaskProducer::setProgressCallback(ProgressCallback callback) {
 client::QueueMessage TaskProducer::makeTask(int n) const {
     client::QueueMessage m;
     m.channel = spec_.channel;
-    m.body = expandTaskTemplate(spec_.bodyTemplate, n, spec_.count);
-    m.metadata = expandTaskTemplate(spec_.metadataTemplate, n, spec_.count);
+    const std::int64_t number = spec_.firstNumber + n - 1;
+    m.body = expandTaskTemplate(spec_.bodyTemplate, number, spec_.count);
+    m.metadata = expandTaskTemplate(spec_.metadataTemplate, number, spec_.count);
     m.tags = spec_.tags;
     m.policy = spec_.policy;
     if (n >= 1 && static_cast<std::size_t>(n) < poison_.size() && poison_[n]) {
@@ -214,7 +218,7 @@ void TaskProducer::sendChunk(int first, int count) {
             e.channel = channelName;
             e.messageId = m.id;
             e.value = m.policy.delaySeconds;
-            e.count2 = n;
+            e.count2 = spec_.firstNumber + n - 1;
             e.detail = bodyExcerpt(m.body);
         }
         messages.push_back(std::move(m));
@@ -235,7 +239,7 @@ void TaskProducer::sendChunk(int first, int count) {
             e.actor = actorName;
             e.channel = messages[i].channel;
             e.messageId = messages[i].id;
-            e.count2 = first + static_cast<int>(i);
+            e.count2 = spec_.firstNumber + first + static_cast<int>(i) - 1;
             e.detail = why;
             events->push(std::move(e));
         }

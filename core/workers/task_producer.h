@@ -39,6 +39,11 @@ struct TaskSpec {
     double ratePerSecond = 0.0;  // 0 = all at once (in batches of sendBatchSize)
     std::vector<int> poison;     // task numbers sent as poison (tag poison=true)
     int sendBatchSize = 100;     // messages per SendQueueMessagesBatch request
+    // The number `{n}` (and TaskSent's count2) gives the spec's first task; the
+    // console continues its run's numbering across sends with it, so a second
+    // send's first body reads "Task #101". `poison` still counts from 1 (the
+    // spec's own first task).
+    std::int64_t firstNumber = 1;
 
     std::string validate() const;  // empty = fine
 };
@@ -99,7 +104,8 @@ public:
     ProducerProgress progress() const;
     const TaskSpec& spec() const { return spec_; }
 
-    // The message for task number n (1-based), as it will be sent (without id).
+    // The message for the spec's task n (1-based; its body says firstNumber + n - 1),
+    // as it will be sent (without id).
     client::QueueMessage makeTask(int n) const;
 
 private:

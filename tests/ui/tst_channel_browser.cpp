@@ -1,7 +1,10 @@
 #include <QDir>
+#include <QHeaderView>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -27,6 +30,7 @@ private Q_SLOTS:
     void createPurgeDeleteSaySo();
     void aRefusedCreateSaysWhy();
     void saveDialogsStartInDocumentsThenTheLastFolder();
+    void peekPaneShowsRowsWithoutSidewaysScrolling();
 
 private:
     // The next action's outcome, after the list refresh that follows it.
@@ -145,6 +149,48 @@ void TestChannelBrowser::saveDialogsStartInDocumentsThenTheLastFolder() {
     QCOMPARE(suggestedSavePath(QStringLiteral("timeline.png")),
              QDir(dir.path()).filePath(QStringLiteral("timeline.png")));
     resetLastSaveFolder();
+}
+
+// The peek pane showed about two and a half rows and scrolled sideways
+// (#17 item 4): now six rows at least, and its columns share its width.
+void TestChannelBrowser::peekPaneShowsRowsWithoutSidewaysScrolling() {
+    ConnectionController connection;
+    QString error;
+    QVERIFY2(connection.startEmbedded(0, &error), qPrintable(error));
+    auto client = connection.client();
+    QVERIFY(client);
+    for (int i = 0; i < 8; ++i) {
+        client::QueueMessage m;
+        m.channel = "peek.rows";
+        m.body = std::string(300, 'x');  // a body far wider than the pane
+        QVERIFY(client->send(m).ok());
+    }
+    ChannelBrowser browser(&connection);
+    browser.resize(640, 480);
+    browser.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&browser));
+    browser.refresh();
+    QTRY_VERIFY_WITH_TIMEOUT((browser.selectChannel(QStringLiteral("peek.rows")),
+                              browser.selectedChannel() == QStringLiteral("peek.rows")),
+                             20000);
+    browser.peekSelected();
+    QTableWidget* peek = nullptr;
+    for (auto* table : browser.findChildren<QTableWidget*>()) {
+        if (table->accessibleName() == QStringLiteral("Peeked messages")) {
+            peek = table;
+        }
+    }
+    QVERIFY(peek);
+    QTRY_COMPARE_WITH_TIMEOUT(peek->rowCount(), 8, 20000);
+    QCoreApplication::processEvents();
+    const int rowsShown =
+        (peek->viewport()->height()) / peek->verticalHeader()->defaultSectionSize();
+    QVERIFY2(rowsShown >= 6, qPrintable(QString::number(rowsShown)));
+    QVERIFY(!peek->horizontalScrollBar()->isVisible());
+    QVERIFY(peek->horizontalHeader()->length() <= peek->viewport()->width());
+    // The body's cell is elided in the pane and whole (its first 200 bytes) on hover.
+    QCOMPARE(peek->item(0, 2)->toolTip(), peek->item(0, 2)->text());
+    QVERIFY(peek->fontMetrics().horizontalAdvance(peek->item(0, 2)->text()) > peek->columnWidth(2));
 }
 
 QTEST_MAIN(TestChannelBrowser)

@@ -38,7 +38,7 @@ void TestConnectionDialog::malformedAddressesAreRefused_data() {
     QTest::newRow("empty") << QString() << QStringLiteral("host:port");
     QTest::newRow("spaces") << QStringLiteral("hello world") << QStringLiteral("no spaces");
     QTest::newRow("port 99999") << QStringLiteral("localhost:99999")
-                                << QStringLiteral("between 1 and 65535 (got 99999)");
+                                << QStringLiteral("port 1..65535 (got 99999)");
     QTest::newRow("port 0") << QStringLiteral("localhost:0") << QStringLiteral("(got 0)");
     QTest::newRow("no port") << QStringLiteral("localhost") << QStringLiteral("port is missing");
     QTest::newRow("no host") << QStringLiteral(":50000") << QStringLiteral("host:port");

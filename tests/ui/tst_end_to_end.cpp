@@ -1,5 +1,7 @@
+#include <QChartView>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QLegendMarker>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
@@ -42,6 +44,8 @@ private Q_SLOTS:
     void scenarioCreatesThenDeletesItsChannel();
     void timelineActionsAreTheRunnersSteps();
     void peekAndPurgeReachEveryView();
+    void aDrainedScenarioSaysItFinished();
+    void aClosedClientIsNotACrash();
 
 private:
     bool allAcked(int n) const;
@@ -264,8 +268,18 @@ void TestEndToEnd::scenarioSettingsStayWithItsRun() {
     QVERIFY2(form->scenarioNote().contains(QStringLiteral("80 task(s) at 20/s")),
              qPrintable(form->scenarioNote()));
     QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+    // Its configuration changes are markers on the charts, never entries of their legends.
+    window_->charts()->refresh();
+    QVERIFY(!window_->chartsModel().markers().empty());
+    for (QChartView* view : window_->charts()->findChildren<QChartView*>()) {
+        for (QLegendMarker* m : view->chart()->legend()->markers()) {
+            for (const auto& marker : window_->chartsModel().markers()) {
+                QVERIFY2(!m->isVisible() || m->label() != marker.second, qPrintable(m->label()));
+            }
+        }
+    }
     // The note stays, in the past tense, until the user's own next send.
-    QVERIFY2(form->scenarioNote().contains(QStringLiteral("has ended; it sent 80 task(s) at 20/s")),
+    QVERIFY2(form->scenarioNote().contains(QStringLiteral("; it sent 80 task(s) at 20/s")),
              qPrintable(form->scenarioNote()));
 
     const workers::TaskSpec after = form->specFromForm(&error);
@@ -505,9 +519,16 @@ void TestEndToEnd::peekAndPurgeReachEveryView() {
 
     ChannelBrowser* channels = window_->channelBrowser();
     QSignalSpy refreshed(channels, &ChannelBrowser::refreshed);
-    channels->refresh();
-    QTRY_VERIFY_WITH_TIMEOUT(!refreshed.isEmpty(), 10000);
-    channels->selectChannel(run->channel());
+    // A listing already under way may answer first, from before the send: list
+    // again until the run's queue is in the list.
+    for (int attempt = 0; attempt < 20 && channels->selectedChannel() != run->channel();
+         ++attempt) {
+        refreshed.clear();
+        channels->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(!refreshed.isEmpty(), 10000);
+        channels->selectChannel(run->channel());
+    }
+    QCOMPARE(channels->selectedChannel(), run->channel());
     QSignalSpy done(channels, &ChannelBrowser::actionFinished);
     channels->peekSelected();
     QTRY_COMPARE_WITH_TIMEOUT(r.summaryNow().peeks, 10u, 10000);
@@ -538,6 +559,61 @@ void TestEndToEnd::peekAndPurgeReachEveryView() {
     // The message panel's counters say the same.
     window_->messagePanel()->refresh();
     QVERIFY(window_->messagePanel()->countsText().contains(QStringLiteral("waiting 0")));
+}
+
+// Scenario 01 (#17 item 6): its third worker long-polls after the queue has
+// drained, so nothing moving does not say the scenario is over; the status
+// bar and the producer's scenario note do.
+void TestEndToEnd::aDrainedScenarioSaysItFinished() {
+    ScenarioPlayer* player = window_->scenarioPlayer();
+    QSignalSpy finished(player, &ScenarioPlayer::finished);
+    QString error;
+    QVERIFY2(window_->playScenario(QStringLiteral("01-classic-work-queue"), &error),
+             qPrintable(error));
+    QVERIFY(!window_->statusBar()->currentMessage().contains(QStringLiteral("finished")));
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+    QVERIFY(player->lastEnd() == runner::RunEnd::Drained);
+    QCOMPARE(window_->run()->workerCount(), 3);  // the workers stay, polling
+    const QString status = window_->statusTextWhole();
+    QVERIFY2(status.contains(QStringLiteral(
+                 "Scenario \"classic work queue\" finished: every task was settled")),
+             qPrintable(status));
+    QVERIFY2(status.contains(QStringLiteral("keep polling")), qPrintable(status));
+    const QString note = window_->producerPanel()->scenarioNote();
+    QVERIFY2(note.contains(QStringLiteral("finished: every task was settled; it sent 10 task(s)")),
+             qPrintable(note));
+    // The bar ends at what the scenario sent, not at the last refresh before its producer went.
+    QCOMPARE(window_->producerPanel()->progressText(), QStringLiteral("10 / 10 sent"));
+
+    // Stopped early, it is not said to have finished.
+    finished.clear();
+    QVERIFY2(window_->playScenario(QStringLiteral("06-live-tuning"), &error), qPrintable(error));
+    window_->scenarioPlayer()->stop();
+    QCOMPARE(finished.size(), 1);
+    QVERIFY(player->lastEnd() == runner::RunEnd::None);
+    QVERIFY2(window_->producerPanel()->scenarioNote().contains(QStringLiteral("has ended")),
+             qPrintable(window_->producerPanel()->scenarioNote()));
+    window_->run()->stopAll();
+}
+
+// Scenario 03 (#17 item 6): worker-1 closes its client without acking; its
+// returns are "returned (closed)" on the timeline, none "returned (crash)".
+void TestEndToEnd::aClosedClientIsNotACrash() {
+    ScenarioPlayer* player = window_->scenarioPlayer();
+    QSignalSpy finished(player, &ScenarioPlayer::finished);
+    QString error;
+    QVERIFY2(window_->playScenario(QStringLiteral("03-forgot-to-ack"), &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+    QVERIFY(player->lastEnd() == runner::RunEnd::Drained);
+    int closed = 0;
+    for (const TimelineLane& lane : window_->timelineModel().lanes()) {
+        for (const TimelineBar& bar : lane.bars) {
+            QVERIFY2(bar.outcome != Outcome::Returned, qPrintable(lane.worker));
+            closed += bar.outcome == Outcome::ReturnedClosed ? 1 : 0;
+        }
+    }
+    QCOMPARE(closed, 10);
+    window_->run()->stopAll();
 }
 
 QTEST_MAIN(TestEndToEnd)

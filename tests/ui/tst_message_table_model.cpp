@@ -2,12 +2,14 @@
 // comes from the run, checked with QAbstractItemModelTester.
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
 
 #include "controllers/console_run.h"
 #include "event_factory.h"
 #include "models/message_filter_proxy.h"
 #include "models/message_table_model.h"
+#include "panels/message_panel.h"
 #include "run/run.h"
 
 using namespace qs;
@@ -35,6 +37,7 @@ private Q_SLOTS:
     void resetEmptiesTheTable();
     void manyChangesGiveOneSignal();
     void distantChangesDoNotCoverTheRowsBetween();
+    void taskColumnHoldsSixDigits();
 };
 
 void TestMessageTableModel::tracksLifecycle() {
@@ -286,6 +289,21 @@ void TestMessageTableModel::distantChangesDoNotCoverTheRowsBetween() {
     QCOMPARE(spy.at(0).at(1).toModelIndex().row(), 0);
     QCOMPARE(spy.at(1).at(0).toModelIndex().row(), 300);
     QCOMPARE(spy.at(1).at(1).toModelIndex().row(), 399);
+}
+
+// The Task column read "100…" for task 100000 (#17 item 4).
+void TestMessageTableModel::taskColumnHoldsSixDigits() {
+    ConsoleRun run;
+    MessageTableModel model(&run);
+    MessagePanel panel(&model);
+    panel.resize(1280, 300);
+    panel.show();
+    QTableView* view = panel.findChild<QTableView*>();
+    QVERIFY(view);
+    const int needed = view->fontMetrics().horizontalAdvance(QStringLiteral("1000000")) + 8;
+    QVERIFY2(view->columnWidth(MessageTableModel::TaskColumn) >= needed,
+             qPrintable(QString::number(view->columnWidth(MessageTableModel::TaskColumn))));
+    QVERIFY(view->columnWidth(MessageTableModel::SequenceColumn) >= needed);
 }
 
 QTEST_MAIN(TestMessageTableModel)

@@ -5,10 +5,12 @@
 #include <QTest>
 
 #include "controllers/connection_controller.h"
+#include "controllers/console_run.h"
 #include "controllers/run_controller.h"
 #include "layout_checks.h"
 #include "main_window.h"
 #include "panels/producer_panel.h"
+#include "run/run.h"
 
 using namespace qs;
 using namespace qs::ui;
@@ -23,6 +25,7 @@ private Q_SLOTS:
     void progressCountsTheCurrentSend();
     void tabFollowsThePanel();
     void badQueueIsSaidAndTheRunKeepsItsQueue();
+    void aSecondSendContinuesTheRunsNumbers();
 
 private:
     static MainWindowOptions offlineOptions() {
@@ -138,6 +141,43 @@ void TestProducerPanel::badQueueIsSaidAndTheRunKeepsItsQueue() {
         panel->send();
         QVERIFY2(panel->errorText().contains(says), qPrintable(panel->errorText()));
         QCOMPARE(window.run()->channel(), before);
+    }
+}
+
+// Item 5 of #17: the body of the run's task #n says "Task #n", also after
+// another send (the producer's own count restarted at 1, so a second send's
+// first body read "Task #1" while the run called it #4). The second Send is
+// pressed while the first may still be sending and before the views have seen
+// its tasks: the numbers still follow on.
+void TestProducerPanel::aSecondSendContinuesTheRunsNumbers() {
+    MainWindow window(offlineOptions());
+    window.show();
+    QString error;
+    QVERIFY2(window.connection()->startEmbedded(0, &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(window.connection()->client() != nullptr, 20000);
+    ProducerPanel* panel = window.producerPanel();
+    panel->setCount(3);
+    panel->send();
+    panel->send();
+    QVERIFY2(panel->errorText().isEmpty(), qPrintable(panel->errorText()));
+    QTRY_COMPARE_WITH_TIMEOUT(panel->progressText(), QStringLiteral("3 / 3 sent"), 30000);
+    panel->setCount(4);
+    panel->send();
+    QTRY_COMPARE_WITH_TIMEOUT(panel->progressText(), QStringLiteral("4 / 4 sent"), 30000);
+    const Run& run = window.consoleRun()->run();
+    const std::size_t total = window.run()->nextTaskNumber() - 1;
+    QVERIFY2(total >= 7,
+             qPrintable(QString::number(total)));  // the first send may have stopped early
+    QTRY_COMPARE_WITH_TIMEOUT(run.messageCount(), total, 20000);
+    for (std::uint32_t i = 0; i < run.messageCount(); ++i) {
+        QString body;
+        for (const std::uint32_t e : run.messageEvents(i)) {
+            if (run.event(e).kind == EventKind::TaskSent) {
+                body = QString::fromStdString(run.event(e).detail);
+                QCOMPARE(run.event(e).count2, static_cast<std::int64_t>(i) + 1);
+            }
+        }
+        QCOMPARE(body, QStringLiteral("Task #%1").arg(i + 1));
     }
 }
 

@@ -15,6 +15,7 @@ class TestTimelineModel : public QObject {
 private Q_SLOTS:
     void barsPerLaneWithOutcomes();
     void crashReturnsOpenBarsAndRedeliveryIsMarked();
+    void aClosedClientIsNotACrash();
     void emptyPollsAndMarkers();
     void pruneKeepsSummary();
     void viewHitTestsBars();
@@ -61,6 +62,39 @@ void TestTimelineModel::crashReturnsOpenBarsAndRedeliveryIsMarked() {
     QVERIFY(path[0].second->outcome == Outcome::Returned);
     QVERIFY(path[1].second->redelivery);
     QVERIFY(path[1].second->outcome == Outcome::InFlight);
+}
+
+// Scenario 03 (#17 item 6): a worker that closes its client without acking
+// returns its tasks, and nothing crashed; the broker's report of a crashed
+// client's stream comes before the worker's crash and is the crash's.
+void TestTimelineModel::aClosedClientIsNotACrash() {
+    auto broker = [](EventKind kind, std::int64_t tMs, const char* id) {
+        Event e = ev(kind, tMs, "worker-1", id, 1, 1);
+        e.source = EventSource::Broker;
+        return e;
+    };
+    TimelineModel m;
+    m.apply({ev(EventKind::MessageAssigned, 0, "worker-1", "a", 1, 1),
+             ev(EventKind::MessageAssigned, 0, "worker-1", "b", 2, 1),
+             ev(EventKind::MessageAssigned, 0, "worker-1", "c", 3, 1),
+             ev(EventKind::MessageAssigned, 0, "worker-2", "d", 4, 1),
+             broker(EventKind::BrokerReturned, 100, "a")});
+    const auto& bars = m.lanes()[0].bars;
+    QCOMPARE(bars[0].outcome, Outcome::ReturnedClosed);
+    QCOMPARE(outcomeName(bars[0].outcome), QStringLiteral("returned (closed)"));
+
+    // Stopping with a task held is no crash either.
+    m.apply({ev(EventKind::WorkerStopped, 200, "worker-2")});
+    QCOMPARE(m.lanes()[1].bars[0].outcome, Outcome::ReturnedClosed);
+
+    // worker-1 reports a crash 2.5 s after the broker returned "a" and 1 s after
+    // it returned "b": "b" (and "c", still held) were the crash's, "a" was not.
+    m.apply({broker(EventKind::BrokerReturned, 1600, "b"),
+             ev(EventKind::WorkerCrashed, 2600, "worker-1")});
+    QCOMPARE(bars[0].outcome, Outcome::ReturnedClosed);
+    QCOMPARE(bars[1].outcome, Outcome::Returned);
+    QCOMPARE(bars[2].outcome, Outcome::Returned);
+    QCOMPARE(outcomeName(bars[2].outcome), QStringLiteral("returned (crash)"));
 }
 
 void TestTimelineModel::emptyPollsAndMarkers() {

@@ -108,12 +108,17 @@ bool ConnectionController::makeClient(QString* error) {
 }
 
 void ConnectionController::autoStart(const QString& probeAddress, int embeddedPort) {
+    ConnectionSettings probe = settings_;
+    probe.address = probeAddress;
+    autoStart(probe, embeddedPort);
+}
+
+void ConnectionController::autoStart(const ConnectionSettings& probe, int embeddedPort) {
     ++generation_;
-    settings_.address = probeAddress;
+    settings_ = probe;  // TLS and client id too: existingServerFound() connects with them
+    const QString probeAddress = probe.address;
     setState(State::Probing);  // the status bar's connection label says "Looking for…"
-    client::ClientOptions options;
-    options.address = probeAddress.toStdString();
-    options.clientId = "queuescope-probe";
+    client::ClientOptions options = probe.toClientOptions(QStringLiteral("-probe"));
     options.callTimeout = std::chrono::milliseconds(1500);
     run<QString>(
         this,

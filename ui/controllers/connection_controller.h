@@ -44,6 +44,8 @@ public:
     // server answers, otherwise starts the embedded broker (startEmbedded(embeddedPort)).
     void autoStart(const QString& probeAddress = QStringLiteral("localhost:50000"),
                    int embeddedPort = 50000);
+    // The same with the whole settings (the last server used: its TLS files too).
+    void autoStart(const ConnectionSettings& probe, int embeddedPort);
     // Connects to a server (dropping the embedded broker, if any).
     void connectTo(const ConnectionSettings& settings);
     // Starts the embedded broker on 127.0.0.1:preferredPort, or a free port

@@ -3,6 +3,8 @@
 #include <QSettings>
 #include <algorithm>
 
+#include "client/address_check.h"
+
 namespace qs::ui {
 
 client::ClientOptions ConnectionSettings::toClientOptions(const QString& clientIdSuffix) const {
@@ -18,26 +20,7 @@ client::ClientOptions ConnectionSettings::toClientOptions(const QString& clientI
 }
 
 QString addressProblem(const QString& address) {
-    const QString a = address.trimmed();
-    if (a.isEmpty()) {
-        return QStringLiteral("Enter the server's address as host:port, e.g. localhost:50000.");
-    }
-    for (const QChar c : a) {
-        if (c.isSpace()) {
-            return QStringLiteral("An address has no spaces: host:port, e.g. localhost:50000.");
-        }
-    }
-    const qsizetype colon = a.lastIndexOf(QLatin1Char(':'));
-    if (colon <= 0 || colon == a.size() - 1) {
-        return QStringLiteral("Expected host:port, e.g. localhost:50000 (the port is missing).");
-    }
-    const QString port = a.mid(colon + 1);
-    bool ok = false;
-    const int number = port.toInt(&ok);
-    if (!ok || number < 1 || number > 65535) {
-        return QStringLiteral("The port must be a number between 1 and 65535 (got %1).").arg(port);
-    }
-    return {};
+    return QString::fromStdString(client::addressProblem(address.trimmed().toStdString()));
 }
 
 QString ConnectionSettings::label() const {
@@ -74,6 +57,28 @@ ConnectionSettings ConnectionSettings::load(QSettings& s, const QString& group) 
         s.endGroup();
     }
     return c;
+}
+
+namespace {
+const QString kLastUsedServer = QStringLiteral("connection/lastUsedServer");
+}
+
+std::optional<ConnectionSettings> lastServerUsed(QSettings& s) {
+    if (!s.value(kLastUsedServer, false).toBool()) {
+        return std::nullopt;
+    }
+    ConnectionSettings last = ConnectionSettings::load(s, QStringLiteral("lastConnection"));
+    if (!addressProblem(last.address).isEmpty()) {
+        return std::nullopt;  // a hand-edited file: start as on a first run
+    }
+    return last;
+}
+
+void rememberLastUsed(QSettings& s, const ConnectionSettings* server) {
+    s.setValue(kLastUsedServer, server != nullptr);
+    if (server != nullptr) {
+        server->save(s, QStringLiteral("lastConnection"));
+    }
 }
 
 QList<ConnectionSettings> loadRecentConnections(QSettings& s) {

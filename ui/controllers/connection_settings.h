@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 #include "client/client_options.h"
 
@@ -29,10 +30,15 @@ struct ConnectionSettings {
     bool operator==(const ConnectionSettings&) const = default;
 };
 
-// Empty when `address` is a usable host:port (no spaces, a port 1..65535);
-// otherwise a sentence saying what is wrong, for the field that holds it.
-// gRPC would take "hello world" and round port 99999 to another port.
+// client::addressProblem() of the trimmed address, for the field that holds it.
 QString addressProblem(const QString& address);
+
+// The server a session used when it closed, to be offered again at the next
+// start; nullopt when it used the embedded broker or on a first run (the
+// embedded broker is then the default).
+std::optional<ConnectionSettings> lastServerUsed(QSettings& settings);
+// What the closing session used: `server`, or the embedded broker when null.
+void rememberLastUsed(QSettings& settings, const ConnectionSettings* server);
 
 // Most recent first, at most 8, unique by address.
 QList<ConnectionSettings> loadRecentConnections(QSettings& settings);

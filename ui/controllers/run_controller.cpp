@@ -1,5 +1,7 @@
 #include "controllers/run_controller.h"
 
+#include <algorithm>
+
 #include "controllers/connection_controller.h"
 #include "events/broker_event_sink.h"
 #include "runner/run_recording.h"
@@ -44,11 +46,9 @@ RunController::RunController(ConnectionController* connection, QObject* parent)
     config_.waitMs = 2000;
     config_.work = workers::WorkProfile::fixed(300.0);
     connection_->setBrokerObserver(sink_.get());
-    connect(connection_, &ConnectionController::connectionChanged, this, [this] {
-        stopAll();
-        endRun();
-        Q_EMIT poolChanged();
-    });
+    // Another server is another run: the old one's tasks must not stay in the
+    // views as if they were on the new server (#17 item 7).
+    connect(connection_, &ConnectionController::connectionChanged, this, [this] { resetRun(); });
 }
 
 RunController::~RunController() {
@@ -178,7 +178,7 @@ std::optional<workers::PoolSnapshot> RunController::snapshot() const {
     return pool_->snapshot();
 }
 
-bool RunController::startProducer(const workers::TaskSpec& spec, QString* error) {
+bool RunController::startProducer(workers::TaskSpec spec, QString* error) {
     if (!connection_->client()) {
         if (error) {
             *error = QStringLiteral("not connected to a server");
@@ -186,6 +186,7 @@ bool RunController::startProducer(const workers::TaskSpec& spec, QString* error)
         return false;
     }
     stopProducer();
+    spec.firstNumber = nextTaskNumber();
     workers::ProducerOptions options;
     options.client = connection_->settings().toClientOptions(QStringLiteral("-producer"));
     options.events = &stream_;
@@ -199,6 +200,17 @@ bool RunController::startProducer(const workers::TaskSpec& spec, QString* error)
     }
     producer_ = std::move(producer);
     return true;
+}
+
+std::int64_t RunController::nextTaskNumber() const {
+    const workers::ProducerProgress sent = runCounters().producer;
+    const auto attempted = static_cast<std::int64_t>(sent.sent + sent.failed);
+    const auto seen = runTaskCount_ ? static_cast<std::int64_t>(runTaskCount_()) : 0;
+    return std::max(attempted, seen) + 1;
+}
+
+void RunController::setRunTaskCount(std::function<std::size_t()> runTaskCount) {
+    runTaskCount_ = std::move(runTaskCount);
 }
 
 void RunController::stopProducer() {

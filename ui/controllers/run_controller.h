@@ -2,6 +2,7 @@
 
 #include <QObject>
 #include <QString>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -60,11 +61,18 @@ public:
     workers::WorkerPool* pool() const { return pool_.get(); }
 
     // --- producer ---------------------------------------------------------------
-    bool startProducer(const workers::TaskSpec& spec, QString* error = nullptr);
+    // Sends `spec` numbered from nextTaskNumber() (its firstNumber is replaced):
+    // a task's body says the number the run calls it by.
+    bool startProducer(workers::TaskSpec spec, QString* error = nullptr);
     void stopProducer();
     void setProducerRate(double perSecond);
     std::optional<workers::ProducerProgress> producerProgress() const;
     const workers::TaskSpec* producerSpec() const;
+    // The run's number for the next task sent: one past every task the run has
+    // seen (`runTaskCount`, the console's Run) and every task this run's
+    // producers sent (the Run may not have been handed their events yet).
+    std::int64_t nextTaskNumber() const;
+    void setRunTaskCount(std::function<std::size_t()> runTaskCount);
 
     // What the run's producers and pools did since the run began (the last
     // reset or connection change), the ones already stopped included: a new
@@ -108,6 +116,7 @@ private:
     std::uint64_t poolSeed_ = 0;
     QString channel_ = QStringLiteral("tasks");
     LedgerOptions ledgerOptions_;
+    std::function<std::size_t()> runTaskCount_;
 };
 
 }  // namespace qs::ui

@@ -42,6 +42,7 @@ bool ScenarioPlayer::start(const runner::Scenario& scenario, QString* error) {
         return false;
     }
     stop();
+    lastEnd_ = runner::RunEnd::None;
     run_->resetRun(runner::ledgerOptionsFor(scenario));
     scenario_ = scenario;
     schedule_.emplace(scenario_, runner::PoolAtEnd::KeepUnlessChannelDeleted);
@@ -85,7 +86,9 @@ void ScenarioPlayer::tick() {
             return;
         }
     }
-    if (schedule_->endAt(t, scenario_.untilDrained && drained()) != runner::RunEnd::None) {
+    const runner::RunEnd end = schedule_->endAt(t, scenario_.untilDrained && drained());
+    if (end != runner::RunEnd::None) {
+        lastEnd_ = end;
         finish();
     }
 }

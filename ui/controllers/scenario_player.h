@@ -47,6 +47,9 @@ public:
     // From start() until finished(): creating the channel, playing, or ending.
     bool isRunning() const { return timer_.isActive() || phase_ != Phase::Idle; }
     const runner::Scenario& scenario() const { return scenario_; }
+    // How the last scenario ended: None while it plays or when it was stopped
+    // early (stop()), else its natural end (drained, time bound, run time over).
+    runner::RunEnd lastEnd() const { return lastEnd_; }
     double elapsedSeconds() const;
 
 Q_SIGNALS:
@@ -61,6 +64,7 @@ Q_SIGNALS:
     // The run ended (drained, or its time was over) before these timed steps
     // were due; they were not applied.
     void stepsNotReached(const QStringList& labels);
+    // The scenario is over (its natural end, lastEnd(), or stop()).
     void finished(const QString& name);
     void failed(const QString& error);
     // A channel step answered: `text` is "created channel X", "deleted channel
@@ -97,6 +101,7 @@ private:
     Phase phase_ = Phase::Idle;
     quint64 generation_ = 0;  // bumped by stop(): late channel-step answers are dropped
     std::function<bool()> drained_;
+    runner::RunEnd lastEnd_ = runner::RunEnd::None;
 };
 
 }  // namespace qs::ui

@@ -140,7 +140,9 @@ void TimelineModel::apply(const std::vector<Event>& batch) {
                 const QString key = messageKey(e.channel, e.messageId);
                 int prevLane = -1;
                 if (TimelineBar* prev = openBar(key, &prevLane)) {
-                    closeBar(prevLane, *prev, e.timeNs, Outcome::Returned);
+                    // Handed out again: the old hand-out ended unsettled (a crash
+                    // reported later colours it as one, see blameCrash()).
+                    closeBar(prevLane, *prev, e.timeNs, Outcome::ReturnedClosed);
                 }
                 TimelineLane& l = lane(e.actor);
                 const int li = laneIndex_.value(fromView(e.actor));
@@ -206,7 +208,9 @@ void TimelineModel::apply(const std::vector<Event>& batch) {
                 } else if (e.kind == EventKind::BrokerExpired) {
                     o = Outcome::Expired;
                 } else if (e.kind == EventKind::BrokerReturned) {
-                    o = Outcome::Returned;
+                    // The stream ended unsettled; a crash is only known when its
+                    // worker says so (blameCrash()).
+                    o = Outcome::ReturnedClosed;
                 }
                 closeBar(li, *b, e.timeNs, o);
                 break;
@@ -255,10 +259,16 @@ void TimelineModel::apply(const std::vector<Event>& batch) {
                                 &l.bars[static_cast<std::size_t>(it->second - l.barBase)]);
                         }
                     }
+                    const Outcome returned = e.kind == EventKind::WorkerCrashed
+                                                 ? Outcome::Returned
+                                                 : Outcome::ReturnedClosed;
                     for (TimelineBar* b : held) {
                         if (b->endNs == 0) {
-                            closeBar(li, *b, e.timeNs, Outcome::Returned);
+                            closeBar(li, *b, e.timeNs, returned);
                         }
+                    }
+                    if (e.kind == EventKind::WorkerCrashed) {
+                        blameCrash(l, e.timeNs);
                     }
                     if (!l.polls.empty() && l.polls.back().endNs == 0) {
                         TimelinePoll& p = l.polls.back();
@@ -284,6 +294,18 @@ void TimelineModel::apply(const std::vector<Event>& batch) {
     if (++sincePrune_ >= 8) {
         sincePrune_ = 0;
         prune();
+    }
+}
+
+void TimelineModel::blameCrash(TimelineLane& l, std::int64_t crashNs) {
+    const std::int64_t from = crashNs - kCrashReturnWindowNs;
+    for (auto it = l.bars.rbegin(); it != l.bars.rend(); ++it) {
+        if (it->startNs < from - l.longestClosedNs) {
+            break;  // sorted by start: no earlier bar can have ended in the window
+        }
+        if (it->outcome == Outcome::ReturnedClosed && it->endNs >= from && it->endNs <= crashNs) {
+            it->outcome = Outcome::Returned;
+        }
     }
 }
 

@@ -69,6 +69,7 @@ struct TimelineMarker {
 class TimelineModel {
 public:
     static constexpr int kMaxSlots = 8;
+    static constexpr std::int64_t kCrashReturnWindowNs = 2'000'000'000;
 
     void apply(const std::vector<Event>& batch);
     void clear();
@@ -97,6 +98,10 @@ private:
     TimelineLane& lane(std::string_view worker);
     TimelineBar* openBar(const QString& key, int* laneIndex = nullptr);
     void closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Outcome outcome);
+    // The broker sees a crashed client's stream end before the worker reports
+    // the crash: the lane's returns up to kCrashReturnWindowNs before it were
+    // the crash's (as the core ledger decides, Ledger::blameCrashForReturns).
+    static void blameCrash(TimelineLane& lane, std::int64_t crashNs);
     void prune();
 
     std::vector<TimelineLane> lanes_;

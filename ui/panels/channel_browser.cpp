@@ -48,6 +48,12 @@ struct CallOutcome {
 };
 }  // namespace
 
+const QString ChannelBrowser::kPeekHint = QStringLiteral("Peek: select a channel and press Peek");
+
+QString ChannelBrowser::peekTitle() const {
+    return peekTitle_->text();
+}
+
 ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent)
     : QWidget(parent),
       connection_(connection),
@@ -72,9 +78,15 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
-    table_->horizontalHeader()->setStretchLastSection(true);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    table_->setColumnWidth(ChannelListModel::NameColumn, 200);
+    // The counts take the width of their values and headers; the names and the
+    // dead-letter link ("← dead letters of tasks.poison") share the rest, so a
+    // 1280-px window elides neither.
+    table_->horizontalHeader()->setStretchLastSection(false);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(ChannelListModel::NameColumn,
+                                                     QHeaderView::Stretch);
+    table_->horizontalHeader()->setSectionResizeMode(ChannelListModel::DeadLetterLinkColumn,
+                                                     QHeaderView::Stretch);
     table_->setAlternatingRowColors(true);
     table_->setToolTip(QStringLiteral(
         "Queue channels on the server and their statistics. ⚑ marks a dead-letter channel.\n"
@@ -126,18 +138,27 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
          QStringLiteral("Tags"), QStringLiteral("Receives"), QStringLiteral("Re-routed from")});
     peek_->verticalHeader()->hide();
     peek_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    peek_->horizontalHeader()->setStretchLastSection(true);
+    // The columns share the pane's width (no sideways scrolling): the ID and
+    // body stretch and elide; a cell's tooltip and the details pane have it whole.
+    peek_->horizontalHeader()->setStretchLastSection(false);
+    peek_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    peek_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    peek_->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    peek_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    peek_->setTextElideMode(Qt::ElideRight);
+    // Three rows at the least; a peek makes room for more (showPeek()). A larger
+    // minimum would make the window taller than a 1280x720 screen.
+    peek_->setMinimumHeight(peek_->horizontalHeader()->sizeHint().height() +
+                            3 * peek_->verticalHeader()->defaultSectionSize() + 4);
     peek_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     peek_->setSelectionBehavior(QAbstractItemView::SelectRows);
     peek_->setSelectionMode(QAbstractItemView::SingleSelection);
     peek_->setAlternatingRowColors(true);
-    peek_->setColumnWidth(1, 180);
-    peek_->setColumnWidth(2, 200);
     peek_->setToolTip(QStringLiteral(
         "Peeked messages (still waiting in the queue). Select one for its full content."));
     details_->setToolTip(
         QStringLiteral("Body, metadata, tags and attributes of the selected peeked message."));
-    peekTitle_->setText(QStringLiteral("Peek: select a channel and press Peek"));
+    peekTitle_->setText(kPeekHint);
     QFont bold = font();
     bold.setBold(true);
     peekTitle_->setFont(bold);
@@ -153,7 +174,7 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     peekSplit->setStretchFactor(1, 2);
     peekLayout->addWidget(peekSplit, 1);
 
-    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* split = split_ = new QSplitter(Qt::Vertical, this);
     split->addWidget(table_);
     split->addWidget(peekHost);
     split->setStretchFactor(0, 3);
@@ -194,6 +215,8 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
         model_->clear();
         peek_->setRowCount(0);
         details_->clear();
+        peekTitle_->setText(kPeekHint);  // a header naming the old server's channel misleads
+        outcome_->clear();
         refresh();
     });
 
@@ -347,7 +370,9 @@ void ChannelBrowser::showPeek(const QString& channel, std::vector<client::QueueM
             QString::number(m.attributes.receiveCount),
             m.attributes.reRouted ? q(m.attributes.reRoutedFrom) : QString()};
         for (int c = 0; c < cells.size(); ++c) {
-            peek_->setItem(r, c, new QTableWidgetItem(cells[c]));
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setToolTip(cells[c]);  // an elided cell says the whole on hover
+            peek_->setItem(r, c, item);
         }
         if (m.attributes.reRouted && !m.attributes.reRoutedFrom.empty()) {
             model_->noteDeadLetter(channel, q(m.attributes.reRoutedFrom));
@@ -358,6 +383,22 @@ void ChannelBrowser::showPeek(const QString& channel, std::vector<client::QueueM
         peek_->selectRow(0);
         showMessage(0);
     }
+    makeRoomForPeek();
+}
+
+// A peek showed about two and a half rows: the pane now takes the room its
+// rows need, up to two thirds of the split, the channel list keeping the rest.
+void ChannelBrowser::makeRoomForPeek() {
+    const QList<int> sizes = split_->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
+    if (total <= 0) {
+        return;
+    }
+    const int rows = std::max(peek_->rowCount(), 1);
+    const int wanted = sizes.value(1) - peek_->viewport()->height() +
+                       rows * peek_->verticalHeader()->defaultSectionSize() + 2;
+    const int peekHeight = std::max(sizes.value(1), std::min(wanted, total * 2 / 3));
+    split_->setSizes({total - peekHeight, peekHeight});
 }
 
 void ChannelBrowser::showMessage(int row) {

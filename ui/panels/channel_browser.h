@@ -9,6 +9,7 @@
 class QLineEdit;
 class QTableView;
 class QTableWidget;
+class QSplitter;
 class QTextBrowser;
 class QLabel;
 class QSpinBox;
@@ -47,6 +48,12 @@ public:
     // message(s) from tasks", "Create failed: ..."); kept until the next one,
     // never replaced by the periodic list refresh.
     QString outcomeText() const;
+    // Says what a channel action came to on the outcome line (word-wrapped,
+    // whole): this view's own actions and a scenario's channel steps.
+    void setOutcome(const QString& text, bool ok);
+    // The peek pane's header: the channel and count of the last peek, or kPeekHint.
+    QString peekTitle() const;
+    static const QString kPeekHint;
 
 public Q_SLOTS:
     void refresh();  // list channels now
@@ -67,8 +74,8 @@ Q_SIGNALS:
 private:
     void showPeek(const QString& channel, std::vector<client::QueueMessage> messages, int expired);
     void showMessage(int row);
+    void makeRoomForPeek();
     void setStatus(const QString& text, bool error = false);
-    void setOutcome(const QString& text, bool ok);
 
     ConnectionController* connection_;
     ChannelListModel* model_;
@@ -80,6 +87,7 @@ private:
     QLabel* status_;
     QLabel* outcome_;
     QLabel* peekTitle_;
+    QSplitter* split_ = nullptr;  // the channel list above, the peek pane below
     LimitedSpinBox* peekCount_;
     QTimer timer_;
     bool refreshing_ = false;

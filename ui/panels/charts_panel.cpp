@@ -391,7 +391,14 @@ void ChartsPanel::refreshMarkers(QChart* chart, std::vector<QLineSeries*>& pool,
         QLineSeries* s = pool[used++];
         s->setName(text);
         s->replace(QList<QPointF>{{at, y->min()}, {at, y->max()}});
-        s->setVisible(true);
+        if (!s->isVisible()) {
+            s->setVisible(true);
+            // Showing a series shows its legend entry again: a marker's text is
+            // no series of the chart's legend (#17 item 4).
+            for (QLegendMarker* m : chart->legend()->markers(s)) {
+                m->setVisible(false);
+            }
+        }
     }
     for (std::size_t i = used; i < pool.size(); ++i) {
         pool[i]->setVisible(false);

@@ -32,10 +32,11 @@ QColor historyColor(EventKind kind) {
         case EventKind::Rejected:
             return t.outcome(Outcome::Rejected);
         case EventKind::WorkerCrashed:
-        case EventKind::WorkerStopped:
         case EventKind::Redelivered:
-        case EventKind::BrokerReturned:
             return t.outcome(Outcome::Returned);
+        case EventKind::WorkerStopped:
+        case EventKind::BrokerReturned:  // the stream ended; a crash says so in its own line
+            return t.outcome(Outcome::ReturnedClosed);
         case EventKind::BrokerDeadLettered:
             return t.outcome(Outcome::DeadLettered);
         case EventKind::MessageAssigned:
@@ -171,8 +172,9 @@ void MessagePanel::sizeColumns() {
                                                cellFm.horizontalAdvance(widestValue) + cellPad));
     };
     const QString clock = QStringLiteral("00:00:00.000");
-    fit(MessageTableModel::TaskColumn, QStringLiteral("00000"));
-    fit(MessageTableModel::SequenceColumn, QStringLiteral("000000"));
+    // Seven digits: a run of 100,000 tasks (or a million) reads whole, not "100…".
+    fit(MessageTableModel::TaskColumn, QStringLiteral("0000000"));
+    fit(MessageTableModel::SequenceColumn, QStringLiteral("0000000"));
     fit(MessageTableModel::StateColumn, QStringLiteral("returned → waiting"));
     fit(MessageTableModel::WorkerColumn, QStringLiteral("worker-10"));
     fit(MessageTableModel::ReceiveCountColumn, QStringLiteral("00"));

@@ -295,13 +295,20 @@ void ProducerPanel::showScenario(const QString& name, const workers::TaskSpec& s
     scenario_->show();
 }
 
-void ProducerPanel::scenarioEnded() {
+void ProducerPanel::scenarioEnded(const QString& how) {
     if (scenario_->isHidden()) {
         return;
     }
-    scenario_->setText(QStringLiteral("Scenario \"%1\" has ended; it sent %2 to %3. The form "
+    // Its producer is gone by now: the bar shows what it sent in the end, not
+    // the count of the last refresh before it went ("79 / 80 sent").
+    const workers::ProducerProgress sent = run_->runCounters().producer;
+    if (!run_->producerProgress() && sent.total > 0) {
+        showProgress(static_cast<int>(sent.sent), static_cast<int>(sent.total));
+    }
+    scenario_->setText(QStringLiteral("Scenario \"%1\" %2; it sent %3 to %4. The form "
                                       "holds your own settings for your next send.")
-                           .arg(scenarioName_, describeSends(scenarioSpec_),
+                           .arg(scenarioName_, how.isEmpty() ? QStringLiteral("has ended") : how,
+                                describeSends(scenarioSpec_),
                                 QString::fromStdString(scenarioSpec_.channel)));
 }
 

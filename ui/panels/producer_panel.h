@@ -40,7 +40,9 @@ public:
     void showScenario(const QString& name, const workers::TaskSpec& spec);
     // The scenario ended: the note says what it sent until the user's own next
     // Send (or the next scenario), so the table's tasks stay explained.
-    void scenarioEnded();
+    // `how` says how it ended ("finished: every task was settled"); empty when
+    // it was stopped before its end.
+    void scenarioEnded(const QString& how = {});
     QString scenarioNote() const;
     // The progress bar's text ("7 / 20 sent", or that nothing was sent yet).
     QString progressText() const;

@@ -10,6 +10,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <vector>
 
@@ -32,7 +33,10 @@ constexpr LegendEntry kEntries[] = {
     {Outcome::Rejected, false, "rejected",
      "NAcked: back to the queue as a new copy (receive count + 1)."},
     {Outcome::Returned, false, "returned (crash)",
-     "Its worker crashed (or its stream ended) before settling it:\n"
+     "Its worker crashed before settling it:\n"
+     "the broker gives the same copy to another worker."},
+    {Outcome::ReturnedClosed, false, "returned (closed)",
+     "Its worker stopped or closed its client without settling it (nothing crashed):\n"
      "the broker gives the same copy to another worker."},
     {Outcome::Requeued, false, "re-queued", "Moved to another channel."},
     {Outcome::DeadLettered, false, "dead-lettered",
@@ -41,6 +45,7 @@ constexpr LegendEntry kEntries[] = {
     {Outcome::InFlight, true, "empty poll",
      "A poll that waited its whole wait timeout and got nothing."},
 };
+constexpr int kZoomedRole = Qt::UserRole + 1;  // a span box entry made for a zoomed span
 constexpr int kEntryCount = static_cast<int>(std::size(kEntries));
 constexpr int kSwatchGap = 4;   // swatch to text
 constexpr int kColumnGap = 10;  // between entries on a row
@@ -78,8 +83,9 @@ LegendWidget::LegendWidget(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("timelineLegend"));
     setToolTip(QStringLiteral(
         "Bar colours: in flight = handed to a worker, not yet settled; acked = done;\n"
-        "rejected = NAcked back to the queue; returned = its worker crashed, the broker gives it\n"
-        "to someone else; re-queued = moved to another channel; dead-lettered = gave up after\n"
+        "rejected = NAcked back to the queue; returned = its worker crashed (or, closed, stopped\n"
+        "without settling it), the broker gives it to someone else; re-queued = moved to another "
+        "channel; dead-lettered = gave up after\n"
         "MaxReceiveCount. Hatched = a poll that waited and got nothing. A dark notch marks a "
         "redelivery."));
     // Not Fixed vertically: that would cap the height at one row (sizeHint).
@@ -226,8 +232,37 @@ TimelinePanel::TimelinePanel(const TimelineModel* model, QWidget* parent)
         live_->setText(live ? QStringLiteral("Pause") : QStringLiteral("Live"));
     });
     connect(span_, &QComboBox::currentIndexChanged, this,
-            [this] { view_->setSpanSeconds(span_->currentData().toInt()); });
+            [this] { view_->setSpanSeconds(span_->currentData().toDouble()); });
+    // The box says the span the timeline uses, also a restored or zoomed one.
+    connect(view_, &TimelineView::spanChanged, this, &TimelinePanel::showSpan);
     connect(save, &QToolButton::clicked, this, &TimelinePanel::savePngInteractive);
+}
+
+void TimelinePanel::showSpan(double seconds) {
+    const QSignalBlocker block(span_);
+    for (int i = span_->count() - 1; i >= 0; --i) {
+        if (span_->itemData(i, kZoomedRole).toBool()) {
+            span_->removeItem(i);  // the last zoom's entry
+        }
+    }
+    for (int i = 0; i < span_->count(); ++i) {
+        if (std::abs(span_->itemData(i).toDouble() - seconds) < 0.05) {
+            span_->setCurrentIndex(i);
+            return;
+        }
+    }
+    // "9 s", "2.5 s", "1.5 min": as few digits as say the span.
+    const QString text =
+        seconds < 60
+            ? QStringLiteral("%1 s").arg(QString::number(seconds, 'g', seconds < 10 ? 2 : 3))
+            : QStringLiteral("%1 min").arg(QString::number(seconds / 60, 'g', 2));
+    span_->addItem(text, seconds);
+    span_->setItemData(span_->count() - 1, true, kZoomedRole);
+    span_->setCurrentIndex(span_->count() - 1);
+}
+
+double TimelinePanel::shownSpanSeconds() const {
+    return span_->currentData().toDouble();
 }
 
 bool TimelinePanel::savePng(const QString& path) {

@@ -47,12 +47,15 @@ public:
     explicit TimelinePanel(const TimelineModel* model, QWidget* parent = nullptr);
     TimelineView* view() const { return view_; }
     bool savePng(const QString& path);
+    // What the span box shows, in seconds (the timeline's span).
+    double shownSpanSeconds() const;
 
 Q_SIGNALS:
     void statusMessage(const QString& text);  // what an action did, for the status bar
 
 public Q_SLOTS:
     void savePngInteractive();
+    void showSpan(double seconds);
 
 private:
     TimelineView* view_;

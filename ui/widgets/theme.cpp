@@ -15,6 +15,8 @@ QString outcomeName(Outcome outcome) {
             return QStringLiteral("rejected (NAck)");
         case Outcome::Returned:
             return QStringLiteral("returned (crash)");
+        case Outcome::ReturnedClosed:
+            return QStringLiteral("returned (closed)");
         case Outcome::Requeued:
             return QStringLiteral("re-queued");
         case Outcome::DeadLettered:
@@ -42,6 +44,8 @@ QColor Theme::outcome(Outcome o) const {
             return dark ? QColor(0xff, 0xa6, 0x3d) : QColor(0xe8, 0x86, 0x14);
         case Outcome::Returned:
             return dark ? QColor(0xff, 0x5d, 0x6c) : QColor(0xd9, 0x30, 0x40);
+        case Outcome::ReturnedClosed:
+            return dark ? QColor(0xf0, 0x7a, 0xc8) : QColor(0xc2, 0x3f, 0x9a);
         case Outcome::Requeued:
             return dark ? QColor(0xb6, 0x8c, 0xff) : QColor(0x7e, 0x57, 0xc2);
         case Outcome::DeadLettered:

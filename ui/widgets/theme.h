@@ -10,12 +10,13 @@
 namespace qs::ui {
 
 enum class Outcome : int {
-    InFlight,      // assigned, not yet settled
-    Acked,         // settled positively
-    Rejected,      // NAck: back to the queue with receive count + 1
-    Returned,      // worker crashed / stream ended: back to the queue unchanged
-    Requeued,      // moved to another channel
-    DeadLettered,  // over MaxReceiveCount
+    InFlight,        // assigned, not yet settled
+    Acked,           // settled positively
+    Rejected,        // NAck: back to the queue with receive count + 1
+    Returned,        // its worker crashed: back to the queue unchanged
+    ReturnedClosed,  // its worker stopped or closed its client unsettled, no crash: the same
+    Requeued,        // moved to another channel
+    DeadLettered,    // over MaxReceiveCount
     Expired,
     Count
 };

@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "models/event_time.h"
 #include "widgets/theme.h"
+#include "widgets/timeline_labels.h"
 
 namespace qs::ui {
 
@@ -55,8 +56,13 @@ void TimelineView::setModel(const TimelineModel* model) {
 }
 
 void TimelineView::setSpanSeconds(double seconds) {
-    spanNs_ = static_cast<std::int64_t>(std::clamp(seconds, 0.5, 3600.0) * 1e9);
+    const auto span = static_cast<std::int64_t>(std::clamp(seconds, 0.5, 3600.0) * 1e9);
+    if (span == spanNs_) {
+        return;
+    }
+    spanNs_ = span;
     update();
+    Q_EMIT spanChanged(spanSeconds());
 }
 
 void TimelineView::setLive(bool live) {
@@ -153,20 +159,6 @@ void TimelineView::paintEvent(QPaintEvent*) {
     }
     const auto& lanes = model_->lanes();
 
-    // Time axis: a "nice" tick step giving ~8 ticks.
-    static const double steps[] = {0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800};
-    double step = steps[std::size(steps) - 1];
-    for (double s : steps) {
-        if (spanNs_ / 1e9 / s <= 8.0) {
-            step = s;
-            break;
-        }
-    }
-    const auto stepNs = static_cast<std::int64_t>(step * 1e9);
-    // Ticks align to the wall clock so labels read as round times.
-    const std::int64_t wallOffsetNs = monoToUnixMs(0) * 1'000'000;
-    std::int64_t tick = ((g.t0 + wallOffsetNs) / stepNs + 1) * stepNs - wallOffsetNs;
-
     // Lane backgrounds and labels.
     for (int li = 0; li < static_cast<int>(lanes.size()); ++li) {
         const TimelineLane& lane = lanes[static_cast<std::size_t>(li)];
@@ -213,24 +205,21 @@ void TimelineView::paintEvent(QPaintEvent*) {
 
     // Live / paused badge (drawn last, on top); axis labels stop short of it
     // rather than peek out from under it.
-    const QString badge =
-        live_ ? QStringLiteral("● LIVE") : QStringLiteral("❚❚ PAUSED — double-click for live");
-    const double bw = fm.horizontalAdvance(badge) + 14;
-    const QRectF badgeRect(width() - bw - 8, 4, bw, fm.height() + 4);
+    const QString badge = badgeText();
+    const QRectF badgeRect = badgeRectFor(badge);
 
-    // Grid lines and axis labels.
+    // Grid lines and axis labels (timeline_labels: none overlaps another).
     p.setPen(theme.grid);
     p.drawLine(QPointF(g.plot.left(), g.plot.top()), QPointF(g.plot.left(), lanesBottom));
-    for (std::int64_t t = tick; t <= g.t1; t += stepNs) {
+    const AxisLayout axis = axisLayout(g);
+    for (const std::int64_t t : axis.ticks) {
         const double x = xOf(g, t);
         p.setPen(QPen(theme.grid, 1, Qt::DotLine));
         p.drawLine(QPointF(x, g.plot.top()), QPointF(x, lanesBottom));
-        p.setPen(theme.mutedText);
-        const QString text = formatClock(t, step < 1.0);
-        const double w = fm.horizontalAdvance(text);
-        if (x - w / 2 > g.plot.left() && x + w / 2 < badgeRect.left() - 4) {
-            p.drawText(QPointF(x - w / 2, kAxisPad + fm.ascent()), text);
-        }
+    }
+    p.setPen(theme.mutedText);
+    for (const PlacedLabel& label : axis.labels) {
+        p.drawText(label.rect, Qt::AlignCenter, label.text);
     }
 
     p.save();
@@ -441,7 +430,6 @@ void TimelineView::paintEvent(QPaintEvent*) {
 
     // Configuration markers across all lanes.
     p.restore();
-    double lastLabelRight = -1e9;
     for (const TimelineMarker& m : model_->markers()) {
         if (m.timeNs < g.t0 || m.timeNs > g.t1) {
             continue;
@@ -449,26 +437,92 @@ void TimelineView::paintEvent(QPaintEvent*) {
         const double x = xOf(g, m.timeNs);
         p.setPen(QPen(theme.marker, 1.5, Qt::DashLine));
         p.drawLine(QPointF(x, g.plot.top()), QPointF(x, lanesBottom));
-        QString text = fm.elidedText(m.text, Qt::ElideRight, 220);
-        const double w = fm.horizontalAdvance(text) + 10;
-        QRectF box(x + 2, g.plot.top() + 2, w, fm.height() + 2);
-        if (box.right() > width() - 2) {
-            box.moveRight(x - 2);
-        }
-        if (box.left() < lastLabelRight + 4) {
-            box.moveTop(box.top() + fm.height() + 4);
-        }
-        lastLabelRight = box.right();
+    }
+    // Only the labels with room of their own (timeline_labels); the hidden ones'
+    // text is in the tooltip of their line.
+    for (const PlacedLabel& label : markerLabels(g)) {
         QColor bg = theme.panel;
         bg.setAlpha(220);
-        p.fillRect(box, bg);
+        p.fillRect(label.rect, bg);
         p.setPen(theme.marker);
-        p.drawText(box, Qt::AlignCenter, text);
+        p.drawText(label.rect, Qt::AlignCenter, label.text);
     }
 
     p.fillRect(badgeRect, live_ ? theme.outcome(Outcome::Returned) : theme.mutedText);
     p.setPen(Qt::white);
     p.drawText(badgeRect, Qt::AlignCenter, badge);
+}
+
+QString TimelineView::badgeText() const {
+    return live_ ? QStringLiteral("● LIVE") : QStringLiteral("❚❚ PAUSED — double-click for live");
+}
+
+QRectF TimelineView::badgeRectFor(const QString& badge) const {
+    const QFontMetricsF fm(font());
+    const double bw = fm.horizontalAdvance(badge) + 14;
+    return {width() - bw - 8, 4, bw, fm.height() + 4};
+}
+
+AxisLayout TimelineView::axisLayout(const Geometry& g) const {
+    AxisRequest r;
+    r.t0 = g.t0;
+    r.t1 = g.t1;
+    r.left = g.plot.left();
+    r.right = g.plot.right();
+    r.labelRight = badgeRectFor(badgeText()).left() - 4;
+    r.top = kAxisPad;
+    // Ticks align to the wall clock so labels read as round times.
+    r.wallOffsetNs = monoToUnixMs(0) * 1'000'000;
+    return layoutTimeAxis(r, QFontMetricsF(font()));
+}
+
+std::vector<PlacedLabel> TimelineView::markerLabels(const Geometry& g) const {
+    std::vector<MarkerRequest> markers;
+    if (model_) {
+        for (const TimelineMarker& m : model_->markers()) {
+            if (m.timeNs >= g.t0 && m.timeNs <= g.t1) {
+                markers.push_back({xOf(g, m.timeNs), m.text, m.timeNs});
+            }
+        }
+    }
+    const QRectF area(
+        g.plot.left() + 1, g.plot.top() + 2, width() - g.plot.left() - 3,
+        std::max(0.0, std::min<double>(g.plot.height(), height() - g.plot.top()) - 4));
+    return layoutMarkerLabels(markers, area, QFontMetricsF(font()));
+}
+
+std::vector<PlacedLabel> TimelineView::paintedLabels() const {
+    if (!model_ || model_->lanes().empty()) {
+        return {};
+    }
+    const Geometry g = geometry();
+    std::vector<PlacedLabel> all = axisLayout(g).labels;
+    for (PlacedLabel& label : markerLabels(g)) {
+        all.push_back(std::move(label));
+    }
+    const QString badge = badgeText();
+    all.push_back({badgeRectFor(badge), badge, badge, 0});
+    return all;
+}
+
+QString TimelineView::markerTextNear(const QPoint& pos) const {
+    if (!model_) {
+        return {};
+    }
+    const Geometry g = geometry();
+    for (const PlacedLabel& label : markerLabels(g)) {
+        if (label.rect.contains(pos)) {
+            return label.fullText;
+        }
+    }
+    QStringList texts;
+    for (const TimelineMarker& m : model_->markers()) {
+        if (m.timeNs >= g.t0 && m.timeNs <= g.t1 && std::abs(xOf(g, m.timeNs) - pos.x()) <= 3 &&
+            pos.y() >= g.plot.top()) {
+            texts << QStringLiteral("%1 %2").arg(formatClock(m.timeNs), m.text.toHtmlEscaped());
+        }
+    }
+    return texts.join(QStringLiteral("<br>"));
 }
 
 const TimelineBar* TimelineView::barAt(const QPoint& pos, int* laneOut) const {
@@ -527,6 +581,10 @@ QString TimelineView::tooltipFor(int laneIndex, const TimelineBar& b) const {
 bool TimelineView::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip && model_) {
         auto* help = static_cast<QHelpEvent*>(e);
+        if (const QString marker = markerTextNear(help->pos()); !marker.isEmpty()) {
+            QToolTip::showText(help->globalPos(), marker, this);
+            return true;
+        }
         int li = -1;
         if (const TimelineBar* b = barAt(help->pos(), &li)) {
             QToolTip::showText(help->globalPos(), tooltipFor(li, *b), this);

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "models/timeline_model.h"
+#include "widgets/timeline_labels.h"
 
 // The assignment timeline: one lane per worker, each hand-out a bar from
 // assignment to its end coloured by outcome, poll batches bracketed, empty
@@ -33,6 +34,12 @@ public:
     const TimelineBar* barAt(const QPoint& pos, int* lane = nullptr) const;
     QRectF barRect(int lane, const TimelineBar& bar) const;
 
+    // Every text the view paints now (axis labels, marker labels, the LIVE
+    // badge), where it paints it: for tests that no two overlap.
+    std::vector<PlacedLabel> paintedLabels() const;
+    // The tooltip text of a marker's label or line at `pos`; empty = none there.
+    QString markerTextNear(const QPoint& pos) const;
+
     QSize sizeHint() const override { return {900, 320}; }
     QSize minimumSizeHint() const override { return {300, 120}; }
 
@@ -46,6 +53,7 @@ public Q_SLOTS:
 Q_SIGNALS:
     void messageClicked(const QString& key);
     void liveChanged(bool live);
+    void spanChanged(double seconds);  // setSpanSeconds() or Ctrl+wheel
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -67,6 +75,10 @@ private:
     double xOf(const Geometry& g, std::int64_t t) const;
     std::int64_t nowNs() const;
     QString tooltipFor(int lane, const TimelineBar& bar) const;
+    QString badgeText() const;
+    QRectF badgeRectFor(const QString& badge) const;
+    AxisLayout axisLayout(const Geometry& g) const;
+    std::vector<PlacedLabel> markerLabels(const Geometry& g) const;
 
     const TimelineModel* model_ = nullptr;
     std::function<QString(const QString&)> label_;

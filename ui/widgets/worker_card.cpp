@@ -19,12 +19,12 @@ BatchStrip::BatchStrip(QWidget* parent) : QWidget(parent) {
     setToolTip(QStringLiteral(
         "The batch this worker holds: one square per task, in the order it works on them.\n"
         "Blue = waiting / being worked on (outlined), green = acked, orange = rejected,\n"
-        "red = abandoned at a crash (the broker will redeliver it). A dark corner marks a "
-        "redelivery."));
+        "red = abandoned at a crash, pink = left unsettled when the worker stopped (the broker\n"
+        "will redeliver both). A dark corner marks a redelivery."));
 }
 
-void BatchStrip::setBatch(const std::vector<workers::BatchItem>& items, int current) {
-    bool same = items.size() == items_.size() && current == current_;
+void BatchStrip::setBatch(const std::vector<workers::BatchItem>& items, int current, bool crashed) {
+    bool same = items.size() == items_.size() && current == current_ && crashed == crashed_;
     for (std::size_t i = 0; same && i < items.size(); ++i) {
         same = items[i].status == items_[i].status && items[i].sequence == items_[i].sequence;
     }
@@ -33,6 +33,7 @@ void BatchStrip::setBatch(const std::vector<workers::BatchItem>& items, int curr
     }
     items_ = items;
     current_ = current;
+    crashed_ = crashed;
     update();
 }
 
@@ -70,7 +71,7 @@ void BatchStrip::paintEvent(QPaintEvent*) {
                 c = t.outcome(Outcome::Requeued);
                 break;
             case ItemStatus::Abandoned:
-                c = t.outcome(Outcome::Returned);
+                c = t.outcome(crashed_ ? Outcome::Returned : Outcome::ReturnedClosed);
                 break;
         }
         const QRectF r(1 + i * (size + 2), (height() - size) / 2, size, size);
@@ -230,7 +231,7 @@ void WorkerCard::setSnapshot(const workers::WorkerSnapshot& s) {
                            .arg(k.acked)
                            .arg(k.rejected)
                            .arg(k.redelivered));
-    batch_->setBatch(s.batch, s.currentIndex);
+    batch_->setBatch(s.batch, s.currentIndex, s.state == WorkerState::Crashed);
     const bool down = s.state == WorkerState::Crashed || s.state == WorkerState::Stopped;
     pause_->setChecked(s.state == WorkerState::Paused);
     pause_->setEnabled(!down);

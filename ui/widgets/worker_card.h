@@ -16,7 +16,9 @@ class BatchStrip : public QWidget {
     Q_OBJECT
 public:
     explicit BatchStrip(QWidget* parent = nullptr);
-    void setBatch(const std::vector<workers::BatchItem>& items, int current);
+    // `crashed`: abandoned tasks were a crash's (red), else the worker stopped
+    // or closed its client without settling them (the timeline's "returned (closed)").
+    void setBatch(const std::vector<workers::BatchItem>& items, int current, bool crashed = true);
     QSize sizeHint() const override { return {160, 16}; }
 
 protected:
@@ -25,6 +27,7 @@ protected:
 private:
     std::vector<workers::BatchItem> items_;
     int current_ = -1;
+    bool crashed_ = true;
 };
 
 class WorkerCard : public QFrame {
