@@ -139,6 +139,7 @@ grpc::Status KubemqService::SendQueueMessagesBatch(grpc::ServerContext* server,
         reply->mutable_results()->Reserve(request->messages_size());
         bool brokerFailure = false;
         const EventSink::Group group(context_.events);  // the batch's events in one hand-over
+        const QueueEngine::CommitScope commit(context_.engine);  // and one write / fsync
         for (const auto& message : request->messages()) {
             auto* result = reply->add_results();
             *result = context_.sender.send(message, &brokerFailure);
