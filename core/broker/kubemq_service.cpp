@@ -172,6 +172,7 @@ grpc::Status KubemqService::ReceiveQueueMessages(grpc::ServerContext* server,
             CollectOptions{CheckOrder::PolicyFirst, false, request->ispeak()}, deadline,
             [server] { return server->IsCancelled(); }, messages, actor);
         const bool gone = server->IsCancelled();
+        const QueueEngine::CommitScope commit(context_.engine);  // the acks in one write / fsync
         for (const auto& message : messages) {
             // Peeked messages, and pulled ones nobody will receive, go back to
             // their place (v2.4.0 loses the latter; spec §5.9). A peek was

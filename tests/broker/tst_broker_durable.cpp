@@ -2,12 +2,20 @@
 // restart of the embedded broker and a SIGKILL of the queuescope-broker
 // executable. The anchor is the real KubeMQ v2.4.0: 2,000 sent, 500 pulled,
 // SIGKILL, restart on the same store: exactly the other 1,500 in order.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <random>
+#include <thread>
 
 #include "durable_test_client.h"
+#include "real_server.h"
 #include "test_broker.h"
 
 using namespace qs::test;
@@ -70,6 +78,67 @@ std::vector<std::string> pullIds(kubemq::kubemq::Stub& stub, const std::string& 
         ids.push_back(message.messageid());
     return ids;
 }
+
+bool bindable(int port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<std::uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    ::close(fd);
+    return ok;
+}
+
+// The real KubeMQ v2.4.0 run directly (its start.sh always cleans the store,
+// so it cannot restart on one): the same environment, STORE_CLEAN_STORE=false.
+class RealKubemq {
+public:
+    RealKubemq(const QString& workdir, int port) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("GRPC_PORT"), QString::number(port));
+        environment.insert(QStringLiteral("REST_PORT"), QString::number(port + 1));
+        environment.insert(QStringLiteral("API_PORT"), QString::number(port + 2));
+        environment.insert(QStringLiteral("STORE_CLEAN_STORE"), QStringLiteral("false"));
+        environment.insert(QStringLiteral("KUBEMQ_DISABLE_REPORT"), QStringLiteral("true"));
+        process_.setProcessEnvironment(environment);
+        process_.setWorkingDirectory(workdir);
+        process_.setStandardOutputFile(workdir + QStringLiteral("/server.log"), QIODevice::Append);
+        process_.setStandardErrorFile(workdir + QStringLiteral("/server.log"), QIODevice::Append);
+        process_.start(RealServer::directory() + QStringLiteral("/kubemq"),
+                       {QStringLiteral("server")});
+        address_ = "127.0.0.1:" + std::to_string(port);
+    }
+    bool waitUntilServing() {
+        auto stub = kubemq::kubemq::NewStub(fastReconnectChannel(address_));
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        while (std::chrono::steady_clock::now() < deadline) {
+            grpc::ClientContext context;
+            setDeadline(context, 1);
+            kubemq::PingResult ping;
+            if (stub->Ping(&context, kubemq::Empty(), &ping).ok())
+                return true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        return false;
+    }
+    void kill() {
+        process_.kill();
+        process_.waitForFinished(kDeadlineMs);
+    }
+    ~RealKubemq() {
+        if (process_.state() != QProcess::NotRunning) {
+            process_.terminate();
+            if (!process_.waitForFinished(10000))
+                kill();
+        }
+    }
+    const std::string& address() const { return address_; }
+
+private:
+    QProcess process_;
+    std::string address_;
+};
 
 }  // namespace
 
@@ -187,6 +256,50 @@ private Q_SLOTS:
         QCOMPARE(rest.size(), std::size_t(1500));
         QVERIFY(rest == numberedIds(501, 2000));
         QVERIFY(broker.standardError().contains("1500 messages in 1 channels recovered"));
+    }
+
+    // The same anchor on the real KubeMQ v2.4.0, so the two can be compared.
+    void realKubemqGivesBackTheRestAfterSigkill() {
+        if (!RealServer::present())
+            QSKIP(qPrintable(RealServer::absentMessage()));
+        std::mt19937 draw(std::random_device{}());
+        int port = 0;
+        for (int attempt = 0; attempt < 100 && port == 0; ++attempt) {
+            const int candidate = std::uniform_int_distribution<int>(40000, 59000)(draw);
+            if (bindable(candidate) && bindable(candidate + 1) && bindable(candidate + 2))
+                port = candidate;
+        }
+        QVERIFY(port > 0);
+        QTemporaryDir workdir;
+        std::vector<std::string> firstPulled;
+        {
+            RealKubemq server(workdir.path(), port);
+            QVERIFY(server.waitUntilServing());
+            auto stub = kubemq::kubemq::NewStub(fastReconnectChannel(server.address()));
+            for (int from = 1; from <= 2000; from += 100)
+                QVERIFY(sendBatch(*stub, "anchor", numberedIds(from, from + 99)));
+            while (firstPulled.size() < 500) {
+                const auto ids =
+                    pullIds(*stub, "anchor", 500 - static_cast<int>(firstPulled.size()));
+                QVERIFY(ids.empty() || ids.front() != "<pull failed>");
+                firstPulled.insert(firstPulled.end(), ids.begin(), ids.end());
+            }
+            server.kill();
+        }
+        QCOMPARE(firstPulled, numberedIds(1, 500));
+        RealKubemq server(workdir.path(), port);
+        QVERIFY(server.waitUntilServing());
+        auto stub = kubemq::kubemq::NewStub(fastReconnectChannel(server.address()));
+        std::vector<std::string> rest;
+        for (;;) {
+            const auto ids = pullIds(*stub, "anchor", 1000);
+            if (ids.empty())
+                break;
+            QVERIFY(ids.front() != "<pull failed>");
+            rest.insert(rest.end(), ids.begin(), ids.end());
+        }
+        QCOMPARE(rest.size(), std::size_t(1500));
+        QVERIFY(rest == numberedIds(501, 2000));
     }
 
     void badStoreArgumentsFailClearly() {
