@@ -20,6 +20,13 @@
 
 using namespace qs::test;
 
+// These suites start queuescope-broker (fork + exec) while gRPC client
+// threads run; gRPC's fork handlers start threads in the child before exec,
+// which ThreadSanitizer refuses by default. Only used in the tsan build.
+extern "C" __attribute__((used)) const char* __tsan_default_options() {
+    return "die_after_fork=0";
+}
+
 namespace {
 
 constexpr int kDeadlineMs = 60000;
