@@ -202,15 +202,18 @@ private:
 // Removes every log and snapshot older than `generation`.
 void removeOlderThan(const std::string& directory, std::uint64_t generation) {
     const DirectoryListing listing = listDirectory(directory);
+    bool removed = false;
     for (const auto log : listing.logs) {
         if (log < generation)
-            ::unlink((directory + "/" + fileName(kLogPrefix, log)).c_str());
+            removed |= ::unlink((directory + "/" + fileName(kLogPrefix, log)).c_str()) == 0;
     }
     for (const auto snapshot : listing.snapshots) {
         if (snapshot < generation)
-            ::unlink((directory + "/" + fileName(kSnapshotPrefix, snapshot)).c_str());
+            removed |=
+                ::unlink((directory + "/" + fileName(kSnapshotPrefix, snapshot)).c_str()) == 0;
     }
-    syncDirectory(directory);
+    if (removed)
+        syncDirectory(directory);
 }
 
 }  // namespace
@@ -328,16 +331,20 @@ DurableLog::~DurableLog() {
 
 bool DurableLog::openLogFile(std::uint64_t generation, std::string* error) {
     const std::string path = options_.directory + "/" + fileName(kLogPrefix, generation);
+    // SyncMode::None leaves even the new file's creation to the OS.
+    const bool sync = options_.sync != SyncMode::None;
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0 || !writeAll(fd, kLogMagic) || ::fdatasync(fd) != 0) {
+    if (fd < 0 || !writeAll(fd, kLogMagic) || (sync && ::fdatasync(fd) != 0)) {
         *error = errnoText("cannot create", path);
         if (fd >= 0)
             ::close(fd);
         return false;
     }
-    syncDirectory(options_.directory);
+    if (sync)
+        syncDirectory(options_.directory);
     if (fd_ >= 0) {
-        ::fdatasync(fd_);
+        if (sync)
+            ::fdatasync(fd_);
         ::close(fd_);
     }
     fd_ = fd;

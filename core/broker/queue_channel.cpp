@@ -167,6 +167,10 @@ void QueueChannel::restore(RecoveredChannel recovered) {
         ++stats_.storedMessages;
         stats_.storedBytes += bytes;
     }
+    // Slots cover [base_, nextSequence_) as at run time: messages acked after
+    // the last live one leave gone slots behind it.
+    while (base_ + slots_.size() < nextSequence_)
+        slots_.push_back(Slot{StoredMessage{}, SlotState::Gone});
 }
 
 void QueueChannel::snapshot(std::string& frames,

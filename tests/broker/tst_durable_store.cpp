@@ -164,6 +164,35 @@ private Q_SLOTS:
         QCOMPARE(store.engine.channel("later")->stats().delayedMessages, std::uint64_t(1));
     }
 
+    void ackedMessagesAtTheTailKeepTheSequenceGoing() {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString();
+        {
+            DurableEngine store(path);
+            for (int i = 1; i <= 5; ++i)
+                store.engine.send("tail", makeMessage("t" + std::to_string(i)), "p");
+            auto channel = store.engine.channel("tail");
+            for (const auto& message : store.take("tail", 5)) {
+                if (message.sequence >= 4)
+                    QVERIFY(store.engine.ack(*channel, message.sequence, {}));
+                else
+                    QVERIFY(store.engine.giveBack(*channel, message.sequence, {}));
+            }
+            store.log->compactNow();  // the Puts of 4 and 5 are gone from the files
+        }
+        DurableEngine store(path);
+        QCOMPARE(store.recovered, std::size_t(3));
+        store.engine.send("tail", makeMessage("t6"), "p");
+        const auto got = store.take("tail", 10);
+        std::vector<std::uint64_t> sequences;
+        for (const auto& message : got)
+            sequences.push_back(message.sequence);
+        QCOMPARE(sequences, (std::vector<std::uint64_t>{1, 2, 3, 6}));
+        QCOMPARE(idOf(got.back()), std::string("t6"));
+        QVERIFY(store.engine.ack(*store.engine.channel("tail"), 6, {}));
+        QCOMPARE(store.engine.channel("tail")->stats().lastSequence, std::uint64_t(6));
+    }
+
     void aDueDelayedMessageIsReleasedAfterAReopen() {
         QTemporaryDir dir;
         const std::string path = dir.path().toStdString();
