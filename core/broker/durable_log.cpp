@@ -454,22 +454,24 @@ void DurableLog::startBackground(SnapshotSource source) {
         source_ = std::move(source);
     }
     std::lock_guard lock(backgroundMutex_);
-    if (!background_.joinable() && !closed_)
-        background_ = std::thread([this] { backgroundLoop(); });
+    if (closed_ || compactor_.joinable())
+        return;
+    // Separate threads: a long compaction must not hold back the batch fsync.
+    if (options_.sync == SyncMode::Batch) {
+        syncer_ = std::thread(
+            [this] { runEvery(std::max(1, options_.batchIntervalMs), [this] { syncNow(); }); });
+    }
+    compactor_ = std::thread([this] { runEvery(100, [this] { compactIfWorthIt(); }); });
 }
 
-void DurableLog::backgroundLoop() {
-    const int intervalMs =
-        options_.sync == SyncMode::Batch ? std::max(1, options_.batchIntervalMs) : 100;
+void DurableLog::runEvery(int intervalMs, const std::function<void()>& work) {
     std::unique_lock lock(backgroundMutex_);
     while (!stopping_) {
         backgroundCv_.wait_for(lock, std::chrono::milliseconds(intervalMs));
         if (stopping_)
             break;
         lock.unlock();
-        if (options_.sync == SyncMode::Batch)
-            syncNow();
-        compactIfWorthIt();
+        work();
         lock.lock();
     }
 }
@@ -529,8 +531,10 @@ void DurableLog::close() {
         stopping_ = true;
     }
     backgroundCv_.notify_all();
-    if (background_.joinable())
-        background_.join();
+    if (syncer_.joinable())
+        syncer_.join();
+    if (compactor_.joinable())
+        compactor_.join();
     if (fd_ >= 0) {
         syncNow();
         ::close(fd_);

@@ -36,10 +36,10 @@ struct DurableLogOptions {
 //
 // Threading: the append calls may come from any thread, also while the caller
 // holds its own locks (the log's locks are taken last and never call out).
-// commitThisThread() blocks for the write / fsync. A background thread syncs
-// (Batch) and compacts; it calls the snapshot source, which may take the
-// caller's locks. close() (or the destructor) stops that thread; nothing may
-// be appended after it.
+// commitThisThread() blocks for the write / fsync. Background threads sync
+// (Batch) and compact; compaction calls the snapshot source, which may take
+// the caller's locks. close() (or the destructor) stops them; nothing may be
+// appended after it.
 class DurableLog {
 public:
     // Frames of every live entry, handed to `sink` in chunks.
@@ -69,7 +69,7 @@ public:
     // promises before returning.
     void commitThisThread();
 
-    // Starts the background thread; compaction asks `source` for the live entries.
+    // Starts the background threads; compaction asks `source` for the live entries.
     void startBackground(SnapshotSource source);
     // Compacts if the files exceed twice the live data and the floor.
     bool compactIfWorthIt();
@@ -89,7 +89,7 @@ private:
     std::uint64_t flushPending();  // returns the position written up to
     void syncNow();
     bool openLogFile(std::uint64_t generation, std::string* error);
-    void backgroundLoop();
+    void runEvery(int intervalMs, const std::function<void()>& work);
     void warn(const std::string& line) const;
 
     DurableLogOptions options_;
@@ -116,7 +116,8 @@ private:
     std::condition_variable backgroundCv_;
     bool stopping_ = false;
     bool closed_ = false;
-    std::thread background_;
+    std::thread syncer_;     // SyncMode::Batch: fsync every batch interval
+    std::thread compactor_;  // checks every 100 ms whether to compact
 };
 
 }  // namespace qs::broker
