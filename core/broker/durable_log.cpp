@@ -125,7 +125,10 @@ ReadOutcome readFile(std::string_view data, std::string_view magic, RecoveredSta
             outcome.stop = check;
             break;
         }
-        state.apply(std::move(record));
+        if (!state.apply(std::move(record))) {
+            outcome.stop = FrameCheck::Corrupt;
+            break;
+        }
         pos += frameBytes;
     }
     outcome.validBytes = pos;

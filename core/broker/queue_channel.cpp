@@ -154,14 +154,15 @@ void QueueChannel::restore(RecoveredChannel recovered) {
     std::lock_guard lock(mutex_);
     nextSequence_ = recovered.nextSequence;
     lastTimestamp_ = recovered.lastTimestamp;
-    base_ = recovered.messages.empty() ? nextSequence_ : recovered.messages.begin()->first;
+    base_ = recovered.messages.empty() ? nextSequence_ : recovered.messages.firstSequence();
     cursor_ = base_;
     slots_.clear();
-    for (auto& [sequence, message] : recovered.messages) {
-        while (base_ + slots_.size() < sequence)
+    for (StoredMessage& message : recovered.messages.takeSlots()) {
+        if (message.sequence == 0) {
             slots_.push_back(Slot{StoredMessage{}, SlotState::Gone});
+            continue;
+        }
         const std::size_t bytes = message.content.size();
-        message.sequence = sequence;
         slots_.push_back(Slot{std::move(message), SlotState::Ready});
         ++stats_.readyMessages;
         ++stats_.storedMessages;

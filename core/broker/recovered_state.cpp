@@ -8,11 +8,65 @@ namespace {
 constexpr std::size_t kSnapshotChunkBytes = 1 << 20;
 }
 
-void RecoveredState::apply(StoreRecord record) {
+bool RecoveredMessages::put(StoredMessage message, std::uint64_t maxGap) {
+    const std::uint64_t sequence = message.sequence;
+    if (slots_.empty()) {
+        base_ = sequence;
+        slots_.push_back(std::move(message));
+        ++live_;
+        return true;
+    }
+    const std::uint64_t end = base_ + slots_.size();
+    if (sequence >= end) {
+        if (sequence - end > maxGap)
+            return false;
+        slots_.resize(slots_.size() + static_cast<std::size_t>(sequence - end));
+        slots_.push_back(std::move(message));
+        ++live_;
+    } else if (sequence < base_) {
+        if (base_ - sequence > maxGap)
+            return false;
+        for (std::uint64_t gap = base_ - sequence - 1; gap > 0; --gap)
+            slots_.emplace_front();
+        slots_.push_front(std::move(message));
+        base_ = sequence;
+        ++live_;
+    } else {
+        StoredMessage& slot = slots_[static_cast<std::size_t>(sequence - base_)];
+        if (slot.sequence == 0)
+            ++live_;
+        slot = std::move(message);
+    }
+    return true;
+}
+
+void RecoveredMessages::remove(std::uint64_t sequence) {
+    if (slots_.empty() || sequence < base_ || sequence >= base_ + slots_.size())
+        return;
+    StoredMessage& slot = slots_[static_cast<std::size_t>(sequence - base_)];
+    if (slot.sequence == 0)
+        return;
+    slot = StoredMessage{};
+    --live_;
+    trim();
+}
+
+void RecoveredMessages::trim() {
+    while (!slots_.empty() && slots_.front().sequence == 0) {
+        slots_.pop_front();
+        ++base_;
+    }
+    while (!slots_.empty() && slots_.back().sequence == 0)
+        slots_.pop_back();
+    if (slots_.empty())
+        base_ = 0;
+}
+
+bool RecoveredState::apply(StoreRecord record) {
     if (!record.replacesChannel.empty()) {
         auto source = channels.find(record.replacesChannel);
         if (source != channels.end())
-            source->second.messages.erase(record.replacesSequence);
+            source->second.messages.remove(record.replacesSequence);
     }
     if (record.releasedDelayId != 0)
         delayed.erase(record.releasedDelayId);
@@ -21,13 +75,15 @@ void RecoveredState::apply(StoreRecord record) {
             RecoveredChannel& channel = channels[record.channel];
             channel.nextSequence = std::max(channel.nextSequence, record.sequence + 1);
             channel.lastTimestamp = std::max(channel.lastTimestamp, record.message.timestamp);
-            channel.messages.insert_or_assign(record.sequence, std::move(record.message));
+            record.message.sequence = record.sequence;
+            if (!channel.messages.put(std::move(record.message), maxSequenceGap))
+                return false;
             break;
         }
         case RecordType::Remove: {
             auto channel = channels.find(record.channel);
             if (channel != channels.end())
-                channel->second.messages.erase(record.sequence);
+                channel->second.messages.remove(record.sequence);
             break;
         }
         case RecordType::Delay:
@@ -47,6 +103,7 @@ void RecoveredState::apply(StoreRecord record) {
                 delayed, [&](const auto& entry) { return entry.second.channel == record.channel; });
             break;
     }
+    return true;
 }
 
 std::size_t RecoveredState::messageCount() const {
@@ -59,8 +116,10 @@ std::size_t RecoveredState::messageCount() const {
 std::size_t RecoveredState::liveBytes() const {
     std::size_t bytes = 0;
     for (const auto& [name, channel] : channels) {
-        for (const auto& entry : channel.messages)
-            bytes += storedFootprint(name, entry.second);
+        for (const auto& message : channel.messages.slots()) {
+            if (message.sequence != 0)
+                bytes += storedFootprint(name, message);
+        }
     }
     for (const auto& entry : delayed)
         bytes += storedFootprint(entry.second.channel, entry.second.message);
@@ -77,8 +136,10 @@ void RecoveredState::forEachFrame(const std::function<void(std::string& frames)>
     };
     for (const auto& [name, channel] : channels) {
         appendChannelFrame(frames, name, channel.nextSequence, channel.lastTimestamp);
-        for (const auto& entry : channel.messages) {
-            appendPutFrame(frames, name, entry.second, {});
+        for (const auto& message : channel.messages.slots()) {
+            if (message.sequence == 0)
+                continue;
+            appendPutFrame(frames, name, message, {});
             flushIfFull();
         }
     }

@@ -105,6 +105,7 @@ void recordPath(std::string_view bytes) {
         std::memcpy(frames.data() + start + 4, &crc, 4);
     }
     RecoveredState state;
+    state.maxSequenceGap = 1u << 16;  // a crafted record may claim any sequence
     std::string_view rest = frames;
     StoreRecord record;
     while (!rest.empty()) {
@@ -112,7 +113,8 @@ void recordPath(std::string_view bytes) {
         if (readFrame(rest, &record, &frameBytes) != FrameCheck::Complete)
             break;
         require(frameBytes > 0 && frameBytes <= rest.size(), "frame size out of range");
-        state.apply(std::move(record));
+        if (!state.apply(std::move(record)))
+            break;
         rest.remove_prefix(frameBytes);
     }
     // What was recovered must survive a snapshot round trip unchanged.
@@ -125,7 +127,7 @@ void recordPath(std::string_view bytes) {
         std::size_t frameBytes = 0;
         require(readFrame(rest, &record, &frameBytes) == FrameCheck::Complete,
                 "a snapshot frame does not read back");
-        again.apply(std::move(record));
+        require(again.apply(std::move(record)), "a snapshot record is refused");
         rest.remove_prefix(frameBytes);
     }
     require(again.messageCount() == count, "a snapshot round trip changed the message count");
@@ -133,9 +135,9 @@ void recordPath(std::string_view bytes) {
     // store's gaps are messages that passed through, a crafted one's need not be).
     for (auto& [name, channel] : state.channels) {
         if (!channel.messages.empty() &&
-            channel.nextSequence - channel.messages.begin()->first > (1u << 16))
+            channel.nextSequence - channel.messages.firstSequence() > (1u << 16))
             continue;
-        if (!channel.messages.empty() && channel.nextSequence <= channel.messages.rbegin()->first)
+        if (!channel.messages.empty() && channel.nextSequence <= channel.messages.lastSequence())
             continue;
         QueueChannel queue(name);
         const std::size_t messages = channel.messages.size();
