@@ -15,7 +15,8 @@ namespace {
 
 void printUsage(std::ostream& out) {
     out << "Usage: queuescope-broker [--port N] [--bind ADDR] [--auth-token T]\n"
-           "                         [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] "
+           "                         [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]]\n"
+           "                         [--data-dir DIR [--sync always|batch|none]] "
            "[--help] [--version]\n"
            "  --port N         TCP port to listen on (default 50000; 0 = pick a free one)\n"
            "  --bind ADDR      address to bind (default 127.0.0.1)\n"
@@ -23,6 +24,10 @@ void printUsage(std::ostream& out) {
            "  --tls-cert PEM   serve TLS with this certificate chain (needs --tls-key)\n"
            "  --tls-key PEM    private key of --tls-cert\n"
            "  --tls-client-ca PEM  require client certificates signed by this CA (mutual TLS)\n"
+           "  --data-dir DIR   keep every queue in DIR across restarts (default: memory only)\n"
+           "  --sync MODE      with --data-dir: always = answer after fsync (group commit);\n"
+           "                   batch = fsync every 50 ms, nothing lost on a process crash\n"
+           "                   (default); none = the OS decides when data reaches disk\n"
            "  --help           show this help\n"
            "  --version        print the version and exit\n"
            "Prints 'queuescope-broker listening on <host>:<port>' once serving.\n";
@@ -47,6 +52,7 @@ bool parsePort(std::string_view text, int* port) {
 
 int main(int argc, char** argv) {
     qs::broker::BrokerOptions options;
+    bool syncGiven = false;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         auto value = [&](std::string_view flag) -> const char* {
@@ -83,11 +89,32 @@ int main(int argc, char** argv) {
             options.tls.keyFile = value(arg);
         } else if (arg == "--tls-client-ca") {
             options.tls.clientCaFile = value(arg);
+        } else if (arg == "--data-dir") {
+            options.dataDirectory = value(arg);
+            if (options.dataDirectory.empty()) {
+                std::cerr << "queuescope-broker: --data-dir needs a non-empty path\n";
+                return 2;
+            }
+        } else if (arg == "--sync") {
+            const char* text = value(arg);
+            const auto mode = qs::broker::parseSyncMode(text);
+            if (!mode) {
+                std::cerr << "queuescope-broker: invalid --sync '" << text
+                          << "' (expected always, batch or none)\n";
+                return 2;
+            }
+            options.sync = *mode;
+            syncGiven = true;
         } else {
             std::cerr << "queuescope-broker: unknown argument '" << arg << "'\n";
             printUsage(std::cerr);
             return 2;
         }
+    }
+
+    if (syncGiven && options.dataDirectory.empty()) {
+        std::cerr << "queuescope-broker: --sync needs --data-dir\n";
+        return 2;
     }
 
     static std::mutex logMutex;

@@ -10,13 +10,14 @@
 #include <optional>
 #include <sstream>
 
-#include "events/broker_observer.h"
+#include "broker/durable_log.h"
 #include "broker/event_sink.h"
 #include "broker/kubemq_service.h"
 #include "broker/queue_engine.h"
 #include "broker/service_context.h"
 #include "broker/session_threads.h"
 #include "common/clock.h"
+#include "events/broker_observer.h"
 
 namespace qs::broker {
 
@@ -75,10 +76,18 @@ std::shared_ptr<grpc::ServerCredentials> serverCredentials(const BrokerTlsOption
 struct Broker::Impl {
     explicit Impl(BrokerOptions brokerOptions)
         : options(std::move(brokerOptions)), engine(events) {}
+    ~Impl() {
+        engine.stop();
+        if (store)
+            store->close();  // its compaction thread reads the engine
+    }
+
+    bool openStore(std::string* error);
 
     BrokerOptions options;
     EventSink events;
-    QueueEngine engine;  // outlives restarts: messages stay while the object lives
+    std::unique_ptr<DurableLog> store;  // declared first: the engine points to it
+    QueueEngine engine;                 // outlives restarts: messages stay while the object lives
     SessionThreads threads;
     std::unique_ptr<ServiceContext> context;
     std::unique_ptr<KubemqService> service;
@@ -87,6 +96,33 @@ struct Broker::Impl {
     std::atomic<bool> running{false};
     std::mutex lifecycle;
 };
+
+bool Broker::Impl::openStore(std::string* error) {
+    DurableLogOptions storeOptions;
+    storeOptions.directory = options.dataDirectory;
+    storeOptions.sync = options.sync;
+    storeOptions.batchIntervalMs = options.syncIntervalMs;
+    storeOptions.compactionFloorBytes = options.compactionFloorBytes;
+    storeOptions.log = options.log;
+    RecoveredState state;
+    std::string reason;
+    store = DurableLog::open(std::move(storeOptions), &state, &reason);
+    if (!store) {
+        if (error != nullptr)
+            *error = reason;
+        if (options.log)
+            options.log(reason);
+        return false;
+    }
+    if (options.log) {
+        options.log("data: " + std::to_string(state.messageCount()) + " messages in " +
+                    std::to_string(state.channels.size()) + " channels recovered from " +
+                    options.dataDirectory + " (sync " + std::string(syncModeName(options.sync)) +
+                    ")");
+    }
+    engine.attachStore(*store, std::move(state));
+    return true;
+}
 
 Broker::Broker(BrokerOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
 
@@ -108,6 +144,8 @@ bool Broker::start(std::string* error) {
             options.log(tlsError);
         return false;
     }
+    if (!options.dataDirectory.empty() && !impl_->store && !impl_->openStore(error))
+        return false;
     impl_->engine.start();
     impl_->context = std::make_unique<ServiceContext>(options, impl_->engine, impl_->events,
                                                       impl_->threads, unixSeconds());

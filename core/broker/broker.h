@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "broker/sync_mode.h"
+
 namespace qs {
 class BrokerObserver;
 }
@@ -29,6 +31,13 @@ struct BrokerOptions {
     std::string hostName;                     // empty = derived from the OS hostname (spec §2.14)
     std::size_t maxMessageBytes = 104857600;  // gRPC send/receive limit (spec §1.4)
     BrokerTlsOptions tls;
+    // Durable store (docs/broker.md, Durable store): every queue's messages
+    // survive a restart on the same directory. Empty = memory only.
+    std::string dataDirectory;
+    SyncMode sync = SyncMode::Batch;
+    int syncIntervalMs = 50;  // SyncMode::Batch: the longest a written change waits for disk
+    // Compaction starts once the store's files exceed twice the live data and this.
+    std::size_t compactionFloorBytes = 16u * 1024u * 1024u;
     // One line per client connect / disconnect and per error. Called from gRPC
     // threads; must be thread-safe. Null = silent.
     std::function<void(std::string_view line)> log;
@@ -36,7 +45,9 @@ struct BrokerOptions {
 
 // The embedded KubeMQ-compatible broker: a gRPC server on bindAddress:port
 // serving the queues API of a KubeMQ v2.4.0 server (see docs/broker.md for the
-// deliberate differences). Messages live in memory.
+// deliberate differences). Messages live in memory and, with
+// BrokerOptions::dataDirectory, also in a durable store opened by the first
+// start() and closed by the destructor.
 //
 // Threading: construct, start(), stop() and destroy from one owning thread that
 // is not a gRPC handler thread. port(), address(), isRunning() and
@@ -49,7 +60,7 @@ public:
     Broker& operator=(const Broker&) = delete;
 
     // Binds and starts serving. False, with *error describing why (for example
-    // the port is taken), when the address cannot be bound.
+    // the port is taken, or the data directory is unusable or in use).
     bool start(std::string* error = nullptr);
 
     // Cancels open streams and long polls and stops serving. Idempotent.

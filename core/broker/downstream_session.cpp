@@ -99,8 +99,11 @@ void DownstreamSession::get(const kubemq::QueuesDownstreamRequest& request) {
     response.set_requesttypedata(kubemq::Get);
     response.mutable_messages()->Reserve(static_cast<int>(messages.size()));
     std::optional<EventSink::Group> autoAcks;  // the auto-acks' events in one hand-over
-    if (request.autoack())
+    std::optional<QueueEngine::CommitScope> autoAckCommit;  // and records in one write
+    if (request.autoack()) {
+        autoAckCommit.emplace(context_.engine);
         autoAcks.emplace(context_.events);
+    }
     for (const auto& message : messages) {
         decodeMessage(message, channel->name(), response.add_messages());
         if (request.autoack())
@@ -109,6 +112,7 @@ void DownstreamSession::get(const kubemq::QueuesDownstreamRequest& request) {
             transaction.unsettled.insert(transaction.unsettled.end(), message.sequence);
     }
     autoAcks.reset();
+    autoAckCommit.reset();
     transaction.closed = transaction.unsettled.empty();
     if (transaction.closed)
         transaction.channel.reset();
@@ -125,7 +129,9 @@ void DownstreamSession::settle(const kubemq::QueuesDownstreamRequest& request) {
     Transaction& transaction = it->second;
     const Actor actor{transaction.clientId, id};
     QueueEngine& engine = context_.engine;
-    // A range settles many messages: their events reach the observer at once.
+    // A range settles many messages: their events reach the observer at once,
+    // their records reach the store in one write.
+    const QueueEngine::CommitScope commit(context_.engine);
     const EventSink::Group group(context_.events);
     const auto& range = request.sequencerange();
 

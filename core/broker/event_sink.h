@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
-#include "events/broker_observer.h"
 #include "common/clock.h"
+#include "events/broker_observer.h"
 
 namespace qs::broker {
 

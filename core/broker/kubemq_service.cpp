@@ -139,6 +139,7 @@ grpc::Status KubemqService::SendQueueMessagesBatch(grpc::ServerContext* server,
         reply->mutable_results()->Reserve(request->messages_size());
         bool brokerFailure = false;
         const EventSink::Group group(context_.events);  // the batch's events in one hand-over
+        const QueueEngine::CommitScope commit(context_.engine);  // and one write / fsync
         for (const auto& message : request->messages()) {
             auto* result = reply->add_results();
             *result = context_.sender.send(message, &brokerFailure);
@@ -171,6 +172,7 @@ grpc::Status KubemqService::ReceiveQueueMessages(grpc::ServerContext* server,
             CollectOptions{CheckOrder::PolicyFirst, false, request->ispeak()}, deadline,
             [server] { return server->IsCancelled(); }, messages, actor);
         const bool gone = server->IsCancelled();
+        const QueueEngine::CommitScope commit(context_.engine);  // the acks in one write / fsync
         for (const auto& message : messages) {
             // Peeked messages, and pulled ones nobody will receive, go back to
             // their place (v2.4.0 loses the latter; spec §5.9). A peek was

@@ -2,21 +2,25 @@
 
 #include <algorithm>
 
+#include "broker/durable_log.h"
 #include "broker/waiter.h"
 #include "common/clock.h"
 
 namespace qs::broker {
 
-QueueChannel::QueueChannel(std::string name) : name_(std::move(name)) {
+QueueChannel::QueueChannel(std::string name, DurableLog* log) : name_(std::move(name)), log_(log) {
     stats_.lastActivityMs = unixNanos() / 1000000;
 }
 
-std::uint64_t QueueChannel::append(StoredMessage message, std::int64_t nowNs) {
+std::uint64_t QueueChannel::append(StoredMessage message, std::int64_t nowNs,
+                                   const RecordOrigin& origin) {
     std::lock_guard lock(mutex_);
     lastTimestamp_ = std::max(lastTimestamp_, nowNs);
     const std::uint64_t sequence = nextSequence_++;
     message.sequence = sequence;
     message.timestamp = lastTimestamp_;
+    if (log_ != nullptr && !deleted_)
+        log_->put(name_, message, origin);
     const std::size_t bytes = message.content.size();
     slots_.push_back(Slot{std::move(message), SlotState::Ready});
     ++stats_.sentMessages;
@@ -56,11 +60,17 @@ std::size_t QueueChannel::reserve(std::size_t max, std::vector<StoredMessage>& o
     return taken;
 }
 
-std::optional<StoredMessage> QueueChannel::removeReserved(std::uint64_t sequence) {
+std::optional<StoredMessage> QueueChannel::removeReserved(std::uint64_t sequence, bool recorded) {
     std::lock_guard lock(mutex_);
     Slot* slot = slotLocked(sequence);
     if (slot == nullptr || slot->state != SlotState::Reserved)
         return std::nullopt;
+    if (log_ != nullptr) {
+        if (recorded)
+            log_->remove(name_, sequence, storedFootprint(name_, slot->message));
+        else
+            log_->forget(storedFootprint(name_, slot->message));
+    }
     slot->state = SlotState::Gone;
     std::optional<StoredMessage> removed(std::move(slot->message));
     slot->message = StoredMessage{};
@@ -69,6 +79,12 @@ std::optional<StoredMessage> QueueChannel::removeReserved(std::uint64_t sequence
     trimFrontLocked();
     touchLocked();
     return removed;
+}
+
+void QueueChannel::recordRemoved(const StoredMessage& message) {
+    std::lock_guard lock(mutex_);
+    if (log_ != nullptr && !deleted_)
+        log_->remove(name_, message.sequence, 0);  // forgotten by removeReserved
 }
 
 bool QueueChannel::unreserve(std::uint64_t sequence) {
@@ -94,6 +110,8 @@ std::vector<StoredMessage> QueueChannel::removeAllReady() {
         if (slot.state != SlotState::Ready)
             continue;
         slot.state = SlotState::Gone;
+        if (log_ != nullptr)
+            log_->remove(name_, sequence, storedFootprint(name_, slot.message));
         stats_.storedBytes -= slot.message.content.size();
         --stats_.storedMessages;
         removed.push_back(std::move(slot.message));
@@ -108,6 +126,15 @@ std::vector<StoredMessage> QueueChannel::removeAllReady() {
 
 void QueueChannel::clear() {
     std::lock_guard lock(mutex_);
+    if (log_ != nullptr && !deleted_) {
+        std::size_t footprint = 0;
+        for (const Slot& slot : slots_) {
+            if (slot.state != SlotState::Gone)
+                footprint += storedFootprint(name_, slot.message);
+        }
+        log_->channelDeleted(name_);
+        log_->forget(footprint);
+    }
     deleted_ = true;
     slots_.clear();
     base_ = nextSequence_;
@@ -121,6 +148,48 @@ void QueueChannel::clear() {
 bool QueueChannel::deleted() const {
     std::lock_guard lock(mutex_);
     return deleted_;
+}
+
+void QueueChannel::restore(RecoveredChannel recovered) {
+    std::lock_guard lock(mutex_);
+    nextSequence_ = recovered.nextSequence;
+    lastTimestamp_ = recovered.lastTimestamp;
+    base_ = recovered.messages.empty() ? nextSequence_ : recovered.messages.firstSequence();
+    cursor_ = base_;
+    slots_.clear();
+    for (StoredMessage& message : recovered.messages.takeSlots()) {
+        if (message.sequence == 0) {
+            slots_.push_back(Slot{StoredMessage{}, SlotState::Gone});
+            continue;
+        }
+        const std::size_t bytes = message.content.size();
+        slots_.push_back(Slot{std::move(message), SlotState::Ready});
+        ++stats_.readyMessages;
+        ++stats_.storedMessages;
+        stats_.storedBytes += bytes;
+    }
+    // Slots cover [base_, nextSequence_) as at run time: messages acked after
+    // the last live one leave gone slots behind it.
+    while (base_ + slots_.size() < nextSequence_)
+        slots_.push_back(Slot{StoredMessage{}, SlotState::Gone});
+}
+
+void QueueChannel::snapshot(std::string& frames,
+                            const std::function<void(std::string&)>& flush) const {
+    constexpr std::size_t kChunkBytes = 1 << 20;
+    std::lock_guard lock(mutex_);
+    if (deleted_)
+        return;
+    appendChannelFrame(frames, name_, nextSequence_, lastTimestamp_);
+    for (const Slot& slot : slots_) {
+        if (slot.state == SlotState::Gone)
+            continue;
+        appendPutFrame(frames, name_, slot.message, {});
+        if (frames.size() >= kChunkBytes) {
+            flush(frames);
+            frames.clear();
+        }
+    }
 }
 
 void QueueChannel::addWaiter(Waiter* waiter) {

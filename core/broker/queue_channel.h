@@ -2,15 +2,19 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "broker/store_record.h"
 #include "broker/stored_message.h"
 
 namespace qs::broker {
 
+class DurableLog;
+struct RecoveredChannel;
 class Waiter;
 
 // Counters and gauges of one channel (QueuesInfo, list-channels).
@@ -34,10 +38,15 @@ struct ChannelStats {
 // consumer, or gone. Sequences start at 1 and are contiguous, so a slot is
 // found by index; a reserved message that comes back keeps its slot and thus
 // its position. Thread-safe (one mutex per channel); never calls out while
-// holding it except Waiter::signal.
+// holding it except Waiter::signal and the durable log's appends (leaf locks).
+//
+// With a durable log every change of what is stored is recorded under the
+// channel's mutex, so the log's order is the channel's order. Reservations
+// are not recorded: after a restart a reserved message is ready again.
 class QueueChannel {
 public:
-    explicit QueueChannel(std::string name);
+    // `log` (optional) must outlive the channel.
+    explicit QueueChannel(std::string name, DurableLog* log = nullptr);
     QueueChannel(const QueueChannel&) = delete;
     QueueChannel& operator=(const QueueChannel&) = delete;
 
@@ -45,14 +54,21 @@ public:
 
     // Stores at the tail: assigns the next sequence and a non-decreasing
     // timestamp (Unix ns) to `message`. Returns the sequence.
-    std::uint64_t append(StoredMessage message, std::int64_t nowNs);
+    // `origin` names what the stored copy replaces or releases (one record).
+    std::uint64_t append(StoredMessage message, std::int64_t nowNs,
+                         const RecordOrigin& origin = {});
 
     // Reserves up to `max` ready messages in sequence order and copies them
     // into `out`. Returns how many were reserved.
     std::size_t reserve(std::size_t max, std::vector<StoredMessage>& out);
 
     // Removes a reserved message (ack, or before re-enqueueing a copy).
-    std::optional<StoredMessage> removeReserved(std::uint64_t sequence);
+    // `recorded` false: the caller records the removal itself, as the origin
+    // of the copy that replaces it (or with recordRemoved).
+    std::optional<StoredMessage> removeReserved(std::uint64_t sequence, bool recorded = true);
+    // Records the removal of a message taken with recorded = false and not
+    // stored anywhere else (dropped).
+    void recordRemoved(const StoredMessage& message);
 
     // Puts a reserved message back at its original position, unchanged.
     bool unreserve(std::uint64_t sequence);
@@ -63,6 +79,11 @@ public:
     // Empties the channel for good (delete-channel). Later calls see nothing.
     void clear();
     bool deleted() const;
+
+    // Loads a recovered channel; only before anyone else uses it.
+    void restore(RecoveredChannel recovered);
+    // The channel's live entries as durable-log frames (compaction).
+    void snapshot(std::string& frames, const std::function<void(std::string&)>& flush) const;
 
     void addWaiter(Waiter* waiter);
     void removeWaiter(Waiter* waiter);
@@ -87,6 +108,7 @@ private:
     void signalLocked();
 
     const std::string name_;
+    DurableLog* const log_;
     mutable std::mutex mutex_;
     std::deque<Slot> slots_;  // slots_[i] has sequence base_ + i
     std::uint64_t base_ = 1;

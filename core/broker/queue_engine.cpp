@@ -11,6 +11,8 @@ namespace qs::broker {
 namespace {
 constexpr std::int64_t kNanosPerSecond = 1000000000;
 
+thread_local int commitScopeDepth = 0;
+
 void describe(Event& event, const QueueChannel& channel, const StoredMessage& message,
               const Actor& actor) {
     event.actor.assign(actor.clientId);
@@ -26,6 +28,64 @@ QueueEngine::QueueEngine(EventSink& events) : events_(events) {}
 
 QueueEngine::~QueueEngine() {
     stop();
+}
+
+QueueEngine::CommitScope::CommitScope(QueueEngine& engine) : engine_(engine) {
+    ++commitScopeDepth;
+}
+
+QueueEngine::CommitScope::~CommitScope() {
+    if (--commitScopeDepth == 0)
+        engine_.commit();
+}
+
+void QueueEngine::commit() {
+    if (log_ != nullptr && commitScopeDepth == 0)
+        log_->commitThisThread();
+}
+
+std::shared_lock<std::shared_mutex> QueueEngine::guardMove() {
+    if (log_ == nullptr)
+        return {};
+    return std::shared_lock(moveGate_);
+}
+
+void QueueEngine::attachStore(DurableLog& log, RecoveredState state) {
+    log_ = &log;
+    {
+        std::unique_lock lock(channelsMutex_);
+        for (auto& [name, recovered] : state.channels) {
+            auto restored = std::make_shared<QueueChannel>(name, log_);
+            restored->restore(std::move(recovered));
+            channels_.emplace(name, std::move(restored));
+        }
+    }
+    for (auto& [id, entry] : state.delayed) {
+        channel(entry.channel)->addDelayed(1);
+        std::lock_guard lock(delayMutex_);
+        const std::int64_t due = entry.message.delayedTo;
+        delayed_.emplace(due, Delayed{id, std::move(entry.channel), std::move(entry.message)});
+    }
+    {
+        std::lock_guard lock(delayMutex_);
+        nextDelayId_ = state.nextDelayId;
+    }
+    log.startBackground([this](const DurableLog::FrameSink& sink) { writeSnapshot(sink); });
+}
+
+void QueueEngine::writeSnapshot(const DurableLog::FrameSink& sink) {
+    const std::unique_lock gate(moveGate_);  // no message is between two records
+    std::string frames;
+    for (const auto& queue : channels())
+        queue->snapshot(frames, sink);
+    {
+        std::lock_guard lock(delayMutex_);
+        for (const auto& entry : delayed_)
+            appendDelayFrame(frames, entry.second.id, entry.second.channel, entry.second.message,
+                             {});
+    }
+    if (!frames.empty())
+        sink(frames);
 }
 
 void QueueEngine::start() {
@@ -64,8 +124,13 @@ std::shared_ptr<QueueChannel> QueueEngine::channel(std::string_view name) {
     auto it = channels_.find(name);
     if (it != channels_.end())
         return it->second;
-    auto created = std::make_shared<QueueChannel>(std::string(name));
+    auto created = std::make_shared<QueueChannel>(std::string(name), log_);
     channels_.emplace(std::string(name), created);
+    if (log_ != nullptr) {
+        log_->channelCreated(name, 1, 0);
+        lock.unlock();
+        commit();
+    }
     return created;
 }
 
@@ -93,14 +158,23 @@ bool QueueEngine::deleteChannel(std::string_view name) {
             return false;
         removed = it->second;
         channels_.erase(it);
+        // Cleared (and recorded) before a channel of the same name can be
+        // created again, so the log never deletes the new one.
+        removed->clear();  // wakes its waiters, who then look the name up again
     }
     {
         std::lock_guard lock(delayMutex_);
         for (auto it = delayed_.begin(); it != delayed_.end();) {
-            it = it->second.channel == name ? delayed_.erase(it) : std::next(it);
+            if (it->second.channel != name) {
+                ++it;
+                continue;
+            }
+            if (log_ != nullptr)
+                log_->forget(storedFootprint(name, it->second.message));
+            it = delayed_.erase(it);
         }
     }
-    removed->clear();  // wakes its waiters, who then look the name up again
+    commit();
     return true;
 }
 
@@ -119,6 +193,13 @@ std::string_view QueueEngine::publishError(std::string_view channel) {
 
 StoreResult QueueEngine::send(std::string_view channelName, StoredMessage message,
                               std::string_view clientId) {
+    const StoreResult result = sendFrom(channelName, std::move(message), clientId, {});
+    commit();
+    return result;
+}
+
+StoreResult QueueEngine::sendFrom(std::string_view channelName, StoredMessage message,
+                                  std::string_view clientId, const RecordOrigin& origin) {
     const std::int64_t now = unixNanos();
     StoreResult result;
     message.receiveCount = 0;
@@ -145,7 +226,10 @@ StoreResult QueueEngine::send(std::string_view channelName, StoredMessage messag
             std::lock_guard lock(delayMutex_);
             const bool first = delayed_.empty() || message.delayedTo < delayed_.begin()->first;
             const std::int64_t due = message.delayedTo;
-            delayed_.emplace(due, Delayed{std::string(channelName), std::move(message)});
+            const std::uint64_t id = nextDelayId_++;
+            if (log_ != nullptr)
+                log_->delay(id, channelName, message, origin);
+            delayed_.emplace(due, Delayed{id, std::string(channelName), std::move(message)});
             if (first)
                 delayCv_.notify_all();
         }
@@ -153,18 +237,20 @@ StoreResult QueueEngine::send(std::string_view channelName, StoredMessage messag
     }
     message.delayedTo = 0;
     result.expirationAt = message.expirationAt;
-    result.sequence = storeNow(*target, std::move(message), clientId, EventKind::BrokerStored);
+    result.sequence =
+        storeNow(*target, std::move(message), clientId, EventKind::BrokerStored, origin);
     return result;
 }
 
 std::uint64_t QueueEngine::storeNow(QueueChannel& target, StoredMessage message,
-                                    std::string_view clientId, EventKind kind) {
+                                    std::string_view clientId, EventKind kind,
+                                    const RecordOrigin& origin) {
     ShortText messageId;  // captured before the move; inline, so no allocation
     const std::int32_t count = message.receiveCount;
     const bool listening = events_.listening();
     if (listening)
         messageId = messageIdOf(message.content);
-    const std::uint64_t sequence = target.append(std::move(message), unixNanos());
+    const std::uint64_t sequence = target.append(std::move(message), unixNanos(), origin);
     if (listening) {
         events_.emit(kind, [&](Event& event) {
             event.actor.assign(clientId);
@@ -207,8 +293,9 @@ CollectResult QueueEngine::collect(QueueChannel& channel, int max, const Collect
                 continue;
             }
             if (overLimit) {
-                if (auto removed = channel.removeReserved(message.sequence))
-                    deadLetter(channel.name(), std::move(*removed), actor);
+                const auto guard = guardMove();
+                if (auto removed = channel.removeReserved(message.sequence, false))
+                    deadLetter(channel, std::move(*removed), actor);
                 if (options.countDropped)
                     ++result.counted;
                 continue;
@@ -224,6 +311,7 @@ CollectResult QueueEngine::collect(QueueChannel& channel, int max, const Collect
     }
     if (delivered > 0)
         channel.noteDelivered(delivered, deliveredBytes);
+    commit();
     return result;
 }
 
@@ -231,22 +319,31 @@ bool QueueEngine::ack(QueueChannel& channel, std::uint64_t sequence, const Actor
     auto removed = channel.removeReserved(sequence);
     if (!removed)
         return false;
-    events_.emit(EventKind::BrokerAcked, [&](Event& event) {
-        describe(event, channel, *removed, actor);
-        event.receiveCount = removed->receiveCount + 1;
-    });
+    emitAcked(channel, *removed, actor);
+    commit();
     return true;
 }
 
+void QueueEngine::emitAcked(const QueueChannel& channel, const StoredMessage& removed,
+                            const Actor& actor) {
+    events_.emit(EventKind::BrokerAcked, [&](Event& event) {
+        describe(event, channel, removed, actor);
+        event.receiveCount = removed.receiveCount + 1;
+    });
+}
+
 bool QueueEngine::nack(QueueChannel& channel, std::uint64_t sequence, const Actor& actor) {
-    auto removed = channel.removeReserved(sequence);
+    auto guard = guardMove();
+    auto removed = channel.removeReserved(sequence, false);
     if (!removed)
         return false;
     StoredMessage copy = std::move(*removed);
     // The hand-out showed c + 1; the copy is stored with c + 1 and would show
     // c + 2, which is checked now (spec §2.7).
     if (copy.maxReceiveCount > 0 && copy.receiveCount + 2 > copy.maxReceiveCount) {
-        deadLetter(channel.name(), std::move(copy), actor);
+        deadLetter(channel, std::move(copy), actor);
+        guard = {};
+        commit();
         return true;
     }
     const std::uint64_t oldSequence = copy.sequence;
@@ -256,7 +353,10 @@ bool QueueEngine::nack(QueueChannel& channel, std::uint64_t sequence, const Acto
     if (listening)
         messageId = messageIdOf(copy.content);
     ++copy.receiveCount;
-    const std::uint64_t newSequence = channel.append(std::move(copy), unixNanos());
+    const std::uint64_t newSequence =
+        channel.append(std::move(copy), unixNanos(), RecordOrigin{channel.name(), oldSequence, 0});
+    guard = {};
+    commit();
     if (listening) {
         events_.emit(EventKind::BrokerNacked, [&](Event& event) {
             event.actor.assign(actor.clientId);
@@ -291,7 +391,8 @@ std::optional<std::string> QueueEngine::requeue(QueueChannel& channel, std::uint
     const std::string_view error = publishError(destination);
     if (!error.empty())
         return std::string(error);
-    auto removed = channel.removeReserved(sequence);
+    auto guard = guardMove();
+    auto removed = channel.removeReserved(sequence, false);
     if (!removed)
         return std::string("message not found");
     events_.emit(EventKind::BrokerRequeued, [&](Event& event) {
@@ -302,7 +403,10 @@ std::optional<std::string> QueueEngine::requeue(QueueChannel& channel, std::uint
     StoredMessage copy = std::move(*removed);
     copy.receiveCount = 0;
     copy.delayedTo = 0;
-    send(destination, std::move(copy), actor.clientId);
+    sendFrom(destination, std::move(copy), actor.clientId,
+             RecordOrigin{channel.name(), sequence, 0});
+    guard = {};
+    commit();
     return std::nullopt;
 }
 
@@ -312,9 +416,15 @@ std::optional<std::string> QueueEngine::replace(QueueChannel& channel, std::uint
     const std::string_view error = publishError(destination);
     if (!error.empty())
         return std::string(error);
-    if (!ack(channel, sequence, actor))
+    auto guard = guardMove();
+    auto removed = channel.removeReserved(sequence, false);
+    if (!removed)
         return std::string("message not found");
-    send(destination, std::move(replacement), actor.clientId);
+    emitAcked(channel, *removed, actor);
+    sendFrom(destination, std::move(replacement), actor.clientId,
+             RecordOrigin{channel.name(), sequence, 0});
+    guard = {};
+    commit();
     return std::nullopt;
 }
 
@@ -329,30 +439,37 @@ std::size_t QueueEngine::purgeReady(QueueChannel& channel, const Actor& actor) {
             event.receiveCount = message.receiveCount + 1;
         });
     }
+    commit();
     return removed.size();
 }
 
-void QueueEngine::deadLetter(const std::string& source, StoredMessage message, const Actor& actor) {
+// `message` was removed unrecorded from `source`; its copy's record (or the
+// drop's) records the removal.
+void QueueEngine::deadLetter(QueueChannel& source, StoredMessage message, const Actor& actor) {
     const std::string destination = message.maxReceiveQueue();
+    const std::uint64_t sourceSequence = message.sequence;
     events_.emit(EventKind::BrokerDeadLettered, [&](Event& event) {
         event.actor.assign(actor.clientId);
         event.transaction = actor.transaction;
-        event.channel = source;
+        event.channel = source.name();
         event.messageId = messageIdOf(message.content);
         event.sequence = message.sequence;
         event.receiveCount = message.receiveCount + 1;
         event.detail = destination;
     });
-    if (destination.empty())
-        return;  // dropped
+    if (destination.empty()) {
+        source.recordRemoved(message);  // dropped
+        return;
+    }
     message.receiveCount = 0;
     message.reRouted = true;
-    message.setRouting({}, source);
+    message.setRouting({}, source.name());
     message.expirationSeconds = 0;
     message.delaySeconds = 0;
     message.maxReceiveCount = 0;
     auto target = channel(destination);
-    storeNow(*target, std::move(message), actor.clientId, EventKind::BrokerStored);
+    storeNow(*target, std::move(message), actor.clientId, EventKind::BrokerStored,
+             RecordOrigin{source.name(), sourceSequence, 0});
 }
 
 std::size_t QueueEngine::delayedCount() const {
@@ -376,6 +493,11 @@ void QueueEngine::delayLoop() {
             delayCv_.wait_for(lock, sleep);
             continue;
         }
+        // The gate is taken before the entries leave delayed_, so a snapshot
+        // sees each one either there or in its channel.
+        lock.unlock();
+        auto guard = guardMove();
+        lock.lock();
         std::vector<Delayed> ready;
         while (!delayed_.empty() && delayed_.begin()->first <= now) {
             ready.push_back(std::move(delayed_.begin()->second));
@@ -393,8 +515,13 @@ void QueueEngine::delayLoop() {
                                        : 0;
             auto target = channel(entry.channel);
             target->addDelayed(-1);
-            storeNow(*target, std::move(message), {}, EventKind::BrokerReleased);
+            if (log_ != nullptr)
+                log_->forget(storedFootprint(entry.channel, message));
+            storeNow(*target, std::move(message), {}, EventKind::BrokerReleased,
+                     RecordOrigin{{}, 0, entry.id});
         }
+        guard = {};
+        commit();
         lock.lock();
     }
 }

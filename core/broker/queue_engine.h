@@ -14,8 +14,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "broker/durable_log.h"
 #include "broker/event_sink.h"
 #include "broker/queue_channel.h"
+#include "broker/recovered_state.h"
 #include "broker/stored_message.h"
 
 namespace qs::broker {
@@ -50,8 +52,11 @@ struct StoreResult {
     std::int64_t delayedTo = 0;
 };
 
-// The in-memory queue store: channels by name, the delay timer, and every
-// operation that moves a message between states. No gRPC types.
+// The queue store: channels by name, the delay timer, and every operation
+// that moves a message between states. No gRPC types. In memory; with a
+// durable log attached every change is also recorded there, and each public
+// operation returns only once its records are as durable as the log's sync
+// mode promises (or, inside a CommitScope, once the scope ends).
 // Thread-safe; the delay thread runs between start() and stop().
 class QueueEngine {
 public:
@@ -59,6 +64,26 @@ public:
     ~QueueEngine();
     QueueEngine(const QueueEngine&) = delete;
     QueueEngine& operator=(const QueueEngine&) = delete;
+
+    // Defers the durable commit of the operations this thread runs until the
+    // outermost scope ends: one write (one fsync with SyncMode::Always) for a
+    // whole batch. End it before the batch is answered.
+    class CommitScope {
+    public:
+        explicit CommitScope(QueueEngine& engine);
+        ~CommitScope();
+        CommitScope(const CommitScope&) = delete;
+        CommitScope& operator=(const CommitScope&) = delete;
+
+    private:
+        QueueEngine& engine_;
+    };
+
+    // Makes the engine durable: loads `state` (what `log` recovered) and
+    // records every later change in `log`, which must outlive the engine's
+    // use of it (close it after stop()). Call once, before start() and before
+    // any channel exists.
+    void attachStore(DurableLog& log, RecoveredState state);
 
     void start();
     // Stops the delay thread and wakes every waiting consumer. Idempotent.
@@ -108,23 +133,35 @@ public:
 
 private:
     struct Delayed {
+        std::uint64_t id = 0;  // names it in the durable log
         std::string channel;
         StoredMessage message;
     };
 
-    void deadLetter(const std::string& source, StoredMessage message, const Actor& actor);
+    StoreResult sendFrom(std::string_view channel, StoredMessage message, std::string_view clientId,
+                         const RecordOrigin& origin);
+    void deadLetter(QueueChannel& source, StoredMessage message, const Actor& actor);
     std::uint64_t storeNow(QueueChannel& channel, StoredMessage message, std::string_view clientId,
-                           EventKind kind);
+                           EventKind kind, const RecordOrigin& origin = {});
+    void emitAcked(const QueueChannel& channel, const StoredMessage& removed, const Actor& actor);
+    // Held (shared) while a message is between its removal and the record of
+    // its copy, so a compaction snapshot never misses it; no-op in memory.
+    std::shared_lock<std::shared_mutex> guardMove();
+    void writeSnapshot(const DurableLog::FrameSink& sink);
+    void commit();
     void delayLoop();
     void releaseDue();
 
     EventSink& events_;
+    DurableLog* log_ = nullptr;  // set once before start(); null = memory only
+    std::shared_mutex moveGate_;
     mutable std::shared_mutex channelsMutex_;
     std::map<std::string, std::shared_ptr<QueueChannel>, std::less<>> channels_;
 
     mutable std::mutex delayMutex_;
     std::condition_variable delayCv_;
     std::multimap<std::int64_t, Delayed> delayed_;  // by due time, then arrival
+    std::uint64_t nextDelayId_ = 1;                 // under delayMutex_
     std::thread delayThread_;
     bool started_ = false;
     std::atomic<bool> stopping_{false};

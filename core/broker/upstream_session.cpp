@@ -24,7 +24,8 @@ grpc::Status runUpstream(ServiceContext& context, grpc::ServerContext& server,
             context.logError("QueuesUpstream", clientId, response.error());
         } else {
             response.mutable_results()->Reserve(request.messages_size());
-            const EventSink::Group group(context.events);  // one hand-over per request
+            const EventSink::Group group(context.events);           // one hand-over per request
+            const QueueEngine::CommitScope commit(context.engine);  // one write / fsync too
             for (const auto& message : request.messages()) {
                 auto* result = response.add_results();
                 *result = context.sender.send(message);

@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -61,6 +62,8 @@ options:
   --memory                 run (c) only (embedded broker only)
   --memory-messages N      messages for (c) (default 1000000)
   --body-bytes N           body size (default 256)
+  --data-dir DIR           embedded broker with a durable store in DIR (emptied first)
+  --sync MODE              with --data-dir: always, batch (default) or none
   --help                   this text
 )";
 
@@ -76,6 +79,8 @@ struct Options {
     bool memory = false;
     long memoryMessages = 1000000;
     int bodyBytes = 256;
+    std::string dataDirectory;  // empty = memory-only embedded broker
+    qs::broker::SyncMode sync = qs::broker::SyncMode::Batch;
 };
 
 template <typename T>
@@ -130,6 +135,17 @@ std::optional<std::string> parseOptions(int argc, char** argv, Options* o, bool*
             error = number(&o->memoryMessages, 1L);
         } else if (arg == "--body-bytes") {
             error = number(&o->bodyBytes, 1);
+        } else if (arg == "--data-dir") {
+            const auto v = value();
+            if (!v || v->empty())
+                return "--data-dir needs a directory";
+            o->dataDirectory = std::string(*v);
+        } else if (arg == "--sync") {
+            const auto v = value();
+            const auto mode = v ? qs::broker::parseSyncMode(*v) : std::nullopt;
+            if (!mode)
+                return "--sync needs always, batch or none";
+            o->sync = *mode;
         } else if (arg == "--only") {
             const auto v = value();
             if (v == "throughput") {
@@ -145,6 +161,8 @@ std::optional<std::string> parseOptions(int argc, char** argv, Options* o, bool*
         if (error)
             return error;
     }
+    if (!o->dataDirectory.empty() && !o->address.empty())
+        return "--data-dir configures the embedded broker (no --address)";
     if (o->memory && !o->address.empty()) {
         return "--memory measures this process, so it needs the embedded broker (no --address)";
     }
@@ -513,6 +531,11 @@ int main(int argc, char** argv) {
         qs::broker::BrokerOptions options;
         options.bindAddress = "127.0.0.1";
         options.port = 0;
+        if (!o.dataDirectory.empty()) {
+            std::filesystem::remove_all(o.dataDirectory);  // a fresh store each run
+            options.dataDirectory = o.dataDirectory;
+            options.sync = o.sync;
+        }
         broker = std::make_unique<qs::broker::Broker>(options);
         std::string error;
         if (!broker->start(&error)) {
@@ -521,7 +544,9 @@ int main(int argc, char** argv) {
         }
         address = broker->address();
     }
-    std::printf("server: %s (%s)\n", address.c_str(), broker ? "embedded" : "external");
+    std::printf("server: %s (%s%s%s)\n", address.c_str(), broker ? "embedded" : "external",
+                o.dataDirectory.empty() ? "" : ", durable, sync ",
+                o.dataDirectory.empty() ? "" : std::string(syncModeName(o.sync)).c_str());
 
     auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
     auto stub = kubemq::kubemq::NewStub(channel);

@@ -1,0 +1,337 @@
+// The broker with a durable store (--data-dir) over gRPC: queues survive a
+// restart of the embedded broker and a SIGKILL of the queuescope-broker
+// executable. The anchor is the real KubeMQ v2.4.0: 2,000 sent, 500 pulled,
+// SIGKILL, restart on the same store: exactly the other 1,500 in order.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <random>
+#include <thread>
+
+#include "durable_test_client.h"
+#include "real_server.h"
+#include "test_broker.h"
+
+using namespace qs::test;
+
+// These suites start queuescope-broker (fork + exec) while gRPC client
+// threads run; gRPC's fork handlers start threads in the child before exec,
+// which ThreadSanitizer refuses by default. Only used in the tsan build.
+extern "C" __attribute__((used)) const char* __tsan_default_options() {
+    return "die_after_fork=0";
+}
+
+namespace {
+
+constexpr int kDeadlineMs = 60000;
+
+std::vector<std::string> numberedIds(int from, int to) {
+    std::vector<std::string> ids;
+    for (int i = from; i <= to; ++i)
+        ids.push_back("m" + std::to_string(i));
+    return ids;
+}
+
+// queuescope-broker on an ephemeral port with a data directory.
+class BrokerProcess {
+public:
+    bool start(const QString& dataDir, QString* error) {
+        process_.start(
+            QStringLiteral(QUEUESCOPE_BROKER_EXE),
+            {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), dataDir});
+        if (!process_.waitForStarted(kDeadlineMs)) {
+            *error = QStringLiteral("did not start");
+            return false;
+        }
+        while (!process_.canReadLine()) {
+            if (!process_.waitForReadyRead(kDeadlineMs)) {
+                *error = QString::fromUtf8(process_.readAllStandardError());
+                return false;
+            }
+        }
+        static const QRegularExpression pattern(QStringLiteral("listening on (\\S+)"));
+        const auto match = pattern.match(QString::fromUtf8(process_.readLine()));
+        address_ = match.captured(1).toStdString();
+        return match.hasMatch();
+    }
+    void kill() {
+        process_.kill();  // SIGKILL
+        process_.waitForFinished(kDeadlineMs);
+    }
+    QByteArray standardError() { return process_.readAllStandardError(); }
+    const std::string& address() const { return address_; }
+    ~BrokerProcess() {
+        if (process_.state() != QProcess::NotRunning)
+            kill();
+    }
+
+private:
+    QProcess process_;
+    std::string address_;
+};
+
+std::vector<std::string> pullIds(kubemq::kubemq::Stub& stub, const std::string& channel, int max) {
+    std::vector<kubemq::QueueMessage> messages;
+    if (!pull(stub, channel, max, 1, &messages))
+        return {"<pull failed>"};
+    std::vector<std::string> ids;
+    for (const auto& message : messages)
+        ids.push_back(message.messageid());
+    return ids;
+}
+
+bool bindable(int port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<std::uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    ::close(fd);
+    return ok;
+}
+
+// The real KubeMQ v2.4.0 run directly (its start.sh always cleans the store,
+// so it cannot restart on one): the same environment, STORE_CLEAN_STORE=false.
+class RealKubemq {
+public:
+    RealKubemq(const QString& workdir, int port) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("GRPC_PORT"), QString::number(port));
+        environment.insert(QStringLiteral("REST_PORT"), QString::number(port + 1));
+        environment.insert(QStringLiteral("API_PORT"), QString::number(port + 2));
+        environment.insert(QStringLiteral("STORE_CLEAN_STORE"), QStringLiteral("false"));
+        environment.insert(QStringLiteral("KUBEMQ_DISABLE_REPORT"), QStringLiteral("true"));
+        process_.setProcessEnvironment(environment);
+        process_.setWorkingDirectory(workdir);
+        process_.setStandardOutputFile(workdir + QStringLiteral("/server.log"), QIODevice::Append);
+        process_.setStandardErrorFile(workdir + QStringLiteral("/server.log"), QIODevice::Append);
+        process_.start(RealServer::directory() + QStringLiteral("/kubemq"),
+                       {QStringLiteral("server")});
+        address_ = "127.0.0.1:" + std::to_string(port);
+    }
+    bool waitUntilServing() {
+        auto stub = kubemq::kubemq::NewStub(fastReconnectChannel(address_));
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        while (std::chrono::steady_clock::now() < deadline) {
+            grpc::ClientContext context;
+            setDeadline(context, 1);
+            kubemq::PingResult ping;
+            if (stub->Ping(&context, kubemq::Empty(), &ping).ok())
+                return true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        return false;
+    }
+    void kill() {
+        process_.kill();
+        process_.waitForFinished(kDeadlineMs);
+    }
+    ~RealKubemq() {
+        if (process_.state() != QProcess::NotRunning) {
+            process_.terminate();
+            if (!process_.waitForFinished(10000))
+                kill();
+        }
+    }
+    const std::string& address() const { return address_; }
+
+private:
+    QProcess process_;
+    std::string address_;
+};
+
+}  // namespace
+
+class TestBrokerDurable : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void queuesSurviveARestartOfTheEmbeddedBroker() {
+        QTemporaryDir dir;
+        auto options = TestBroker::defaultOptions();
+        options.dataDirectory = dir.path().toStdString();
+        std::string firstAddress;
+        {
+            TestBroker broker(options);
+            QVERIFY2(broker.ok(), broker.error().c_str());
+            auto stub = broker.newStub();
+            QVERIFY(sendBatch(*stub, "orders", numberedIds(1, 3)));
+            auto limited = queueMessage("policy", "limited");
+            limited.mutable_policy()->set_maxreceivecount(1);
+            limited.mutable_policy()->set_maxreceivequeue("policy.dead");
+            limited.mutable_policy()->set_expirationseconds(3600);
+            auto delayed = queueMessage("later", "delayed");
+            delayed.mutable_policy()->set_delayseconds(3600);
+            for (const auto& message : {limited, delayed}) {
+                grpc::ClientContext context;
+                kubemq::SendQueueMessageResult result;
+                QVERIFY(stub->SendQueueMessage(&context, message, &result).ok());
+                QVERIFY(!result.iserror());
+            }
+            QCOMPARE(pullIds(*stub, "orders", 1), std::vector<std::string>{"m1"});
+        }
+        TestBroker broker(options);
+        QVERIFY2(broker.ok(), broker.error().c_str());
+        auto stub = broker.newStub();
+        kubemq::QueuesInfoRequest infoRequest;
+        kubemq::QueuesInfoResponse info;
+        grpc::ClientContext infoContext;
+        QVERIFY(stub->QueuesInfo(&infoContext, infoRequest, &info).ok());
+        std::vector<std::string> names;
+        for (const auto& queue : info.info().queues())
+            names.push_back(queue.name());
+        QCOMPARE(names, (std::vector<std::string>{"later", "orders", "policy"}));
+
+        std::vector<kubemq::QueueMessage> messages;
+        QVERIFY(pull(*stub, "orders", 10, 1, &messages));
+        QCOMPARE(messages.size(), std::size_t(2));
+        QCOMPARE(messages[0].messageid(), std::string("m2"));
+        QCOMPARE(messages[0].attributes().sequence(), std::uint64_t(2));
+        QCOMPARE(messages[1].messageid(), std::string("m3"));
+
+        // Policy and expiry kept: a downstream Get shows ReceiveCount 1 and
+        // the expiry; a nack then dead-letters it (MaxReceiveCount 1).
+        grpc::ClientContext streamContext;
+        auto stream = stub->QueuesDownstream(&streamContext);
+        kubemq::QueuesDownstreamRequest get;
+        get.set_requestid("get");
+        get.set_clientid("durable-test");
+        get.set_requesttypedata(kubemq::Get);
+        get.set_channel("policy");
+        get.set_maxitems(1);
+        get.set_waittimeout(1000);
+        QVERIFY(stream->Write(get));
+        kubemq::QueuesDownstreamResponse got;
+        QVERIFY(stream->Read(&got));
+        QCOMPARE(got.messages_size(), 1);
+        QCOMPARE(got.messages(0).attributes().receivecount(), 1);
+        QVERIFY(got.messages(0).attributes().expirationat() > 0);
+        QCOMPARE(got.messages(0).policy().maxreceivequeue(), std::string("policy.dead"));
+        kubemq::QueuesDownstreamRequest nack;
+        nack.set_requestid("nack");
+        nack.set_clientid("durable-test");
+        nack.set_requesttypedata(kubemq::NAckAll);
+        nack.set_reftransactionid(got.transactionid());
+        QVERIFY(stream->Write(nack));
+        stream->WritesDone();
+        while (stream->Read(&got)) {
+        }
+        QVERIFY(stream->Finish().ok());
+        QCOMPARE(pullIds(*stub, "policy.dead", 10), std::vector<std::string>{"limited"});
+
+        // The delayed message is still held (its one hour has not passed).
+        QVERIFY(pullIds(*stub, "later", 10).empty());
+    }
+
+    // The anchor of issue 14, on queuescope-broker.
+    void sigkillLosesNothingThatWasAnswered() {
+        QTemporaryDir dir;
+        QString error;
+        std::vector<std::string> firstPulled;
+        {
+            BrokerProcess broker;
+            QVERIFY2(broker.start(dir.path(), &error), qPrintable(error));
+            auto stub = kubemq::kubemq::NewStub(fastReconnectChannel(broker.address()));
+            for (int from = 1; from <= 2000; from += 100)
+                QVERIFY(sendBatch(*stub, "anchor", numberedIds(from, from + 99)));
+            while (firstPulled.size() < 500) {
+                const auto ids =
+                    pullIds(*stub, "anchor", 500 - static_cast<int>(firstPulled.size()));
+                firstPulled.insert(firstPulled.end(), ids.begin(), ids.end());
+            }
+            broker.kill();
+        }
+        QCOMPARE(firstPulled, numberedIds(1, 500));
+        BrokerProcess broker;
+        QVERIFY2(broker.start(dir.path(), &error), qPrintable(error));
+        auto stub = kubemq::kubemq::NewStub(fastReconnectChannel(broker.address()));
+        std::vector<std::string> rest;
+        for (;;) {
+            const auto ids = pullIds(*stub, "anchor", 1000);
+            if (ids.empty())
+                break;
+            QVERIFY(ids.front() != "<pull failed>");
+            rest.insert(rest.end(), ids.begin(), ids.end());
+        }
+        QCOMPARE(rest.size(), std::size_t(1500));
+        QVERIFY(rest == numberedIds(501, 2000));
+        QVERIFY(broker.standardError().contains("1500 messages in 1 channels recovered"));
+    }
+
+    // The same anchor on the real KubeMQ v2.4.0, so the two can be compared.
+    void realKubemqGivesBackTheRestAfterSigkill() {
+        if (!RealServer::present())
+            QSKIP(qPrintable(RealServer::absentMessage()));
+        std::mt19937 draw(std::random_device{}());
+        int port = 0;
+        for (int attempt = 0; attempt < 100 && port == 0; ++attempt) {
+            const int candidate = std::uniform_int_distribution<int>(40000, 59000)(draw);
+            if (bindable(candidate) && bindable(candidate + 1) && bindable(candidate + 2))
+                port = candidate;
+        }
+        QVERIFY(port > 0);
+        QTemporaryDir workdir;
+        std::vector<std::string> firstPulled;
+        {
+            RealKubemq server(workdir.path(), port);
+            QVERIFY(server.waitUntilServing());
+            auto stub = kubemq::kubemq::NewStub(fastReconnectChannel(server.address()));
+            for (int from = 1; from <= 2000; from += 100)
+                QVERIFY(sendBatch(*stub, "anchor", numberedIds(from, from + 99)));
+            while (firstPulled.size() < 500) {
+                const auto ids =
+                    pullIds(*stub, "anchor", 500 - static_cast<int>(firstPulled.size()));
+                QVERIFY(ids.empty() || ids.front() != "<pull failed>");
+                firstPulled.insert(firstPulled.end(), ids.begin(), ids.end());
+            }
+            server.kill();
+        }
+        QCOMPARE(firstPulled, numberedIds(1, 500));
+        RealKubemq server(workdir.path(), port);
+        QVERIFY(server.waitUntilServing());
+        auto stub = kubemq::kubemq::NewStub(fastReconnectChannel(server.address()));
+        std::vector<std::string> rest;
+        for (;;) {
+            const auto ids = pullIds(*stub, "anchor", 1000);
+            if (ids.empty())
+                break;
+            QVERIFY(ids.front() != "<pull failed>");
+            rest.insert(rest.end(), ids.begin(), ids.end());
+        }
+        QCOMPARE(rest.size(), std::size_t(1500));
+        QVERIFY(rest == numberedIds(501, 2000));
+    }
+
+    void badStoreArgumentsFailClearly() {
+        QProcess process;
+        process.start(
+            QStringLiteral(QUEUESCOPE_BROKER_EXE),
+            {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--sync"),
+             QStringLiteral("sometimes"), QStringLiteral("--data-dir"), QStringLiteral("/tmp")});
+        QVERIFY(process.waitForFinished(kDeadlineMs));
+        QCOMPARE(process.exitCode(), 2);
+        QVERIFY(process.readAllStandardError().contains("--sync"));
+
+        QTemporaryDir dir;
+        BrokerProcess first;
+        QString error;
+        QVERIFY2(first.start(dir.path(), &error), qPrintable(error));
+        QProcess second;
+        second.start(QStringLiteral(QUEUESCOPE_BROKER_EXE),
+                     {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"),
+                      dir.path()});
+        QVERIFY(second.waitForFinished(kDeadlineMs));
+        QCOMPARE(second.exitCode(), 1);
+        QVERIFY(second.readAllStandardError().contains("in use by another broker"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBrokerDurable)
+#include "tst_broker_durable.moc"
