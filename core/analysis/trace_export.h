@@ -1,0 +1,36 @@
+#pragma once
+
+#include <cstddef>
+#include <iosfwd>
+
+#include "analysis/recorded_run.h"
+
+// A recorded run as Chrome trace-event JSON (the "Trace Event Format"), for
+// Perfetto (ui.perfetto.dev) and chrome://tracing:
+// - one thread track per worker (tid), named after it; a hand-out that
+//   overlaps another of the same worker without nesting in it goes to an
+//   extra track of that worker ("worker-2 (overlap 2)");
+// - one complete slice ("X") per delivery, from hand-out to how it ended,
+//   named and coloured (cname) by that end (acked, rejected, dead-lettered,
+//   crashed...), its task, message id and receive count in args;
+// - flow events ("s", "t", "f") linking each message's hand-outs in order,
+//   across workers (id = the message's number in the run);
+// - an instant ("i") on a worker's track where it crashed;
+// - counter tracks ("C") of each channel's depth: waiting, in flight, delayed
+//   (at most kMaxCounterSamples per channel: the last value of each stretch).
+// Timestamps are microseconds since the recording's origin.
+namespace qs::analysis {
+
+struct TraceStats {
+    std::size_t workerTracks = 0;  // tids of workers (overlap tracks included)
+    std::size_t slices = 0;
+    std::size_t flowEvents = 0;
+    std::size_t counterEvents = 0;
+};
+
+inline constexpr std::size_t kMaxCounterSamples = 20000;
+
+// Writes the whole document to `out` (check out's state for write errors).
+TraceStats writeTrace(const RecordedRun& run, std::ostream& out);
+
+}  // namespace qs::analysis

@@ -1,0 +1,184 @@
+// `queuescope trace`: scenario 04 (worker-2 crashes holding two tasks) recorded
+// headless, exported, parsed back as trace-event JSON: a track per worker, a
+// slice per delivery coloured by its end, flows from each crashed hand-out to
+// the next hand-out of the same message on another worker, the crash instant
+// and the queue depth counters; bad command lines and files.
+#include <QtTest/QtTest>
+#include <map>
+#include <set>
+
+#include "analysis/recorded_run.h"
+#include "analysis/trace_command.h"
+#include "analysis_test_support.h"
+
+using namespace qs;
+using nlohmann::json;
+using qs::test::call;
+
+class TraceExport : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+    std::string recording_;
+    json trace_;
+    std::map<int, std::string> trackNames_;  // tid -> thread_name
+
+    std::string path(const char* name) const {
+        return dir_.filePath(QString::fromUtf8(name)).toStdString();
+    }
+    std::vector<json> events(const std::string& phase) const {
+        std::vector<json> out;
+        for (const json& e : trace_["traceEvents"]) {
+            if (e["ph"] == phase) {
+                out.push_back(e);
+            }
+        }
+        return out;
+    }
+    int tidOf(const std::string& worker) const {
+        for (const auto& [tid, name] : trackNames_) {
+            if (name == worker) {
+                return tid;
+            }
+        }
+        return -1;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        recording_ = path("04.qsrun");
+        qs::test::record(
+            {"--scenario", qs::test::scenarioPath("04-worker-crash.json"), "--seed", "7"},
+            recording_);
+        const std::string out = path("04.trace.json");
+        const auto r = call(&analysis::runTrace, {recording_, "--out", out});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY2(r.out.find("11 deliveries on 3 worker tracks") != std::string::npos,
+                 r.out.c_str());
+        trace_ = json::parse(qs::test::readFile(out));  // throws (fails) if not JSON
+        for (const json& m : events("M")) {
+            if (m["name"] == "thread_name") {
+                trackNames_[m["tid"].get<int>()] = m["args"]["name"].get<std::string>();
+            }
+        }
+    }
+
+    void oneTrackPerWorker() {
+        QCOMPARE(trackNames_.size(), std::size_t{3});
+        for (const char* w : {"worker-1", "worker-2", "worker-3"}) {
+            QVERIFY2(tidOf(w) > 0, w);
+        }
+        QVERIFY(trace_["displayTimeUnit"] == "ms");
+        QVERIFY(trace_["otherData"]["scenario"] == "worker crash mid-batch");
+    }
+
+    // Every hand-out of the run is one complete slice on its worker's track,
+    // named and coloured by how it ended.
+    void oneSlicePerDelivery() {
+        std::string error;
+        const auto run = analysis::RecordedRun::load(recording_, &error);
+        QVERIFY2(run, error.c_str());
+        const std::vector<json> slices = events("X");
+        QCOMPARE(slices.size(), std::size_t{run->summary().result.totals.deliveries});
+        QCOMPARE(slices.size(), std::size_t{11});
+        std::map<std::string, int> byEnd;
+        for (const json& s : slices) {
+            QVERIFY(trackNames_.count(s["tid"].get<int>()) == 1);
+            QVERIFY(s["dur"].get<double>() >= 0);
+            QVERIFY(s["cat"] == "delivery");
+            QVERIFY(!s["cname"].get<std::string>().empty());
+            ++byEnd[s["name"].get<std::string>()];
+            if (s["name"] == "crashed") {
+                QCOMPARE(s["tid"].get<int>(), tidOf("worker-2"));
+                QCOMPARE(s["cname"].get<std::string>(), std::string("black"));
+            }
+            if (s["name"] == "acked") {
+                QCOMPARE(s["cname"].get<std::string>(), std::string("good"));
+            }
+            QVERIFY(s["args"]["task"].get<std::string>().rfind("Task #", 0) == 0);
+        }
+        QCOMPARE(byEnd["acked"], 9);
+        QCOMPARE(byEnd["crashed"], 2);
+    }
+
+    // Each redelivered message: a flow from its crashed hand-out on worker-2
+    // to its next hand-out on another worker, each phase inside its slice.
+    void flowsLinkAttemptsAcrossWorkers() {
+        std::map<std::uint64_t, std::vector<json>> flows;
+        for (const char* phase : {"s", "t", "f"}) {
+            for (const json& e : events(phase)) {
+                flows[e["id"].get<std::uint64_t>()].push_back(e);
+            }
+        }
+        QCOMPARE(flows.size(), std::size_t{2});  // the two tasks worker-2 held
+        const std::vector<json> slices = events("X");
+        for (const auto& [id, phases] : flows) {
+            QCOMPARE(phases.size(), std::size_t{2});
+            const json& start = phases[0]["ph"] == "s" ? phases[0] : phases[1];
+            const json& finish = phases[0]["ph"] == "f" ? phases[0] : phases[1];
+            QVERIFY(start["ph"] == "s" && finish["ph"] == "f");
+            QVERIFY(finish["bp"] == "e");
+            QCOMPARE(start["tid"].get<int>(), tidOf("worker-2"));
+            QVERIFY(finish["tid"].get<int>() != tidOf("worker-2"));
+            QVERIFY(start["ts"].get<double>() < finish["ts"].get<double>());
+            // Each phase lies in a slice of its track (its binding point).
+            for (const json* phase : {&start, &finish}) {
+                bool inside = false;
+                for (const json& s : slices) {
+                    const double from = s["ts"].get<double>();
+                    const double to = from + s["dur"].get<double>();
+                    const double at = (*phase)["ts"].get<double>();
+                    inside = inside || (s["tid"] == (*phase)["tid"] && from <= at && at <= to);
+                }
+                QVERIFY(inside);
+            }
+        }
+    }
+
+    void crashInstantAndDepthCounters() {
+        const std::vector<json> instants = events("i");
+        QCOMPARE(instants.size(), std::size_t{1});
+        QCOMPARE(instants[0]["tid"].get<int>(), tidOf("worker-2"));
+        const std::vector<json> counters = events("C");
+        QVERIFY(!counters.empty());
+        double last = -1;
+        std::uint64_t maxWaiting = 0;
+        for (const json& c : counters) {
+            QVERIFY(c["name"] == "depth tasks.crash");
+            QVERIFY(c["ts"].get<double>() >= last);  // in time order
+            last = c["ts"].get<double>();
+            maxWaiting = std::max(maxWaiting, c["args"]["waiting"].get<std::uint64_t>());
+        }
+        QVERIFY(maxWaiting >= 1 && maxWaiting <= 9);  // nine sent, taken three at a time
+        QCOMPARE(counters.back()["args"]["waiting"].get<int>(), 0);  // drained
+        QCOMPARE(counters.back()["args"]["in flight"].get<int>(), 0);
+    }
+
+    void badCommandLinesAndFiles() {
+        QCOMPARE(call(&analysis::runTrace, {recording_}).code, 2);  // no --out
+        QCOMPARE(call(&analysis::runTrace, {"--out", path("x.json")}).code, 2);
+        QCOMPARE(call(&analysis::runTrace, {recording_, recording_, "--out", path("x.json")}).code,
+                 2);
+        QCOMPARE(call(&analysis::runTrace, {recording_, "--bogus", "--out", path("x.json")}).code,
+                 2);
+        const std::string text = path("notes.qsrun");
+        std::ofstream(text) << "not a recording\n";
+        const auto bad = call(&analysis::runTrace, {text, "--out", path("x.json")});
+        QCOMPARE(bad.code, 3);
+        QVERIFY2(bad.err.find("notes.qsrun") != std::string::npos, bad.err.c_str());
+        QCOMPARE(call(&analysis::runTrace, {path("missing.qsrun"), "--out", path("x.json")}).code,
+                 3);
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(path("x.json"))));
+        // A folder that does not exist: nothing written, exit 1.
+        const auto unwritable =
+            call(&analysis::runTrace, {recording_, "--out", path("no/such/dir/t.json")});
+        QCOMPARE(unwritable.code, 1);
+        QVERIFY(!unwritable.err.empty());
+        QVERIFY(call(&analysis::runTrace, {"--help"}).out.find("Usage: queuescope trace") == 0);
+    }
+};
+
+QTEST_APPLESS_MAIN(TraceExport)
+#include "tst_trace_export.moc"
