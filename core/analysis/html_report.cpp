@@ -260,8 +260,8 @@ private:
         }
         std::string timeline;
         for (const runner::TimelineAction& a : s.timeline) {
-            timeline += (timeline.empty() ? "" : "; ") + std::string("t=") + fixed(a.at, 2) +
-                        " s " + a.describe();
+            timeline +=
+                (timeline.empty() ? "" : "; ") + a.describe();  // "at 0.75 s: crash worker-2"
         }
         row("Timeline", timeline);
         row("End", s.untilDrained ? "when drained, at most " + fixed(s.timeoutSeconds, 0) + " s"
@@ -360,6 +360,13 @@ private:
                 delayed.points.emplace_back(x, static_cast<double>(s.delayed));
                 deadLettered.points.emplace_back(x, static_cast<double>(s.deadLettered));
                 anyDelayed = anyDelayed || s.delayed > 0;
+            }
+            const bool queued = std::any_of(
+                channel.samples.begin(), channel.samples.end(), [](const DepthSample& s) {
+                    return s.waiting > 0 || s.inFlight > 0 || s.delayed > 0;
+                });
+            if (!queued) {
+                chart.height = 130;  // a dead-letter queue nobody consumed: one line to show
             }
             chart.series = {waiting, inFlight};
             if (anyDelayed) {
