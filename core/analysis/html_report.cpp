@@ -22,6 +22,7 @@ namespace {
 
 constexpr std::size_t kChartPoints = 1200;
 constexpr std::size_t kMaxDepthCharts = 4;
+constexpr std::size_t kMaxCrashLines = 50;
 
 // The colours of the ends, as the console's timeline and the trace use them.
 std::string_view colourOf(DeliveryEnd end) {
@@ -423,8 +424,13 @@ private:
         const LedgerSummary& t = r_.totals;
         out_ << "<li>" << r_.producer.sent << " tasks were sent; " << t.count(MessageState::Acked)
              << " were acked, " << t.exactlyOnce << " of them after exactly one hand-out.</li>\n";
-        for (const std::string& line : explainCrashes(run_)) {
-            out_ << "<li>" << htmlEscape(line) << "</li>\n";
+        const std::vector<std::string> crashes = explainCrashes(run_);
+        for (std::size_t i = 0; i < crashes.size() && i < kMaxCrashLines; ++i) {
+            out_ << "<li>" << htmlEscape(crashes[i]) << "</li>\n";
+        }
+        if (crashes.size() > kMaxCrashLines) {
+            out_ << "<li>" << crashes.size() - kMaxCrashLines
+                 << " more crashes (the trace marks every one).</li>\n";
         }
         std::vector<std::string> deadLettered;
         for (const MessageRecord* m : run_.messages()) {

@@ -169,10 +169,12 @@ private:
             for (Slice* s : mine) {
                 s->tid += nextTid;
             }
+            // A hand-out only the broker saw, to a client it did not name.
+            const std::string name = worker.empty() ? "(unnamed client)" : worker;
             for (std::size_t lane = 0; lane < count; ++lane) {
                 tracks_.push_back(
                     {nextTid + static_cast<int>(lane),
-                     lane == 0 ? worker : worker + " (overlap " + std::to_string(lane + 1) + ")"});
+                     lane == 0 ? name : name + " \u00B7" + std::to_string(lane + 1)});
             }
             workerTid_[worker] = nextTid;
             nextTid += static_cast<int>(count);

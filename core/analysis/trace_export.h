@@ -8,8 +8,9 @@
 // A recorded run as Chrome trace-event JSON (the "Trace Event Format"), for
 // Perfetto (ui.perfetto.dev) and chrome://tracing:
 // - one thread track per worker (tid), named after it; a hand-out that
-//   overlaps another of the same worker without nesting in it goes to an
-//   extra track of that worker ("worker-2 (overlap 2)");
+//   overlaps another of the same worker without nesting in it (messages taken
+//   one by one while older ones are still held) goes to an extra track of
+//   that worker, "worker-2 ·2", "worker-2 ·3"...;
 // - one complete slice ("X") per delivery, from hand-out to how it ended,
 //   named and coloured (cname) by that end (acked, rejected, dead-lettered,
 //   crashed...), its task, message id and receive count in args;
@@ -22,7 +23,7 @@
 namespace qs::analysis {
 
 struct TraceStats {
-    std::size_t workerTracks = 0;  // tids of workers (overlap tracks included)
+    std::size_t workerTracks = 0;  // tids of workers (their extra tracks included)
     std::size_t slices = 0;
     std::size_t flowEvents = 0;
     std::size_t counterEvents = 0;
