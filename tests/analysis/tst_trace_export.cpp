@@ -156,6 +156,52 @@ private Q_SLOTS:
         QCOMPARE(counters.back()["args"]["in flight"].get<int>(), 0);
     }
 
+    // Perfetto and chrome://tracing need the slices of a track to nest. In
+    // scenario 06 workers take tasks one by one at 20 a second while they
+    // still hold older ones: those overlap, and go to extra tracks of their
+    // worker ("worker-1 ·2"); every delivery is still there once.
+    void slicesNestOnEveryTrack() {
+        const std::string recording = path("06.qsrun");
+        qs::test::record(
+            {"--scenario", qs::test::scenarioPath("06-live-tuning.json"), "--seed", "7"},
+            recording);
+        const std::string out = path("06.trace.json");
+        const auto r = call(&analysis::runTrace, {recording, "--out", out});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const json trace = json::parse(qs::test::readFile(out));
+        std::map<int, std::string> names;
+        std::map<int, std::vector<std::pair<double, double>>> byTrack;
+        std::size_t slices = 0;
+        for (const json& e : trace["traceEvents"]) {
+            if (e["ph"] == "M" && e["name"] == "thread_name") {
+                names[e["tid"].get<int>()] = e["args"]["name"].get<std::string>();
+            } else if (e["ph"] == "X") {
+                const double from = e["ts"].get<double>();
+                byTrack[e["tid"].get<int>()].emplace_back(from, from + e["dur"].get<double>());
+                ++slices;
+            }
+        }
+        std::string error;
+        const auto run = analysis::RecordedRun::load(recording, &error);
+        QVERIFY2(run, error.c_str());
+        QCOMPARE(slices, std::size_t{run->summary().result.totals.deliveries});
+        for (auto& [tid, spans] : byTrack) {
+            QVERIFY(names.count(tid) == 1);
+            QVERIFY2(names[tid].rfind("worker-", 0) == 0, names[tid].c_str());
+            std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) {
+                return a.first != b.first ? a.first < b.first : a.second > b.second;
+            });
+            std::vector<double> open;  // ends of the enclosing slices
+            for (const auto& [from, to] : spans) {
+                while (!open.empty() && open.back() <= from) {
+                    open.pop_back();
+                }
+                QVERIFY2(open.empty() || to <= open.back(), names[tid].c_str());
+                open.push_back(to);
+            }
+        }
+    }
+
     void badCommandLinesAndFiles() {
         QCOMPARE(call(&analysis::runTrace, {recording_}).code, 2);  // no --out
         QCOMPARE(call(&analysis::runTrace, {"--out", path("x.json")}).code, 2);
