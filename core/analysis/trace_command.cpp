@@ -64,7 +64,7 @@ int runTrace(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
     if (line.out != "-") {
         out << line.out << ": " << stats.slices << " deliveries on " << stats.workerTracks
-            << " worker tracks, " << stats.flowEvents << " flow events, " << stats.counterEvents
+            << " worker tracks, " << stats.flowArrows << " flow arrows, " << stats.counterEvents
             << " depth samples\n";
     }
     return kExitOk;

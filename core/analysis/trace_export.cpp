@@ -172,9 +172,8 @@ private:
             // A hand-out only the broker saw, to a client it did not name.
             const std::string name = worker.empty() ? "(unnamed client)" : worker;
             for (std::size_t lane = 0; lane < count; ++lane) {
-                tracks_.push_back(
-                    {nextTid + static_cast<int>(lane),
-                     lane == 0 ? name : name + " \u00B7" + std::to_string(lane + 1)});
+                tracks_.push_back({nextTid + static_cast<int>(lane),
+                                   lane == 0 ? name : name + " \u00B7" + std::to_string(lane + 1)});
             }
             workerTid_[worker] = nextTid;
             nextTid += static_cast<int>(count);
@@ -197,7 +196,14 @@ private:
         }
     }
 
-    std::string sliceJson(const Slice& s) const {
+    // A message's hand-outs are linked by flows carried on the slices
+    // themselves (bind_id with flow_out / flow_in, the form Chrome writes):
+    // each binds to exactly its slice. A flow phase event ("s"/"f") would
+    // bind to whatever slice is innermost at its time on its track, and a
+    // batch's hand-outs start at the same instant and nest.
+    enum class FlowRole { None, Out, In, InOut };
+
+    std::string sliceJson(const Slice& s, FlowRole flow) const {
         const TaskLabel* label = run_.label(s.message->messageId);
         std::string args = "{\"task\":" + jsonText(run_.taskName(*s.message));
         if (label != nullptr) {
@@ -208,24 +214,21 @@ private:
                 ",\"hand-out\":" + std::to_string(s.step + 1) +
                 ",\"channel\":" + jsonText(s.info.channel) +
                 ",\"end seen\":" + (s.info.endSeen ? "true" : "false") + "}";
+        std::string flowFields;
+        if (flow != FlowRole::None) {
+            char id[32];
+            std::snprintf(id, sizeof id, "0x%llx",
+                          static_cast<unsigned long long>(s.message->ordinal + 1));
+            flowFields =
+                std::string(",\"bind_id\":\"") + id + "\"" +
+                (flow == FlowRole::In || flow == FlowRole::InOut ? ",\"flow_in\":true" : "") +
+                (flow == FlowRole::Out || flow == FlowRole::InOut ? ",\"flow_out\":true" : "");
+        }
         return "{\"ph\":\"X\",\"pid\":1,\"tid\":" + std::to_string(s.tid) +
                ",\"ts\":" + micros(s.startNs) + ",\"dur\":" + micros(s.endNs - s.startNs) +
                ",\"cat\":\"" + std::string(kSliceCategory) + "\",\"name\":\"" +
                std::string(deliveryEndName(s.info.end)) + "\",\"cname\":\"" +
-               std::string(colourOf(s.info.end)) + "\",\"args\":" + args + "}";
-    }
-
-    // Flow phases bind to the innermost slice open at their time on their
-    // track. A batch's hand-outs start together and nest (longest outside),
-    // so the phase sits 1 ns before its slice's end, where the slices nested
-    // in it have ended (unless they end at the same instant too: a batch a
-    // crash returned; the arrow then meets a twin of the same worker and time).
-    std::string flowJson(const Slice& s, char phase, std::uint64_t id) const {
-        const std::int64_t at = s.endNs - s.startNs >= 2 ? s.endNs - 1 : s.startNs;
-        return std::string("{\"ph\":\"") + phase + "\",\"pid\":1,\"tid\":" + std::to_string(s.tid) +
-               ",\"ts\":" + micros(at) + ",\"cat\":\"" + std::string(kSliceCategory) +
-               "\",\"name\":\"next hand-out\",\"id\":" + std::to_string(id) +
-               (phase == 'f' ? ",\"bp\":\"e\"" : "") + "}";
+               std::string(colourOf(s.info.end)) + "\"" + flowFields + ",\"args\":" + args + "}";
     }
 
     void writeSlicesAndFlows() {
@@ -235,17 +238,15 @@ private:
             while (end < slices_.size() && slices_[end].message == slices_[i].message) {
                 ++end;
             }
-            const std::uint64_t flowId = slices_[i].message->ordinal + 1;
             for (std::size_t k = i; k < end; ++k) {
-                event(sliceJson(slices_[k]));
-                ++stats_.slices;
-                if (end - i < 2) {
-                    continue;
+                FlowRole flow = FlowRole::None;
+                if (end - i >= 2) {
+                    flow = k == i ? FlowRole::Out : (k + 1 == end ? FlowRole::In : FlowRole::InOut);
                 }
-                const char phase = k == i ? 's' : (k + 1 == end ? 'f' : 't');
-                event(flowJson(slices_[k], phase, flowId));
-                ++stats_.flowEvents;
+                event(sliceJson(slices_[k], flow));
+                ++stats_.slices;
             }
+            stats_.flowArrows += end - i - 1;
             i = end;
         }
     }

@@ -14,8 +14,10 @@
 // - one complete slice ("X") per delivery, from hand-out to how it ended,
 //   named and coloured (cname) by that end (acked, rejected, dead-lettered,
 //   crashed...), its task, message id and receive count in args;
-// - flow events ("s", "t", "f") linking each message's hand-outs in order,
-//   across workers (id = the message's number in the run);
+// - flows linking each message's hand-outs in order, across workers: carried
+//   by the slices themselves ("bind_id" = the message's number in the run,
+//   "flow_out" on all but its last hand-out, "flow_in" on all but its first),
+//   so each arrow binds to exactly its two slices;
 // - an instant ("i") on a worker's track where it crashed;
 // - counter tracks ("C") of each channel's depth: waiting, in flight, delayed
 //   (at most kMaxCounterSamples per channel: the last value of each stretch).
@@ -25,7 +27,7 @@ namespace qs::analysis {
 struct TraceStats {
     std::size_t workerTracks = 0;  // tids of workers (their extra tracks included)
     std::size_t slices = 0;
-    std::size_t flowEvents = 0;
+    std::size_t flowArrows = 0;  // hand-out to next hand-out of the same message
     std::size_t counterEvents = 0;
 };
 

@@ -1,8 +1,9 @@
 // `queuescope trace`: scenario 04 (worker-2 crashes holding two tasks) recorded
 // headless, exported, parsed back as trace-event JSON: a track per worker, a
-// slice per delivery coloured by its end, flows from each crashed hand-out to
+// slice per delivery coloured by its end, a flow from each crashed hand-out to
 // the next hand-out of the same message on another worker, the crash instant
-// and the queue depth counters; bad command lines and files.
+// and the queue depth counters; nesting on every track (scenario 06); bad
+// command lines and files.
 #include <QtTest/QtTest>
 #include <map>
 #include <set>
@@ -104,36 +105,34 @@ private Q_SLOTS:
     }
 
     // Each redelivered message: a flow from its crashed hand-out on worker-2
-    // to its next hand-out on another worker, each phase inside its slice.
+    // to its next hand-out on another worker, carried by those two slices
+    // (bind_id, flow_out on the first, flow_in on the second); no other slice
+    // has a flow.
     void flowsLinkAttemptsAcrossWorkers() {
-        std::map<std::uint64_t, std::vector<json>> flows;
-        for (const char* phase : {"s", "t", "f"}) {
-            for (const json& e : events(phase)) {
-                flows[e["id"].get<std::uint64_t>()].push_back(e);
+        std::map<std::string, std::vector<json>> flows;  // bind_id -> its slices
+        for (const json& s : events("X")) {
+            if (s.contains("bind_id")) {
+                flows[s["bind_id"].get<std::string>()].push_back(s);
+            } else {
+                QVERIFY(!s.contains("flow_in") && !s.contains("flow_out"));
             }
         }
         QCOMPARE(flows.size(), std::size_t{2});  // the two tasks worker-2 held
-        const std::vector<json> slices = events("X");
-        for (const auto& [id, phases] : flows) {
-            QCOMPARE(phases.size(), std::size_t{2});
-            const json& start = phases[0]["ph"] == "s" ? phases[0] : phases[1];
-            const json& finish = phases[0]["ph"] == "f" ? phases[0] : phases[1];
-            QVERIFY(start["ph"] == "s" && finish["ph"] == "f");
-            QVERIFY(finish["bp"] == "e");
-            QCOMPARE(start["tid"].get<int>(), tidOf("worker-2"));
-            QVERIFY(finish["tid"].get<int>() != tidOf("worker-2"));
-            QVERIFY(start["ts"].get<double>() < finish["ts"].get<double>());
-            // Each phase lies in a slice of its track (its binding point).
-            for (const json* phase : {&start, &finish}) {
-                bool inside = false;
-                for (const json& s : slices) {
-                    const double from = s["ts"].get<double>();
-                    const double to = from + s["dur"].get<double>();
-                    const double at = (*phase)["ts"].get<double>();
-                    inside = inside || (s["tid"] == (*phase)["tid"] && from <= at && at <= to);
-                }
-                QVERIFY(inside);
-            }
+        for (const auto& [id, slices] : flows) {
+            QCOMPARE(slices.size(), std::size_t{2});
+            const json& out = slices[0].value("flow_out", false) ? slices[0] : slices[1];
+            const json& in = slices[0].value("flow_in", false) ? slices[0] : slices[1];
+            QVERIFY(out.value("flow_out", false) && !out.value("flow_in", false));
+            QVERIFY(in.value("flow_in", false) && !in.value("flow_out", false));
+            QVERIFY(id.rfind("0x", 0) == 0);
+            QCOMPARE(out["tid"].get<int>(), tidOf("worker-2"));
+            QCOMPARE(out["name"].get<std::string>(), std::string("crashed"));
+            QVERIFY(in["tid"].get<int>() != tidOf("worker-2"));
+            QCOMPARE(in["name"].get<std::string>(), std::string("acked"));
+            QCOMPARE(in["args"]["message id"], out["args"]["message id"]);
+            QCOMPARE(out["args"]["hand-out"].get<int>(), 1);
+            QCOMPARE(in["args"]["hand-out"].get<int>(), 2);
+            QVERIFY(out["ts"].get<double>() < in["ts"].get<double>());
         }
     }
 
