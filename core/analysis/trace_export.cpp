@@ -233,21 +233,35 @@ private:
 
     void writeSlicesAndFlows() {
         // slices_ is in message order, each message's hand-outs in order.
+        std::vector<FlowRole> roles(slices_.size(), FlowRole::None);
         for (std::size_t i = 0; i < slices_.size();) {
             std::size_t end = i;
             while (end < slices_.size() && slices_[end].message == slices_[i].message) {
                 ++end;
             }
-            for (std::size_t k = i; k < end; ++k) {
-                FlowRole flow = FlowRole::None;
-                if (end - i >= 2) {
-                    flow = k == i ? FlowRole::Out : (k + 1 == end ? FlowRole::In : FlowRole::InOut);
-                }
-                event(sliceJson(slices_[k], flow));
-                ++stats_.slices;
+            for (std::size_t k = i; end - i >= 2 && k < end; ++k) {
+                roles[k] = k == i ? FlowRole::Out : (k + 1 == end ? FlowRole::In : FlowRole::InOut);
             }
             stats_.flowArrows += end - i - 1;
             i = end;
+        }
+        // Written in time order, the longer first at one instant, so that a
+        // reader taking them in file order on equal times still nests them.
+        std::vector<std::size_t> order(slices_.size());
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            order[i] = i;
+        }
+        std::sort(order.begin(), order.end(), [this](std::size_t x, std::size_t y) {
+            const Slice& a = slices_[x];
+            const Slice& b = slices_[y];
+            if (a.startNs != b.startNs) {
+                return a.startNs < b.startNs;
+            }
+            return a.endNs != b.endNs ? a.endNs > b.endNs : x < y;
+        });
+        for (std::size_t i : order) {
+            event(sliceJson(slices_[i], roles[i]));
+            ++stats_.slices;
         }
     }
 
