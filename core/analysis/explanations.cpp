@@ -1,5 +1,6 @@
 #include "analysis/explanations.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -159,6 +160,33 @@ std::vector<std::string> explainCrashes(const RecordedRun& run) {
                                              : " went to " + tasks[i].second);
         }
         lines.push_back(line + ".");
+    }
+    return lines;
+}
+
+std::vector<std::string> explainReturns(const RecordedRun& run) {
+    struct Returns {
+        std::size_t count = 0;
+        std::int64_t firstNs = 0;
+    };
+    std::map<std::string, Returns> byWorker;
+    for (const MessageRecord* m : run.messages()) {
+        for (const JourneyStep& s : run.journey(*m)) {
+            if (s.end == DeliveryEnd::Returned) {
+                Returns& r = byWorker[s.worker];
+                r.firstNs = r.count == 0 ? s.endNs : std::min(r.firstNs, s.endNs);
+                ++r.count;
+            }
+        }
+    }
+    std::vector<std::string> lines;
+    for (const auto& [worker, r] : byWorker) {
+        lines.push_back(worker + " let " + std::to_string(r.count) +
+                        (r.count == 1 ? " hand-out" : " hand-outs") +
+                        " go back unsettled without crashing (its stream ended or it closed; "
+                        "the first at " +
+                        atTime(run.sinceOrigin(r.firstNs)) +
+                        "): the broker put them back in the queue unchanged.");
     }
     return lines;
 }

@@ -22,6 +22,10 @@ std::vector<std::string> explainMessage(const RecordedRun& run, const MessageRec
 // One sentence per worker crash: when, what it held, who got those next.
 std::vector<std::string> explainCrashes(const RecordedRun& run);
 
+// One sentence per worker whose hand-outs went back unsettled without a
+// crash (its stream ended, it closed): how many, and when the first did.
+std::vector<std::string> explainReturns(const RecordedRun& run);
+
 // "t=1.250 s" for a recording time.
 std::string atTime(std::int64_t sinceOriginNs);
 

@@ -432,6 +432,9 @@ private:
             out_ << "<li>" << crashes.size() - kMaxCrashLines
                  << " more crashes (the trace marks every one).</li>\n";
         }
+        for (const std::string& line : explainReturns(run_)) {
+            out_ << "<li>" << htmlEscape(line) << "</li>\n";
+        }
         std::vector<std::string> deadLettered;
         for (const MessageRecord* m : run_.messages()) {
             if (m->state == MessageState::DeadLettered || m->state == MessageState::Dropped) {

@@ -118,6 +118,27 @@ private Q_SLOTS:
                 std::string::npos);
     }
 
+    // Scenario 03: worker-1 never acks; its ten hand-outs go back when its
+    // stream ends, and worker-2 acks them. Said once for the worker, and in
+    // each task's journey.
+    void returnsAreExplained() {
+        const std::string recording = path("03.qsrun");
+        qs::test::record(
+            {"--scenario", qs::test::scenarioPath("03-forgot-to-ack.json"), "--seed", "7"},
+            recording);
+        const std::string html = report(recording, path("03.html"));
+        QVERIFY(std::regex_search(
+            html,
+            std::regex("<li>worker-\\d let 10 hand-outs go back unsettled without crashing "
+                       "\\(its stream ended or it closed; the first at t=\\d+\\.\\d{3} s\\)")));
+        QCOMPARE(occurrences(html, "<article class=\"journey\">"), std::size_t{10});
+        QCOMPARE(occurrences(html,
+                             "without settling it, so the message went back to the queue "
+                             "unchanged."),
+                 std::size_t{10});
+        balanced(html);
+    }
+
     // Bodies are user data: a poison body with markup, quotes and an
     // ampersand is escaped everywhere it shows (the settings' body template,
     // the task's name in its journey). Its TaskSent event keeps the first
