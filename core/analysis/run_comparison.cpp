@@ -202,13 +202,24 @@ std::string taskKey(const RecordedRun& run, const MessageRecord& m) {
     return "id\n" + m.messageId;
 }
 
-// Each task's sends, in send order (RecordedRun::messages() is).
-std::unordered_map<std::string, std::vector<const MessageRecord*>> tasksOf(const RecordedRun& run) {
-    std::unordered_map<std::string, std::vector<const MessageRecord*>> tasks;
+// Each task's sends in send order (RecordedRun::messages() is), and the
+// tasks in the order of their first send.
+struct Tasks {
+    std::unordered_map<std::string, std::vector<const MessageRecord*>> sends;
+    std::vector<const std::string*> order;  // keys of `sends` (nodes do not move)
+};
+
+Tasks tasksOf(const RecordedRun& run) {
+    Tasks t;
+    t.sends.reserve(run.messages().size());
     for (const MessageRecord* m : run.messages()) {
-        tasks[taskKey(run, *m)].push_back(m);
+        auto [it, added] = t.sends.try_emplace(taskKey(run, *m));
+        it->second.push_back(m);
+        if (added) {
+            t.order.push_back(&it->first);
+        }
     }
-    return tasks;
+    return t;
 }
 
 std::string endOf(const MessageRecord& m) {
@@ -261,60 +272,49 @@ bool redeliveryTotalsAgree(const std::vector<ComparedValue>& totals) {
 }
 
 void compareTasks(const RecordedRun& a, const RecordedRun& b, RunComparison& c) {
-    const auto ta = tasksOf(a);
-    const auto tb = tasksOf(b);
+    const Tasks ta = tasksOf(a);
+    const Tasks tb = tasksOf(b);
     const bool redeliveriesMayMove = redeliveryTotalsAgree(c.totals);
-    auto visit = [&](const RecordedRun& run, const MessageRecord* first, bool fromA) {
-        const std::string key = taskKey(run, *first);
-        const auto ia = ta.find(key);
-        const auto ib = tb.find(key);
-        const std::size_t na = ia == ta.end() ? 0 : ia->second.size();
-        const std::size_t nb = ib == tb.end() ? 0 : ib->second.size();
-        for (std::size_t k = 0; k < std::max(na, nb); ++k) {
-            const MessageRecord* x = k < na ? ia->second[k] : nullptr;
+    auto differs = [&c](const std::string& task, const MessageRecord* x, const MessageRecord* y,
+                        Verdict verdict, std::string why) {
+        c.tasks.push_back({task, describe(x), describe(y), verdict, std::move(why)});
+    };
+    // Pairs, and A's extra sends, in A's order.
+    for (const std::string* key : ta.order) {
+        const std::vector<const MessageRecord*>& xs = ta.sends.at(*key);
+        const auto ib = tb.sends.find(*key);
+        const std::size_t nb = ib == tb.sends.end() ? 0 : ib->second.size();
+        const std::string task = a.taskName(*xs.front());
+        for (std::size_t k = 0; k < xs.size(); ++k) {
+            const MessageRecord* x = xs[k];
             const MessageRecord* y = k < nb ? ib->second[k] : nullptr;
-            const std::string task = run.taskName(*first);
-            if (x == nullptr || y == nullptr) {
-                if (fromA ? x == nullptr : x != nullptr) {
-                    continue;  // each side lists its own extra sends
-                }
-                c.tasks.push_back({task, describe(x), describe(y), Verdict::Differs,
-                                   x == nullptr ? "sent in B only" : "sent in A only"});
+            if (y == nullptr) {
+                differs(task, x, y, Verdict::Differs, "sent in A only");
                 continue;
-            }
-            if (!fromA) {
-                continue;  // pairs are compared from A's side
             }
             ++c.tasksMatched;
             if (x->state != y->state) {
-                c.tasks.push_back({task, describe(x), describe(y), Verdict::Differs,
-                                   "ended " + endOf(*x) + " in A, " + endOf(*y) + " in B"});
+                differs(task, x, y, Verdict::Differs,
+                        "ended " + endOf(*x) + " in A, " + endOf(*y) + " in B");
             } else if (x->deliveryCount != y->deliveryCount) {
-                c.tasks.push_back(
-                    {task, describe(x), describe(y),
-                     redeliveriesMayMove ? Verdict::Allowed : Verdict::Differs,
-                     redeliveriesMayMove
-                         ? "as many redeliveries in both runs: which tasks came back depends on "
-                           "which worker held them"
-                         : "handed out " + n(x->deliveryCount) + " times in A, " +
-                               n(y->deliveryCount) + " in B"});
+                differs(task, x, y, redeliveriesMayMove ? Verdict::Allowed : Verdict::Differs,
+                        redeliveriesMayMove
+                            ? "as many redeliveries in both runs: which tasks came back depends "
+                              "on which worker held them"
+                            : "handed out " + n(x->deliveryCount) + " times in A, " +
+                                  n(y->deliveryCount) + " in B");
             } else if (!sameWorkers(*x, *y)) {
                 ++c.tasksOnOtherWorkers;
             }
         }
-    };
-    // Each key once per side: its first send stands for all its sends.
-    std::set<std::string> seen;
-    for (const MessageRecord* m : a.messages()) {
-        if (seen.insert(taskKey(a, *m)).second) {
-            visit(a, m, true);
-        }
     }
-    seen.clear();
-    for (const MessageRecord* m : b.messages()) {
-        const std::string key = taskKey(b, *m);
-        if (seen.insert(key).second) {
-            visit(b, m, false);
+    // B's extra sends, in B's order.
+    for (const std::string* key : tb.order) {
+        const std::vector<const MessageRecord*>& ys = tb.sends.at(*key);
+        const auto ia = ta.sends.find(*key);
+        const std::size_t na = ia == ta.sends.end() ? 0 : ia->second.size();
+        for (std::size_t k = na; k < ys.size(); ++k) {
+            differs(b.taskName(*ys.front()), nullptr, ys[k], Verdict::Differs, "sent in B only");
         }
     }
     std::stable_partition(c.tasks.begin(), c.tasks.end(),
