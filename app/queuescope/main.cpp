@@ -1,6 +1,8 @@
 // queuescope: the desktop console, or `queuescope run ...` for the headless
-// runner and `queuescope summary RUN.qsrun` for a recorded run's summary
-// (both dispatched before any QApplication exists: no display needed).
+// runner, `queuescope summary RUN.qsrun` for a recorded run's summary,
+// `redrive` for dead-lettered messages and `trace`, `compare`, `report` on
+// recorded runs (all dispatched before any QApplication exists: no display
+// needed).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -12,6 +14,9 @@
 #include <cstdio>
 #include <string_view>
 
+#include "analysis/compare_command.h"
+#include "analysis/report_command.h"
+#include "analysis/trace_command.h"
 #include "common/version.h"
 #include "controllers/connection_controller.h"
 #include "main_window.h"
@@ -47,6 +52,15 @@ int main(int argc, char** argv) {
     if (argc > 1 && std::string_view(argv[1]) == "redrive") {
         return qs::runner::runRedrive(argc, argv);
     }
+    if (argc > 1 && std::string_view(argv[1]) == "trace") {
+        return qs::analysis::runTrace(argc, argv);
+    }
+    if (argc > 1 && std::string_view(argv[1]) == "compare") {
+        return qs::analysis::runCompare(argc, argv);
+    }
+    if (argc > 1 && std::string_view(argv[1]) == "report") {
+        return qs::analysis::runReport(argc, argv);
+    }
     const bool screenshot = hasArg(argc, argv, "--screenshot");
     // These show no window, so they work on a machine without a display too.
     const bool textOnly = hasArg(argc, argv, "--version") || hasArg(argc, argv, "-v") ||
@@ -67,7 +81,10 @@ int main(int argc, char** argv) {
         "Queuescope: watch KubeMQ work queues live.\n"
         "  queuescope run ...   runs a scenario headless (see `queuescope run --help`).\n"
         "  queuescope summary RUN.qsrun   prints a recorded run's summary.\n"
-        "  queuescope redrive ...   moves dead-lettered messages back (see --help)."));
+        "  queuescope redrive ...   moves dead-lettered messages back (see --help).\n"
+        "  queuescope trace RUN.qsrun --out FILE   writes it as Chrome trace JSON (Perfetto).\n"
+        "  queuescope compare A.qsrun B.qsrun   compares two recorded runs.\n"
+        "  queuescope report RUN.qsrun --out FILE   writes a self-contained HTML report."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption screenshotOpt(

@@ -234,7 +234,8 @@ LedgerOptions readLedgerOptions(const RecordingReader& rec) {
 
 }  // namespace
 
-bool replayRecording(const std::string& path, ReplayedRun* out, std::string* error) {
+bool replayRecording(const std::string& path, ReplayedRun* out, std::string* error,
+                     const ReplayVisitor& visitor) {
     auto rec = RecordingReader::open(path, error);
     if (!rec) {
         return false;
@@ -250,6 +251,9 @@ bool replayRecording(const std::string& path, ReplayedRun* out, std::string* err
         return false;
     }
     run.ledgerOptions = readLedgerOptions(*rec);
+    if (visitor.opened) {
+        visitor.opened(*rec, run.ledgerOptions);
+    }
     Ledger ledger(run.ledgerOptions);
     std::uint64_t applied = 0;
     std::int64_t lastNs = rec->originNs();
@@ -263,6 +267,9 @@ bool replayRecording(const std::string& path, ReplayedRun* out, std::string* err
                 }
                 ledger.apply(e);
                 ++applied;
+                if (visitor.applied) {
+                    visitor.applied(e);
+                }
                 // The replay has no timeline to feed: keep the derived queue short.
                 if (ledger.takeDerivedEvents(derived) > 0) {
                     derived.clear();

@@ -1,11 +1,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "events/ledger.h"
+#include "recording/recording_reader.h"
 #include "recording/recording_writer.h"
 #include "runner/scenario.h"
 #include "runner/scenario_runner.h"
@@ -82,12 +84,22 @@ struct ReplayedRun {
     std::string note;       // why the numbers may differ from the run's own ("" = none)
 };
 
+// What a caller of replayRecording() sees besides the summary, in the same
+// single pass over the file: the opened recording (its settings and origin)
+// with the ledger options the replay uses, then every event the replay applies to its ledger, in
+// order (the ledger's own derived Redelivered events are not applied, so not passed on either).
+struct ReplayVisitor {
+    std::function<void(const recording::RecordingReader&, const LedgerOptions&)> opened;
+    std::function<void(const Event&)> applied;
+};
+
 // Reads the recording at `path`, replays its events in order into a fresh
 // Ledger with the run's LedgerOptions and computes the RunResult exactly as
 // the run did (computeLedgerTotals). A run that never finished (killed)
 // gets what its events show, and a note saying so. A manual console run has
 // no scenario: the replay's is named kManualRunName, on the recorded channel.
 // False with *error for a file that is not a readable recording.
-bool replayRecording(const std::string& path, ReplayedRun* out, std::string* error);
+bool replayRecording(const std::string& path, ReplayedRun* out, std::string* error,
+                     const ReplayVisitor& visitor = {});
 
 }  // namespace qs::runner

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "runner/poll_fairness.h"
+#include "runner/text_table.h"
 
 namespace qs::runner {
 
@@ -15,48 +16,6 @@ std::string fmt(const char* format, double v) {
     std::snprintf(buffer, sizeof buffer, format, v);
     return buffer;
 }
-
-// Right-aligned columns after a left-aligned first one.
-class Table {
-public:
-    explicit Table(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
-    void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
-    void separator() { rows_.push_back({}); }
-
-    std::string render() const {
-        std::vector<std::size_t> width;
-        for (const auto& row : rows_) {
-            width.resize(std::max(width.size(), row.size()), 0);
-            for (std::size_t i = 0; i < row.size(); ++i) {
-                width[i] = std::max(width[i], row[i].size());
-            }
-        }
-        std::size_t total = 0;
-        for (std::size_t w : width) {
-            total += w + 2;
-        }
-        std::string out;
-        for (const auto& row : rows_) {
-            if (row.empty()) {
-                out += std::string(total > 2 ? total - 2 : 0, '-') + '\n';
-                continue;
-            }
-            std::string line;
-            for (std::size_t i = 0; i < row.size(); ++i) {
-                const std::string pad(width[i] - row[i].size(), ' ');
-                line += i == 0 ? row[i] + pad : pad + row[i];
-                if (i + 1 < row.size()) {
-                    line += "  ";
-                }
-            }
-            out += line + '\n';
-        }
-        return out;
-    }
-
-private:
-    std::vector<std::vector<std::string>> rows_;
-};
 
 std::string n(std::uint64_t v) {
     return std::to_string(v);
@@ -69,8 +28,8 @@ std::string percent(double fraction) {
 // Polls and fairness: how each worker's polls went and its share of the work.
 std::string pollFairnessTable(const RunResult& r) {
     const PollFairness f = computePollFairness(r.workers, r.elapsedSeconds);
-    Table table({"worker", "polls", "empty", "msgs/poll", "wait s", "share", "fair share",
-                 "max held", "empty while others held"});
+    TextTable table({"worker", "polls", "empty", "msgs/poll", "wait s", "share", "fair share",
+                     "max held", "empty while others held"});
     for (const WorkerPollFairness& w : f.workers) {
         table.add({w.worker, n(w.polls), n(w.emptyPolls), fmt("%.1f", w.messagesPerPoll),
                    fmt("%.2f", w.waitSeconds), percent(w.share), percent(w.fairShare), n(w.maxHeld),
@@ -100,8 +59,9 @@ std::string formatSummary(const Scenario& scenario, const RunResult& r) {
                          : "") +
            "\n\n";
 
-    Table table({"worker", "received", "redelivered", "acked", "rejected", "requeued", "returned",
-                 "processed", "crashes", "polls", "empty", "busy s", "settle p50 ms"});
+    TextTable table({"worker", "received", "redelivered", "acked", "rejected", "requeued",
+                     "returned", "processed", "crashes", "polls", "empty", "busy s",
+                     "settle p50 ms"});
     WorkerStats sum;
     for (const WorkerStats& w : r.workers) {
         table.add({w.worker, n(w.received), n(w.redelivered), n(w.acked), n(w.rejected),
@@ -133,7 +93,7 @@ std::string formatSummary(const Scenario& scenario, const RunResult& r) {
     }
 
     const LedgerSummary& t = r.totals;
-    Table totals({"totals", "count"});
+    TextTable totals({"totals", "count"});
     totals.add({"tasks sent", n(r.producer.sent)});
     totals.add({"send failed", n(r.producer.failed)});
     totals.add({"acked", n(t.count(MessageState::Acked))});

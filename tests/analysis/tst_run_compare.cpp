@@ -1,0 +1,160 @@
+// `queuescope compare`: the same scenario recorded twice compares equal (which
+// worker got which task, timing: allowed); a run without the crash, or with
+// the dead-letter queue removed, differs, naming the tasks that ended
+// differently; tasks are matched by number and body, not message id.
+#include <QtTest/QtTest>
+
+#include "analysis/compare_command.h"
+#include "analysis/recorded_run.h"
+#include "analysis/run_comparison.h"
+#include "analysis_test_support.h"
+
+using namespace qs;
+using qs::test::call;
+
+class RunCompare : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+    std::string crashA_, crashB_, noCrash_, poison_, poisonNoDlq_;
+
+    std::string path(const char* name) const {
+        return dir_.filePath(QString::fromUtf8(name)).toStdString();
+    }
+    static std::vector<analysis::TaskDifference> differing(const analysis::RunComparison& c) {
+        std::vector<analysis::TaskDifference> out;
+        for (const auto& t : c.tasks) {
+            if (t.verdict == analysis::Verdict::Differs) {
+                out.push_back(t);
+            }
+        }
+        return out;
+    }
+    static analysis::RunComparison compare(const std::string& a, const std::string& b) {
+        std::string error;
+        const auto ra = analysis::RecordedRun::load(a, &error);
+        const auto rb = analysis::RecordedRun::load(b, &error);
+        if (!ra || !rb) {
+            qFatal("%s", error.c_str());
+        }
+        return analysis::compareRuns(*ra, *rb);
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        using qs::test::record;
+        using qs::test::scenarioPath;
+        crashA_ = path("crash-a.qsrun");
+        crashB_ = path("crash-b.qsrun");
+        noCrash_ = path("no-crash.qsrun");
+        poison_ = path("poison.qsrun");
+        poisonNoDlq_ = path("poison-no-dlq.qsrun");
+        record({"--scenario", scenarioPath("04-worker-crash.json"), "--seed", "7"}, crashA_);
+        record({"--scenario", scenarioPath("04-worker-crash.json"), "--seed", "8"}, crashB_);
+        const std::string calm = path("04-no-crash.json");
+        qs::test::writeEditedScenario("04-worker-crash.json", calm,
+                                      [](nlohmann::json& s) { s.erase("timeline"); });
+        record({"--scenario", calm, "--seed", "7"}, noCrash_);
+        record({"--scenario", scenarioPath("05-poison-dead-letter.json"), "--seed", "7"}, poison_);
+        const std::string noDlq = path("05-no-dlq.json");
+        qs::test::writeEditedScenario("05-poison-dead-letter.json", noDlq, [](nlohmann::json& s) {
+            s["tasks"]["policy"].erase("deadLetterQueue");
+        });
+        record({"--scenario", noDlq, "--seed", "7"}, poisonNoDlq_);
+    }
+
+    // Two recordings of scenario 04: other message ids, other workers for
+    // some tasks, other timings, maybe other tasks caught by the crash; the
+    // same work done, so exit 0.
+    void sameScenarioTwiceComparesEqual() {
+        const auto r = call(&analysis::runCompare, {crashA_, crashB_});
+        QVERIFY2(r.code == 0, r.out.c_str());
+        QVERIFY2(r.out.find("Result: SAME") != std::string::npos, r.out.c_str());
+        const analysis::RunComparison c = compare(crashA_, crashB_);
+        QCOMPARE(c.tasksMatched, std::size_t{9});
+        QVERIFY(differing(c).empty());
+        QVERIFY(!c.differs());
+        // A run compared with itself: nothing at all differs.
+        const analysis::RunComparison self = compare(crashA_, crashA_);
+        QCOMPARE(self.tasksOnOtherWorkers, std::size_t{0});
+        QVERIFY(self.tasks.empty());
+        for (const auto& row : self.totals) {
+            QVERIFY2(row.verdict == analysis::Verdict::Same, row.name.c_str());
+        }
+    }
+
+    // Without the crash nothing is redelivered: the crash, the returns and the
+    // redeliveries differ, and the tasks that came back are named.
+    void crashVersusNoCrashDiffers() {
+        const auto r = call(&analysis::runCompare, {crashA_, noCrash_});
+        QVERIFY2(r.code == 1, r.out.c_str());
+        QVERIFY2(r.out.find("Result: DIFFERENT") != std::string::npos, r.out.c_str());
+        const analysis::RunComparison c = compare(crashA_, noCrash_);
+        auto verdictOf = [&c](const std::string& name) {
+            for (const auto& row : c.totals) {
+                if (row.name == name) {
+                    return row.verdict;
+                }
+            }
+            return analysis::Verdict::Note;
+        };
+        QCOMPARE(verdictOf("worker crashes"), analysis::Verdict::Differs);
+        QCOMPARE(verdictOf("redelivered messages"), analysis::Verdict::Differs);
+        QCOMPARE(verdictOf("acked"), analysis::Verdict::Same);
+        QCOMPARE(verdictOf("tasks sent"), analysis::Verdict::Same);
+        // The two tasks worker-2 held, handed out twice in A, once without the crash.
+        const auto tasks = differing(c);
+        QCOMPARE(tasks.size(), std::size_t{2});
+        for (const auto& t : tasks) {
+            QVERIFY2(t.task.rfind("Task #", 0) == 0, t.task.c_str());
+            QVERIFY2(t.a.find("2 hand-outs") != std::string::npos, t.a.c_str());
+            QVERIFY2(t.b.find("1 hand-out") != std::string::npos, t.b.c_str());
+            QVERIFY2(r.out.find(t.task) != std::string::npos, r.out.c_str());
+        }
+        // The removed timeline is shown as a setting that differs.
+        QVERIFY2(r.out.find("scenario/timeline/0/action") != std::string::npos, r.out.c_str());
+    }
+
+    // The same poison task: dead-lettered with a dead-letter queue, dropped
+    // without one. Task #3 ended differently: a real difference.
+    void changedDeadLetterPolicyDiffers() {
+        const auto r = call(&analysis::runCompare, {poison_, poisonNoDlq_});
+        QVERIFY2(r.code == 1, r.out.c_str());
+        const analysis::RunComparison c = compare(poison_, poisonNoDlq_);
+        const auto tasks = differing(c);
+        QCOMPARE(tasks.size(), std::size_t{1});
+        QCOMPARE(tasks[0].task, std::string("Task #3"));
+        QCOMPARE(tasks[0].why, std::string("ended dead-lettered in A, dropped in B"));
+        QVERIFY2(r.out.find("Task #3") != std::string::npos, r.out.c_str());
+        QVERIFY2(r.out.find("scenario/tasks/policy/deadLetterQueue") != std::string::npos,
+                 r.out.c_str());
+    }
+
+    // Different numbers of tasks: the extra ones are named as sent in one run only.
+    void differentTaskCountsDiffer() {
+        const analysis::RunComparison c = compare(crashA_, poison_);
+        QVERIFY(c.differs());
+        std::size_t onlyInA = 0;
+        for (const auto& t : c.tasks) {
+            onlyInA += t.why == "sent in A only" ? 1 : 0;
+        }
+        QCOMPARE(onlyInA, std::size_t{3});  // Task #7..#9: scenario 05 sends six
+    }
+
+    void badCommandLinesAndFiles() {
+        QCOMPARE(call(&analysis::runCompare, {crashA_}).code, 2);
+        QCOMPARE(call(&analysis::runCompare, {crashA_, crashB_, poison_}).code, 2);
+        QCOMPARE(call(&analysis::runCompare, {crashA_, "--out", crashB_}).code, 2);
+        const std::string text = path("notes.qsrun");
+        std::ofstream(text) << "not a recording\n";
+        const auto bad = call(&analysis::runCompare, {crashA_, text});
+        QCOMPARE(bad.code, 3);
+        QVERIFY2(bad.err.find("notes.qsrun") != std::string::npos, bad.err.c_str());
+        QVERIFY(call(&analysis::runCompare, {"--help"}).out.find("Usage: queuescope compare") == 0);
+    }
+};
+
+QTEST_APPLESS_MAIN(RunCompare)
+#include "tst_run_compare.moc"
