@@ -14,6 +14,7 @@
 
 #include "common/version.h"
 #include "controllers/connection_controller.h"
+#include "lessons/lesson_command.h"
 #include "main_window.h"
 #include "panels/channel_browser.h"
 #include "panels/charts_panel.h"
@@ -46,6 +47,9 @@ int main(int argc, char** argv) {
     if (argc > 1 && std::string_view(argv[1]) == "redrive") {
         return qs::runner::runRedrive(argc, argv);
     }
+    if (argc > 1 && std::string_view(argv[1]) == "lesson") {
+        return qs::lessons::runLessonCommand(argc, argv);
+    }
     const bool screenshot = hasArg(argc, argv, "--screenshot");
     // These show no window, so they work on a machine without a display too.
     const bool textOnly = hasArg(argc, argv, "--version") || hasArg(argc, argv, "-v") ||
@@ -66,7 +70,8 @@ int main(int argc, char** argv) {
         "Queuescope: watch KubeMQ work queues live.\n"
         "  queuescope run ...   runs a scenario headless (see `queuescope run --help`).\n"
         "  queuescope summary RUN.qsrun   prints a recorded run's summary.\n"
-        "  queuescope redrive ...   moves dead-lettered messages back (see --help)."));
+        "  queuescope redrive ...   moves dead-lettered messages back (see --help).\n"
+        "  queuescope lesson NAME   plays a guided lesson (see `queuescope lesson --help`)."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption screenshotOpt(
