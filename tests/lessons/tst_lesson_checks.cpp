@@ -13,10 +13,11 @@ using namespace qs::lessons;
 
 namespace {
 
-// worker-1 starts alone and takes #1-#5 at 0.4 s of work each; at 1 s it
-// crashes, holding at least #3-#5 unsettled (it cannot finish more than two).
+// worker-1 starts alone and takes #1-#5 at 0.6 s of work each; at 1 s it
+// crashes, holding at least #2-#5 unsettled (it cannot finish more than one;
+// two if the crash came 0.2 s late).
 const std::string kCrash = R"({"channel": "t.crash", "tasks": {"count": 10},
-  "workers": [{"count": 1, "batch": 5, "waitSeconds": 1, "work": {"kind": "fixed", "ms": 400}},
+  "workers": [{"count": 1, "batch": 5, "waitSeconds": 1, "work": {"kind": "fixed", "ms": 600}},
               {"count": 2, "startAt": 0.3, "batch": 5, "waitSeconds": 1, "work": {"kind": "fixed", "ms": 50}}],
   "timeline": [{"at": 1.0, "action": "crash", "worker": "worker-1"}],
   "until": "drained", "timeoutSeconds": 30})";
