@@ -49,7 +49,8 @@ check_page() {  # check_page <man page> <help text file>
   [ -z "$missing" ] && pass "$(basename "$page") documents every option of --help" ||
     fail "$(basename "$page") does not document:$missing"
 }
-{ QT_QPA_PLATFORM=offscreen "$console" --help; "$console" run --help; "$console" summary --help; } \
+{ QT_QPA_PLATFORM=offscreen "$console" --help; "$console" run --help; "$console" summary --help
+  "$console" lesson --help; } \
   >"$tmp/console-help.txt" 2>&1
 check_page "$linux/man/queuescope.1" "$tmp/console-help.txt"
 "$broker" --help >"$tmp/broker-help.txt" 2>&1
