@@ -114,7 +114,8 @@ CheckResult count(const CheckSpec& c, const RunFacts& f) {
     const bool ok = c.bounds.contains(*v.value);
     const std::string sentence = f.describe(c.measure);
     return result(ok ? Verdict::Pass : Verdict::Fail,
-                  sentence + (ok ? "" : " (" + expected(c.bounds) + ")") + ".");
+                  sentence + (ok ? "" : " (" + expected(c.bounds) + ")") + ".",
+                  f.trailOf(f.tasksBehind(c.measure)));
 }
 
 CheckResult share(const CheckSpec& c, const RunFacts& f) {

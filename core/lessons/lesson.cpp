@@ -1,5 +1,6 @@
 #include "lessons/lesson.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace qs::lessons {
@@ -13,6 +14,16 @@ std::string number(double v) {
 }
 
 }  // namespace
+
+int runWorkerCount(const runner::Scenario& run) {
+    int workers = run.totalWorkers();
+    for (const runner::TimelineAction& a : run.timeline) {
+        if (a.kind == runner::ActionKind::Scale) {
+            workers = std::max(workers, a.count);
+        }
+    }
+    return workers;
+}
 
 bool Bounds::contains(double value) const {
     return (!min || value >= *min) && (!max || value <= *max);

@@ -86,6 +86,10 @@ enum class Need {
     V1Stream,           // workers on the v1 StreamQueueMessage stream (visibility timeout)
 };
 
+// The most workers `run` has at once: its groups, or a "scale" action's count.
+// They are named worker-1 ... worker-N.
+int runWorkerCount(const runner::Scenario& run);
+
 struct Lesson {
     std::string name;  // file name without ".json"
     std::string title;

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <map>
@@ -119,7 +120,7 @@ bool resolveAnswers(const Lesson& lesson, const std::vector<std::string>& given,
         }
         const Prediction& p = *lesson.steps[step].prediction;
         std::string why;
-        if (!checkAnswer(p, value, &why)) {
+        if (!checkAnswer(p, value, runWorkerCount(lesson.steps[step].run), &why)) {
             *error = "--answer " + a + ": " + why;
             return false;
         }

@@ -82,13 +82,8 @@ struct RunShape {
     int workers = 0;
     int tasks = 0;
 
-    explicit RunShape(const runner::Scenario& s) : workers(s.totalWorkers()), tasks(s.tasks.count) {
-        for (const runner::TimelineAction& a : s.timeline) {
-            if (a.kind == runner::ActionKind::Scale) {
-                workers = std::max(workers, a.count);
-            }
-        }
-    }
+    explicit RunShape(const runner::Scenario& s)
+        : workers(runWorkerCount(s)), tasks(s.tasks.count) {}
     std::string worker(const json& v, const std::string& where) const {
         const std::string name = text(v, where);
         for (int i = 1; i <= workers; ++i) {

@@ -127,6 +127,7 @@ Grade gradeNumber(const Prediction& p, const std::optional<std::string>& answer,
     }
     g.actual = number(*v.value);
     g.explanation = sentence + ".";
+    g.evidence = f.trailOf(f.tasksBehind(p.measure));
     if (!answer) {
         g.outcome = GradeOutcome::NotAnswered;
         return g;
@@ -191,7 +192,7 @@ std::string_view gradeOutcomeName(GradeOutcome outcome) {
     return "not answered";
 }
 
-bool checkAnswer(const Prediction& p, std::string_view answer, std::string* error) {
+bool checkAnswer(const Prediction& p, std::string_view answer, int workers, std::string* error) {
     bool ok = false;
     switch (p.kind) {
         case PredictionKind::Choice:
@@ -200,12 +201,16 @@ bool checkAnswer(const Prediction& p, std::string_view answer, std::string* erro
         case PredictionKind::Number:
             ok = numberOf(answer).has_value();
             break;
-        case PredictionKind::Worker:
-            ok = !answer.empty();
+        case PredictionKind::Worker: {
+            const std::string name = workerName(answer);
+            for (int i = 1; i <= workers && !ok; ++i) {
+                ok = name == "worker-" + std::to_string(i);
+            }
             break;
+        }
     }
     if (!ok) {
-        *error = "'" + std::string(answer) + "' is not " + answerForm(p, 0);
+        *error = "'" + std::string(answer) + "' is not " + answerForm(p, workers);
     }
     return ok;
 }

@@ -31,9 +31,10 @@ struct Grade {
 };
 
 // Checks an answer's form for this prediction: a choice's letter or number
-// ("b", "2"), a number, a worker's name or number ("worker-3", "3"). False
-// with *error saying what is expected.
-bool checkAnswer(const Prediction& prediction, std::string_view answer, std::string* error);
+// ("b", "2"), a number, a worker's name or number ("worker-3", "3") among the
+// run's `workers` (runWorkerCount()). False with *error saying what is expected.
+bool checkAnswer(const Prediction& prediction, std::string_view answer, int workers,
+                 std::string* error);
 
 // How to answer, for prompts: "a, b or c", "a number", "a worker (worker-1 ... worker-3)".
 std::string answerForm(const Prediction& prediction, int workers);

@@ -85,6 +85,59 @@ std::string number(double v) {
     return text;
 }
 
+// Run-wide measures that count tasks: which tasks, and how a sentence says it.
+struct TaskMeasure {
+    std::string_view name;
+    std::string_view what;
+    bool (*holds)(const MessageRecord& task, const std::string& homeChannel);
+};
+
+bool movedElsewhere(const MessageRecord& r, const std::string& home) {
+    return r.state == MessageState::Waiting && r.channel != home;
+}
+
+const TaskMeasure kTaskMeasures[] = {
+    {"acked", "were acked",
+     [](const MessageRecord& r, const std::string&) { return r.state == MessageState::Acked; }},
+    {"deadLettered", "went to a dead-letter queue",
+     [](const MessageRecord& r, const std::string&) {
+         return r.state == MessageState::DeadLettered;
+     }},
+    {"dropped", "were dropped after their last allowed receive",
+     [](const MessageRecord& r, const std::string&) { return r.state == MessageState::Dropped; }},
+    {"expired", "expired",
+     [](const MessageRecord& r, const std::string&) { return r.state == MessageState::Expired; }},
+    {"expiredUnread", "expired without ever being handed out",
+     [](const MessageRecord& r, const std::string&) {
+         return r.state == MessageState::Expired && r.deliveryCount == 0;
+     }},
+    {"redelivered", "were handed out more than once",
+     [](const MessageRecord& r, const std::string&) { return r.deliveryCount > 1; }},
+    {"processedMoreThanOnce", "were processed more than once",
+     [](const MessageRecord& r, const std::string&) { return r.processedCount > 1; }},
+    {"ackedUnprocessed", "were acked as they were handed out (auto-ack) and never processed",
+     [](const MessageRecord& r, const std::string&) {
+         return r.state == MessageState::Acked && r.processedCount == 0;
+     }},
+    {"unfinished", "were not settled at the end",
+     [](const MessageRecord& r, const std::string&) { return !isTerminal(r.state); }},
+    // Not settled and not moved to another channel (computeLedgerTotals' rule).
+    {"lost", "were lost",
+     [](const MessageRecord& r, const std::string& home) {
+         return !isTerminal(r.state) && !movedElsewhere(r, home);
+     }},
+    {"movedElsewhere", "were moved to another channel and wait there", &movedElsewhere},
+};
+
+const TaskMeasure* taskMeasure(std::string_view name) {
+    for (const TaskMeasure& t : kTaskMeasures) {
+        if (t.name == name) {
+            return &t;
+        }
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 const std::vector<std::string_view>& runMeasureNames() {
@@ -368,6 +421,24 @@ std::optional<std::pair<int, std::int64_t>> RunFacts::slowestHandOut() const {
     return slowest;
 }
 
+std::vector<int> RunFacts::tasksBehind(const Measure& m) const {
+    if (!m.worker.empty()) {
+        if (m.name == "received" || m.name == "acked") {
+            return tasksHandedTo(m.worker, m.name == "acked");
+        }
+        return {};
+    }
+    if (const TaskMeasure* t = taskMeasure(m.name)) {
+        return tasksWhere([&](const MessageRecord& r) { return t->holds(r, scenario_.channel); });
+    }
+    if (m.name == "slowestHandOutSeconds") {
+        if (const auto slowest = slowestHandOut()) {
+            return {slowest->first};
+        }
+    }
+    return {};
+}
+
 std::string RunFacts::describe(const Measure& m) const {
     const MeasureValue v = measure(m);
     if (!v.value) {
@@ -407,12 +478,6 @@ std::string RunFacts::describe(const Measure& m) const {
         }
         return m.worker + " " + m.name + ": " + std::to_string(n);
     }
-    auto withTasks = [&](const std::string& what,
-                         const std::function<bool(const MessageRecord&)>& keep) {
-        const std::vector<int> list = tasksWhere(keep);
-        return plural(n, "task", "tasks") + " " + what +
-               (list.empty() ? std::string() : " (" + taskList(list) + ")");
-    };
     if (m.name == "emptyPolls" || m.name == "polls") {
         std::string per;
         for (const WorkerStats& w : workers()) {
@@ -422,48 +487,10 @@ std::string RunFacts::describe(const Measure& m) const {
         return std::string(m.name == "polls" ? "the workers polled " : "polls came back empty ") +
                plural(n, "time", "times") + (per.empty() ? "" : " (" + per + ")");
     }
-    if (m.name == "expired") {
-        return withTasks("expired",
-                         [](const MessageRecord& r) { return r.state == MessageState::Expired; });
-    }
-    if (m.name == "expiredUnread") {
-        return withTasks("expired without ever being handed out", [](const MessageRecord& r) {
-            return r.state == MessageState::Expired && r.deliveryCount == 0;
-        });
-    }
-    if (m.name == "acked") {
-        return withTasks("were acked",
-                         [](const MessageRecord& r) { return r.state == MessageState::Acked; });
-    }
-    if (m.name == "deadLettered") {
-        return withTasks("went to a dead-letter queue", [](const MessageRecord& r) {
-            return r.state == MessageState::DeadLettered;
-        });
-    }
-    if (m.name == "redelivered") {
-        return withTasks("were handed out more than once",
-                         [](const MessageRecord& r) { return r.deliveryCount > 1; });
-    }
-    if (m.name == "processedMoreThanOnce") {
-        return withTasks("were processed more than once",
-                         [](const MessageRecord& r) { return r.processedCount > 1; });
-    }
-    if (m.name == "ackedUnprocessed") {
-        return withTasks("were acked as they were handed out (auto-ack) and never processed",
-                         [](const MessageRecord& r) {
-                             return r.state == MessageState::Acked && r.processedCount == 0;
-                         });
-    }
-    if (m.name == "unfinished") {
-        return withTasks("were not settled at the end",
-                         [](const MessageRecord& r) { return !isTerminal(r.state); });
-    }
-    if (m.name == "lost") {
-        // Not settled and not moved to another channel (computeLedgerTotals' rule).
-        return withTasks("were lost", [&](const MessageRecord& r) {
-            const bool moved = r.state == MessageState::Waiting && r.channel != scenario_.channel;
-            return !isTerminal(r.state) && !moved;
-        });
+    if (const TaskMeasure* t = taskMeasure(m.name)) {
+        const std::vector<int> list = tasksBehind(m);
+        return plural(n, "task", "tasks") + " " + std::string(t->what) +
+               (list.empty() ? std::string() : " (" + taskList(list) + ")");
     }
     if (m.name == "slowestHandOutSeconds") {
         const auto slowest = slowestHandOut();
@@ -476,12 +503,6 @@ std::string RunFacts::describe(const Measure& m) const {
             text += ", reserved for " + d.worker + "'s waiting poll at " + at(d.assignedNs);
         }
         return text + " and reached " + d.worker + " at " + at(reachedWorker(d));
-    }
-    if (m.name == "movedElsewhere") {
-        return withTasks(
-            "were moved to another channel and wait there", [&](const MessageRecord& r) {
-                return r.state == MessageState::Waiting && r.channel != scenario_.channel;
-            });
     }
     if (m.name == "workersWithTasks" || m.name == "workersWithoutTasks") {
         std::string per;

@@ -63,6 +63,9 @@ public:
     std::vector<std::uint32_t> trailOf(const std::vector<int>& taskNumbers) const;
 
     MeasureValue measure(const Measure& m) const;
+    // The tasks a measure counts (task numbers; empty for measures of polls,
+    // crashes or workers): the evidence behind it.
+    std::vector<int> tasksBehind(const Measure& m) const;
     // "worker-2 received 5 tasks (#1-#5)": a measure in a sentence, with the
     // tasks or times behind it where the run has them.
     std::string describe(const Measure& m) const;

@@ -81,10 +81,13 @@ private Q_SLOTS:
                Verdict::Pass, "0 tasks were lost");
         expect(check(R"({"kind": "count", "measure": "acked", "equals": 9})", kCrash, *crash_),
                Verdict::Fail, "(expected exactly 9)");
-        expect(
+        const CheckResult received =
             check(R"({"kind": "count", "measure": "received", "worker": "worker-1", "equals": 5})",
-                  kCrash, *crash_),
-            Verdict::Pass, "worker-1 received 5 tasks (#1-#5)");
+                  kCrash, *crash_);
+        expect(received, Verdict::Pass, "worker-1 received 5 tasks (#1-#5)");
+        // The evidence: every event of tasks #1-#5, each a valid index into the run.
+        QVERIFY(!received.evidence.empty());
+        QVERIFY(received.evidence.back() < crash_->run().eventCount());
         expect(check(R"({"kind": "count", "measure": "crashes", "worker": "worker-2", "min": 1})",
                      kCrash, *crash_),
                Verdict::Fail, "worker-2 never crashed");

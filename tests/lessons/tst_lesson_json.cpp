@@ -213,21 +213,24 @@ private Q_SLOTS:
         choice.kind = PredictionKind::Choice;
         choice.choices.resize(3);
         std::string error;
-        QVERIFY(checkAnswer(choice, "b", &error));
-        QVERIFY(checkAnswer(choice, "C", &error));
-        QVERIFY(checkAnswer(choice, "3", &error));
-        QVERIFY(!checkAnswer(choice, "d", &error));
+        QVERIFY(checkAnswer(choice, "b", 3, &error));
+        QVERIFY(checkAnswer(choice, "C", 3, &error));
+        QVERIFY(checkAnswer(choice, "3", 3, &error));
+        QVERIFY(!checkAnswer(choice, "d", 3, &error));
         QCOMPARE(error, std::string("'d' is not a choice: a, b or c"));
-        QVERIFY(!checkAnswer(choice, "4", &error));
+        QVERIFY(!checkAnswer(choice, "4", 3, &error));
         Prediction number;
         number.kind = PredictionKind::Number;
-        QVERIFY(checkAnswer(number, "2.5", &error));
-        QVERIFY(!checkAnswer(number, "two", &error));
+        QVERIFY(checkAnswer(number, "2.5", 3, &error));
+        QVERIFY(!checkAnswer(number, "two", 3, &error));
         QCOMPARE(error, std::string("'two' is not a number"));
         Prediction worker;
         worker.kind = PredictionKind::Worker;
-        QVERIFY(checkAnswer(worker, "worker-2", &error));
-        QVERIFY(!checkAnswer(worker, "", &error));
+        QVERIFY(checkAnswer(worker, "worker-2", 3, &error));
+        QVERIFY(checkAnswer(worker, "3", 3, &error));
+        QVERIFY(!checkAnswer(worker, "worker-4", 3, &error));
+        QCOMPARE(error, std::string("'worker-4' is not a worker (worker-1 ... worker-3)"));
+        QVERIFY(!checkAnswer(worker, "", 3, &error));
     }
 
     void boundsDescribeThemselves() {

@@ -137,6 +137,9 @@ private Q_SLOTS:
         c = run({"03", "--answer", "z"});
         QCOMPARE(c.code, 2);
         QVERIFY2(has(c.err, "'z' is not a choice: a, b or c"), c.err.c_str());
+        c = run({"01", "--answer", "9"});
+        QCOMPARE(c.code, 2);
+        QVERIFY2(has(c.err, "'9' is not a worker (worker-1 ... worker-3)"), c.err.c_str());
         c = run({"01", "--address", "nowhere"});
         QCOMPARE(c.code, 2);
         const fs::path bad = fs::temp_directory_path() / "qs-bad-lesson.json";
