@@ -421,6 +421,15 @@ std::optional<std::pair<int, std::int64_t>> RunFacts::slowestHandOut() const {
     return slowest;
 }
 
+std::uint64_t RunFacts::pollsStarted(const std::string& worker) const {
+    std::uint64_t started = 0;
+    for (std::uint64_t i = 0; i < run_->eventCount(); ++i) {
+        const Event& e = run_->event(i);
+        started += e.kind == EventKind::PollStarted && e.actor.view() == worker ? 1 : 0;
+    }
+    return started;
+}
+
 std::vector<int> RunFacts::tasksBehind(const Measure& m) const {
     if (!m.worker.empty()) {
         if (m.name == "received" || m.name == "acked") {
@@ -450,6 +459,13 @@ std::string RunFacts::describe(const Measure& m) const {
         if (m.name == "received" || m.name == "acked") {
             const std::vector<int> list = tasksHandedTo(m.worker, m.name == "acked");
             std::string text = m.worker + (m.name == "acked" ? " acked " : " received ");
+            if (n == 0 && w.polls == 0) {
+                return text + "no task: " +
+                       (pollsStarted(m.worker) > 0
+                            ? "its poll was still waiting when the run ended at " +
+                                  at(run_->streamTimeNs(run_->eventCount() - 1))
+                            : std::string("it never polled"));
+            }
             if (n == 0) {
                 return text + "no task in " + plural(w.polls, "poll", "polls") + " (" +
                        std::to_string(w.emptyPolls) + " empty)";

@@ -79,6 +79,7 @@ private:
     std::vector<int> tasksWhere(const std::function<bool(const MessageRecord&)>& keep) const;
     // (task, ns) of the task that waited longest from its send to its first hand-out.
     std::optional<std::pair<int, std::int64_t>> slowestHandOut() const;
+    std::uint64_t pollsStarted(const std::string& worker) const;
     std::vector<int> tasksHandedTo(const std::string& worker, bool ackedOnly) const;
 
     runner::Scenario scenario_;

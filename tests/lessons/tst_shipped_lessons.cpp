@@ -117,7 +117,7 @@ private Q_SLOTS:
         QVERIFY2(has(right.out, "Your answer: worker-1 - right.") ||
                      has(right.out, "Your answer: worker-1 - wrong: the run says worker-"),
                  right.out.c_str());
-        QVERIFY2(has(right.out, "received no task in"), right.out.c_str());
+        QVERIFY2(has(right.out, "received no task"), right.out.c_str());
     }
 
     void badUsageAndFilesExitTwo() {
