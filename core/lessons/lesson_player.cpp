@@ -65,6 +65,7 @@ StepReport playStep(const Lesson& lesson, std::size_t index, const PlayOptions& 
                                   : temporaryRecording(lesson, index);
     if (keep) {
         std::error_code ec;
+        fs::create_directories(options.recordingDirectory, ec);  // the recorder says if it fails
         fs::remove(path, ec);  // a new run of the lesson replaces the last one's recording
     }
     runner::RunOptions ro;

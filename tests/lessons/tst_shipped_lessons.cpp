@@ -12,6 +12,7 @@
 #include "lessons/lesson_command.h"
 #include "lessons/lesson_library.h"
 #include "lessons/lesson_player.h"
+#include "runner/run_recording.h"
 
 using namespace qs::lessons;
 namespace fs = std::filesystem;
@@ -166,6 +167,22 @@ private Q_SLOTS:
         QVERIFY2(has(c.out, "2 tasks were acked (#1, #2) (expected exactly 3)."), c.out.c_str());
         QVERIFY(has(c.out, "1 of 2 checks passed."));
         QVERIFY(has(c.out, "Not every check passed"));
+    }
+
+    // --keep-recordings: each step's run is a recording `queuescope summary` reads.
+    void keptRecordingsAreTheRuns() {
+        const fs::path dir = fs::temp_directory_path() /
+                             ("qs-kept-" + std::to_string(QRandomGenerator::global()->generate()));
+        const Command c = run({"13", "--keep-recordings", (dir / "runs").string()});
+        QVERIFY2(c.code == 0, (c.out + c.err).c_str());
+        const fs::path file = dir / "runs" / "13-requeue-to-another-channel-step1.qsrun";
+        QVERIFY2(has(c.out, "Recording: " + file.string()), c.out.c_str());
+        qs::runner::ReplayedRun replayed;
+        std::string error;
+        QVERIFY2(qs::runner::replayRecording(file.string(), &replayed, &error), error.c_str());
+        QCOMPARE(replayed.result.totals.sent, std::uint64_t(8));
+        QCOMPARE(replayed.scenario.channel, std::string("lesson.requeue"));
+        fs::remove_all(dir);
     }
 
     void theVisibilityLessonSaysWhatItNeeds() {
