@@ -1,22 +1,14 @@
 #include "lessons/check.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <cmath>
 #include <map>
+
+#include "lessons/wording.h"
 
 namespace qs::lessons {
 
 namespace {
-
-std::string plural(std::uint64_t n, std::string_view one, std::string_view many) {
-    return std::to_string(n) + " " + std::string(n == 1 ? one : many);
-}
-
-std::string number(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", v);
-    return text;
-}
 
 std::string taskName(int n) {
     return "#" + std::to_string(n);
@@ -138,8 +130,8 @@ CheckResult share(const CheckSpec& c, const RunFacts& f) {
         seen = true;
         const double n = *f.measure({c.measure.name, w.worker}).value;
         const double fraction = n / total;
-        const std::string part = w.worker + " " + number(n) + " of " + number(total) + " (" +
-                                 number(std::round(fraction * 1000) / 10) + "%)";
+        const std::string part = w.worker + " " + formatNumber(n) + " of " + formatNumber(total) +
+                                 " (" + formatNumber(std::round(fraction * 1000) / 10) + "%)";
         parts.push_back(part);
         if (!c.bounds.contains(fraction)) {
             outside.push_back(part);
@@ -156,8 +148,8 @@ CheckResult share(const CheckSpec& c, const RunFacts& f) {
     return result(Verdict::Pass, "Shares of " + text + ".");
 }
 
-// The first hand-out of `m` at or after index `from` that goes to `to` ("" =
-// anyone) and comes after a hand-out to `before` ("" = anyone).
+// The index of the first hand-out of `m` that is not its first, goes to `to`
+// ("" = anyone) and comes after a hand-out to `before` ("" = anyone).
 std::optional<std::size_t> redelivery(const MessageRecord& m, const std::string& to,
                                       const std::string& before) {
     std::optional<std::size_t> firstFrom;
@@ -357,7 +349,8 @@ CheckResult notBeforeDelay(const RunFacts& f) {
             }
             if (after < delayNs) {
                 early.push_back(taskName(n) + " to " + handOut(f, d) + ", " +
-                                number(static_cast<double>(after) / 1e9) + " s after its send");
+                                formatNumber(static_cast<double>(after) / 1e9) +
+                                " s after its send");
                 earlyTasks.push_back(n);
             }
         }
@@ -367,7 +360,7 @@ CheckResult notBeforeDelay(const RunFacts& f) {
                       "Cannot be decided: no task was handed out, so no hand-out shows the delay.");
     }
     const std::string first = "the earliest hand-out came " +
-                              number(std::round(static_cast<double>(*earliest) / 1e7) / 100) +
+                              formatNumber(std::round(static_cast<double>(*earliest) / 1e7) / 100) +
                               " s after its send (" + earliestText + ")";
     if (!early.empty()) {
         return result(

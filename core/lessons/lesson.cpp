@@ -1,19 +1,10 @@
 #include "lessons/lesson.h"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "lessons/wording.h"
 
 namespace qs::lessons {
-
-namespace {
-
-std::string number(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", v);
-    return text;
-}
-
-}  // namespace
 
 int runWorkerCount(const runner::Scenario& run) {
     int workers = run.totalWorkers();
@@ -31,14 +22,14 @@ bool Bounds::contains(double value) const {
 
 std::string Bounds::describe() const {
     if (min && max) {
-        return *min == *max ? "exactly " + number(*min)
-                            : "between " + number(*min) + " and " + number(*max);
+        return *min == *max ? "exactly " + formatNumber(*min)
+                            : "between " + formatNumber(*min) + " and " + formatNumber(*max);
     }
     if (min) {
-        return "at least " + number(*min);
+        return "at least " + formatNumber(*min);
     }
     if (max) {
-        return "at most " + number(*max);
+        return "at most " + formatNumber(*max);
     }
     return "any number";
 }

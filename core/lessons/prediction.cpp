@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 
 #include "lessons/check.h"
+#include "lessons/wording.h"
 
 namespace qs::lessons {
 
@@ -47,12 +47,6 @@ std::string workerName(std::string_view answer) {
     const bool digits = !answer.empty() && std::all_of(answer.begin(), answer.end(),
                                                        [](char c) { return c >= '0' && c <= '9'; });
     return digits ? "worker-" + std::string(answer) : std::string(answer);
-}
-
-std::string number(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", v);
-    return text;
 }
 
 Grade gradeChoice(const Prediction& p, const std::optional<std::string>& answer,
@@ -125,7 +119,7 @@ Grade gradeNumber(const Prediction& p, const std::optional<std::string>& answer,
         g.explanation = "Cannot be decided: " + sentence + ".";
         return g;
     }
-    g.actual = number(*v.value);
+    g.actual = formatNumber(*v.value);
     g.explanation = sentence + ".";
     g.evidence = f.trailOf(f.tasksBehind(p.measure));
     if (!answer) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "lessons/wording.h"
 #include "recording/recording_reader.h"
 
 namespace qs::lessons {
@@ -73,16 +74,6 @@ std::uint64_t counter(const WorkerStats& w, std::string_view name) {
     if (name == "reconnects")
         return w.reconnects;
     return w.errors;
-}
-
-std::string plural(std::uint64_t n, std::string_view one, std::string_view many) {
-    return std::to_string(n) + " " + std::string(n == 1 ? one : many);
-}
-
-std::string number(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", v);
-    return text;
 }
 
 // Run-wide measures that count tasks: which tasks, and how a sentence says it.
@@ -223,9 +214,10 @@ void RunFacts::indexTasks() {
 void RunFacts::decideUndecided() {
     const auto& warnings = result_.warnings;
     if (std::find(warnings.begin(), warnings.end(), "stopped early on request") != warnings.end()) {
-        undecided_ = "the run was stopped early, after " + number(result_.elapsedSeconds) + " s";
+        undecided_ = "the run was stopped early, after " +
+                     formatNumber(std::round(result_.elapsedSeconds * 100) / 100) + " s";
     } else if (result_.timedOut) {
-        undecided_ = "the run hit its time bound (" + number(scenario_.timeoutSeconds) +
+        undecided_ = "the run hit its time bound (" + formatNumber(scenario_.timeoutSeconds) +
                      " s) before every task was settled";
     } else if (result_.eventsDropped > 0) {
         undecided_ = "the run dropped " + std::to_string(result_.eventsDropped) +
@@ -512,7 +504,8 @@ std::string RunFacts::describe(const Measure& m) const {
         const auto slowest = slowestHandOut();
         const MessageRecord* t = task(slowest->first);
         const DeliveryRecord& d = t->deliveries.front();
-        std::string text = "the slowest task took " + number(std::round(*v.value * 100) / 100) +
+        std::string text = "the slowest task took " +
+                           formatNumber(std::round(*v.value * 100) / 100) +
                            " s from its send to a worker's hands: task #" +
                            std::to_string(slowest->first) + " was sent at " + at(t->sentNs);
         if (reachedWorker(d) != d.assignedNs && d.assignedNs != 0) {
@@ -529,7 +522,7 @@ std::string RunFacts::describe(const Measure& m) const {
                (m.name == "workersWithTasks" ? " received tasks" : " received none") +
                " (tasks received: " + per + ")";
     }
-    return m.name + " = " + number(*v.value);
+    return m.name + " = " + formatNumber(*v.value);
 }
 
 }  // namespace qs::lessons
