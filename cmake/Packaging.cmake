@@ -31,7 +31,8 @@ dead-letter live. It starts an embedded KubeMQ-compatible broker when no server
 is found, or connects to a real KubeMQ server.
 
 `queuescope run` plays the same scenarios headless and prints a per-worker
-summary.")
+summary; `queuescope lesson` plays guided lessons that ask for a prediction,
+run real clients and check the outcome against the run.")
 
 set(CPACK_DEBIAN_BROKER_PACKAGE_NAME queuescope-broker)
 set(CPACK_DEBIAN_BROKER_PACKAGE_SECTION net)

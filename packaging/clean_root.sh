@@ -130,6 +130,8 @@ queuescope-broker --help | grep -q -- '--tls-client-ca'
 queuescope run --scenario 01-classic-work-queue --quiet >/tmp/summary.txt
 check "queuescope run --scenario 01-classic-work-queue: exit 0"
 sed 's/^/      /' /tmp/summary.txt
+queuescope lesson 01-competing-consumers --answer 1=worker-3 >/tmp/lesson.txt
+check "queuescope lesson 01-competing-consumers: exit 0, $(grep -c '^  \[pass\]' /tmp/lesson.txt) checks passed"
 QT_QPA_PLATFORM=offscreen queuescope --screenshot /tmp/installed.png --scenario 04-worker-crash --after 4 >/dev/null
 [ "$(head -c 8 /tmp/installed.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || { echo "not a PNG" >&2; exit 1; }
 check "queuescope --screenshot: $(stat -c %s /tmp/installed.png) byte PNG"
@@ -139,12 +141,13 @@ for f in "$desktop" "$metainfo" /usr/share/icons/hicolor/scalable/apps/org.queue
          /usr/share/icons/hicolor/256x256/apps/org.queuescope.Queuescope.png \
          /usr/share/icons/hicolor/48x48/apps/org.queuescope.Queuescope.png \
          /usr/share/man/man1/queuescope.1.gz /usr/share/man/man1/queuescope-broker.1.gz \
-         /usr/lib/systemd/system/queuescope-broker.service /usr/share/queuescope/scenarios/01-classic-work-queue.json; do
+         /usr/lib/systemd/system/queuescope-broker.service /usr/share/queuescope/scenarios/01-classic-work-queue.json \
+         /usr/share/queuescope/lessons/01-competing-consumers.json; do
   [ -s "$f" ] || { echo "missing: $f" >&2; exit 1; }
 done
 exe=$(sed -n 's/^Exec=\([^ ]*\).*/\1/p' "$desktop"); command -v "$exe" >/dev/null || { echo "Exec=$exe not on PATH" >&2; exit 1; }
 icon=$(sed -n 's/^Icon=//p' "$desktop"); [ -s "/usr/share/icons/hicolor/scalable/apps/$icon.svg" ] || { echo "Icon=$icon not installed" >&2; exit 1; }
-check "desktop entry, metainfo, icons, man pages, systemd unit, scenarios: present"
+check "desktop entry, metainfo, icons, man pages, systemd unit, scenarios, lessons: present"
 queuescope-broker --port 0 >/tmp/broker.out 2>/dev/null & pid=$!
 for _ in $(seq 1 100); do grep -q listening /tmp/broker.out && break; sleep 0.1; done
 grep -q 'listening on 127.0.0.1:' /tmp/broker.out || { echo "queuescope-broker did not start" >&2; exit 1; }

@@ -19,6 +19,7 @@
 #include "analysis/trace_command.h"
 #include "common/version.h"
 #include "controllers/connection_controller.h"
+#include "lessons/lesson_command.h"
 #include "main_window.h"
 #include "panels/channel_browser.h"
 #include "panels/charts_panel.h"
@@ -61,6 +62,9 @@ int main(int argc, char** argv) {
     if (argc > 1 && std::string_view(argv[1]) == "report") {
         return qs::analysis::runReport(argc, argv);
     }
+    if (argc > 1 && std::string_view(argv[1]) == "lesson") {
+        return qs::lessons::runLessonCommand(argc, argv);
+    }
     const bool screenshot = hasArg(argc, argv, "--screenshot");
     // These show no window, so they work on a machine without a display too.
     const bool textOnly = hasArg(argc, argv, "--version") || hasArg(argc, argv, "-v") ||
@@ -84,7 +88,8 @@ int main(int argc, char** argv) {
         "  queuescope redrive ...   moves dead-lettered messages back (see --help).\n"
         "  queuescope trace RUN.qsrun --out FILE   writes it as Chrome trace JSON (Perfetto).\n"
         "  queuescope compare A.qsrun B.qsrun   compares two recorded runs.\n"
-        "  queuescope report RUN.qsrun --out FILE   writes a self-contained HTML report."));
+        "  queuescope report RUN.qsrun --out FILE   writes a self-contained HTML report.\n"
+        "  queuescope lesson NAME   plays a guided lesson (see `queuescope lesson --help`)."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption screenshotOpt(
