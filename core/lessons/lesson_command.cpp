@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 
+#include "client/address_check.h"
 #include "common/prefix_lines.h"
 #include "common/version.h"
 #include "lessons/lesson_json.h"
@@ -61,8 +62,8 @@ bool parseArgs(const std::vector<std::string>& args, LessonArgs* out, std::strin
         } else if (a == "--address") {
             if (!value(&out->play.address))
                 return false;
-            if (out->play.address.find(':') == std::string::npos) {
-                *error = "--address must be HOST:PORT (got '" + out->play.address + "')";
+            if (std::string bad = client::addressProblem(out->play.address); !bad.empty()) {
+                *error = "--address " + out->play.address + ": " + bad;
                 return false;
             }
         } else if (a == "--auth-token") {
