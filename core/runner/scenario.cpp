@@ -1,6 +1,7 @@
 #include "runner/scenario.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "client/argument_checks.h"
@@ -9,6 +10,16 @@
 namespace qs::runner {
 
 namespace {
+
+// Whether JSON can hold the text as it is (nlohmann checks UTF-8 as it dumps).
+bool isUtf8(const std::string& text) {
+    try {
+        static_cast<void>(nlohmann::json(text).dump());
+        return true;
+    } catch (const nlohmann::json::type_error&) {
+        return false;
+    }
+}
 
 bool finiteNonNegative(double v) {
     return std::isfinite(v) && v >= 0.0;
@@ -154,6 +165,21 @@ std::string Scenario::validate() const {
     }
     if (std::string p = workers::limits::kTaskCount.problem(tasks.count); !p.empty()) {
         problem("tasks.count: " + p);
+    }
+    // A scenario is kept as JSON in every recording of its run, and JSON holds
+    // UTF-8 text only: a template that is not would make the recording unreadable.
+    for (const auto& [field, text] :
+         {std::pair<const char*, const std::string*>{"tasks.body", &tasks.body},
+          {"tasks.metadata", &tasks.metadata}}) {
+        if (!isUtf8(*text)) {
+            problem(std::string(field) + ": must be UTF-8 text");
+        }
+    }
+    for (const auto& [key, value] : tasks.tags) {
+        if (!isUtf8(key) || !isUtf8(value)) {
+            problem("tasks.tags: keys and values must be UTF-8 text");
+            break;
+        }
     }
     if (std::string p = workers::limits::kProducerRate.problem(tasks.rate); !p.empty()) {
         problem("tasks.rate: " + p + "; 0 = all at once");

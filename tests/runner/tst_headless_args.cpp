@@ -58,6 +58,16 @@ class TstHeadlessArgs : public QObject {
     }
 
 private Q_SLOTS:
+    // A scenario is recorded as JSON: a body that is not UTF-8 is refused
+    // before the run, not found unreadable in the recording afterwards.
+    void aBodyThatIsNotUtf8IsRefused() {
+        HeadlessArgs h;
+        std::string error;
+        QVERIFY(!parseHeadlessArgs({"--body", std::string("bad \xff byte")}, &h, &error));
+        QVERIFY2(error.find("tasks.body: must be UTF-8 text") != std::string::npos, error.c_str());
+        QVERIFY2(parseHeadlessArgs({"--body", "Aufgabe \xc3\xa4 #{n}"}, &h, &error), error.c_str());
+    }
+
     void initTestCase() {
         dir_ = std::filesystem::temp_directory_path() /
                ("qs-headless-args-" + std::to_string(::getpid()));
