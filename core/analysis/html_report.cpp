@@ -13,6 +13,7 @@
 #include "analysis/journey.h"
 #include "analysis/natural_order.h"
 #include "analysis/svg_chart.h"
+#include "common/number_text.h"
 #include "common/version.h"
 #include "workers/worker_config.h"
 
@@ -25,7 +26,7 @@ constexpr std::size_t kMaxDepthCharts = 4;
 constexpr std::size_t kMaxCrashLines = 50;
 
 // The colours of the ends, as the console's timeline and the trace use them.
-std::string_view colourOf(DeliveryEnd end) {
+std::string_view htmlColourOf(DeliveryEnd end) {
     static constexpr std::array<std::string_view, kDeliveryEndCount> kColours = {
         "#2e9d5b",  // acked
         "#e8871e",  // rejected
@@ -93,18 +94,8 @@ article ol { margin: 6px 0 8px; padding-left: 22px; }
 footer { margin-top: 36px; color: #6b737c; font-size: 12px; }
 )";
 
-std::string n(std::uint64_t v) {
-    return std::to_string(v);
-}
-
-std::string fixed(double v, int decimals) {
-    char text[48];
-    std::snprintf(text, sizeof text, "%.*f", decimals, v);
-    return text;
-}
-
 std::string msText(const LatencyStats& s, std::int64_t ns) {
-    return s.count == 0 ? "-" : fixed(static_cast<double>(ns) / 1e6, 1);
+    return s.count == 0 ? "-" : fixedPoint(static_cast<double>(ns) / 1e6, 1);
 }
 
 std::string badge(DeliveryEnd end) {
@@ -112,7 +103,7 @@ std::string badge(DeliveryEnd end) {
                       end == DeliveryEnd::Dropped || end == DeliveryEnd::Requeued ||
                       end == DeliveryEnd::Crashed;
     return "<span class=\"badge " + std::string(dark ? "dark" : "light") +
-           "\" style=\"background:" + std::string(colourOf(end)) + "\">" +
+           "\" style=\"background:" + std::string(htmlColourOf(end)) + "\">" +
            std::string(deliveryEndName(end)) + "</span>";
 }
 
@@ -180,16 +171,16 @@ private:
         }
         const LedgerSummary& t = r_.totals;
         out_ << "<div class=\"cards\">";
-        card(n(r_.producer.sent), "tasks sent", false);
-        card(n(t.count(MessageState::Acked)), "acked", false);
-        card(n(t.exactlyOnce), "acked exactly once", false);
-        card(n(t.redelivered), "redelivered", false);
-        card(n(t.count(MessageState::DeadLettered)), "dead-lettered",
+        card(std::to_string(r_.producer.sent), "tasks sent", false);
+        card(std::to_string(t.count(MessageState::Acked)), "acked", false);
+        card(std::to_string(t.exactlyOnce), "acked exactly once", false);
+        card(std::to_string(t.redelivered), "redelivered", false);
+        card(std::to_string(t.count(MessageState::DeadLettered)), "dead-lettered",
              t.count(MessageState::DeadLettered) > 0);
-        card(n(t.count(MessageState::Dropped) + t.count(MessageState::Expired)),
+        card(std::to_string(t.count(MessageState::Dropped) + t.count(MessageState::Expired)),
              "dropped or expired", false);
-        card(n(r_.tasksLost), "lost (no end state)", r_.tasksLost > 0);
-        card(fixed(r_.elapsedSeconds, 2) + " s", "elapsed", false);
+        card(std::to_string(r_.tasksLost), "lost (no end state)", r_.tasksLost > 0);
+        card(fixedPoint(r_.elapsedSeconds, 2) + " s", "elapsed", false);
         out_ << "</div>\n";
         for (const std::string& w : r_.warnings) {
             out_ << "<p class=\"note\">Warning: " << htmlEscape(w) << "</p>\n";
@@ -226,7 +217,8 @@ private:
                                : ", server " + run_.setting("server_version")));
         row("Channel", s.channel);
         std::string tasks = std::to_string(s.tasks.count) + " tasks, body \"" + s.tasks.body + "\"";
-        tasks += s.tasks.rate > 0 ? ", " + fixed(s.tasks.rate, 1) + " per second" : ", all at once";
+        tasks +=
+            s.tasks.rate > 0 ? ", " + fixedPoint(s.tasks.rate, 1) + " per second" : ", all at once";
         if (!s.tasks.poison.empty()) {
             tasks += ", poison:";
             for (int p : s.tasks.poison) {
@@ -254,7 +246,7 @@ private:
             const runner::WorkerGroup& group = s.workers[g];
             row(s.workers.size() == 1 ? "Workers" : "Workers (group " + std::to_string(g + 1) + ")",
                 std::to_string(group.count) + " × " + workers::describe(group.config) +
-                    (group.startAt > 0 ? ", from t=" + fixed(group.startAt, 2) + " s" : ""));
+                    (group.startAt > 0 ? ", from t=" + fixedPoint(group.startAt, 2) + " s" : ""));
         }
         if (s.workers.empty() && !run_.setting("worker_config").empty()) {
             row("Workers", run_.setting("worker_config"));
@@ -265,10 +257,12 @@ private:
                 (timeline.empty() ? "" : "; ") + a.describe();  // "at 0.75 s: crash worker-2"
         }
         row("Timeline", timeline);
-        row("End", s.untilDrained ? "when drained, at most " + fixed(s.timeoutSeconds, 0) + " s"
-                                  : "after " + fixed(s.runForSeconds, 1) + " s");
+        row("End", s.untilDrained
+                       ? "when drained, at most " + fixedPoint(s.timeoutSeconds, 0) + " s"
+                       : "after " + fixedPoint(s.runForSeconds, 1) + " s");
         row("Seed", run_.setting("seed"));
-        row("Events", n(r_.eventsRecorded) + " recorded, " + n(r_.eventsDropped) + " dropped");
+        row("Events", std::to_string(r_.eventsRecorded) + " recorded, " +
+                          std::to_string(r_.eventsDropped) + " dropped");
         out_ << "</table>\n</section>\n";
     }
 
@@ -320,7 +314,8 @@ private:
                                 w.returned, w.processed, w.crashes, w.polls, w.emptyPolls}) {
             out_ << "<td class=\"num\">" << v << "</td>";
         }
-        out_ << "<td class=\"num\">" << fixed(static_cast<double>(w.busyNs) / 1e9, 2) << "</td>";
+        out_ << "<td class=\"num\">" << fixedPoint(static_cast<double>(w.busyNs) / 1e9, 2)
+             << "</td>";
         out_ << "<td class=\"num\">"
              << (total ? "" : msText(w.settleLatency, w.settleLatency.p50Ns))
              << "</td><td class=\"num\">"
@@ -392,7 +387,7 @@ private:
         for (int e = 0; e < kDeliveryEndCount; ++e) {
             const auto end = static_cast<DeliveryEnd>(e);
             bars.segments.push_back(
-                {std::string(deliveryEndName(end)), std::string(colourOf(end))});
+                {std::string(deliveryEndName(end)), std::string(htmlColourOf(end))});
         }
         std::vector<std::string> names;
         std::vector<BarRow> rows;
@@ -506,7 +501,7 @@ private:
                      << "</td><td class=\"num\">" << atTime(run_.sinceOrigin(s.startNs))
                      << "</td><td class=\"num\">" << atTime(run_.sinceOrigin(s.endNs))
                      << "</td><td class=\"num\">"
-                     << fixed(static_cast<double>(s.endNs - s.startNs) / 1e6, 1)
+                     << fixedPoint(static_cast<double>(s.endNs - s.startNs) / 1e6, 1)
                      << "</td><td class=\"num\">" << s.receiveCount << "</td><td>" << badge(s.end)
                      << "</td></tr>\n";
             }

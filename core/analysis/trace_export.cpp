@@ -23,7 +23,7 @@ constexpr std::string_view kSliceCategory = "delivery";
 
 // chrome://tracing's reserved colour names; Perfetto colours by slice name,
 // and the name is the end too.
-std::string_view colourOf(DeliveryEnd end) {
+std::string_view traceColourOf(DeliveryEnd end) {
     static constexpr std::array<std::string_view, kDeliveryEndCount> kColours = {
         "good",          // acked
         "bad",           // rejected
@@ -228,7 +228,8 @@ private:
                ",\"ts\":" + micros(s.startNs) + ",\"dur\":" + micros(s.endNs - s.startNs) +
                ",\"cat\":\"" + std::string(kSliceCategory) + "\",\"name\":\"" +
                std::string(deliveryEndName(s.info.end)) + "\",\"cname\":\"" +
-               std::string(colourOf(s.info.end)) + "\"" + flowFields + ",\"args\":" + args + "}";
+               std::string(traceColourOf(s.info.end)) + "\"" + flowFields + ",\"args\":" + args +
+               "}";
     }
 
     void writeSlicesAndFlows() {

@@ -1,15 +1,12 @@
 #include "client/address_check.h"
 
 #include <algorithm>
-#include <cctype>
+
+#include "client/argument_checks.h"
 
 namespace qs::client {
 
 namespace {
-
-bool isWhitespace(char c) {
-    return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
 
 bool isDigit(char c) {
     return c >= '0' && c <= '9';
@@ -21,7 +18,7 @@ std::string addressProblem(std::string_view address) {
     if (address.empty()) {
         return "Enter the server's address as host:port, e.g. localhost:50000.";
     }
-    if (std::any_of(address.begin(), address.end(), isWhitespace)) {
+    if (std::any_of(address.begin(), address.end(), isAsciiWhitespace)) {
         return "An address has no spaces: host:port, e.g. localhost:50000.";
     }
     const std::size_t colon = address.rfind(':');

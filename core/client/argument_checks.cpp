@@ -5,33 +5,26 @@
 
 namespace qs::client {
 
-namespace {
-
-Error invalid(std::string message) {
-    return Error{ErrorCategory::InvalidArgument, std::move(message), 0};
-}
-
-bool isWhitespace(char c) {
+bool isAsciiWhitespace(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
-
-}  // namespace
 
 std::optional<Error> checkChannelName(std::string_view channel, std::string_view what) {
     const std::string name(what);
     if (channel.empty()) {
-        return invalid(name + " is required");
+        return invalidArgument(name + " is required");
     }
     if (channel.back() == '.') {
-        return invalid(name + " '" + std::string(channel) + "' must not end with '.'");
+        return invalidArgument(name + " '" + std::string(channel) + "' must not end with '.'");
     }
     for (char c : channel) {
-        if (isWhitespace(c)) {
-            return invalid(name + " '" + std::string(channel) + "' must not contain whitespace");
+        if (isAsciiWhitespace(c)) {
+            return invalidArgument(name + " '" + std::string(channel) +
+                                   "' must not contain whitespace");
         }
         if (c == '*' || c == '>') {
-            return invalid(name + " '" + std::string(channel) +
-                           "' must not contain the wildcards '*' or '>'");
+            return invalidArgument(name + " '" + std::string(channel) +
+                                   "' must not contain the wildcards '*' or '>'");
         }
     }
     return std::nullopt;
@@ -40,7 +33,7 @@ std::optional<Error> checkChannelName(std::string_view channel, std::string_view
 std::optional<Error> checkMaxMessages(int maxMessages) {
     if (std::string problem = protocol::kMaxNumberOfMessages.problem(maxMessages);
         !problem.empty()) {
-        return invalid(std::move(problem));
+        return invalidArgument(std::move(problem));
     }
     return std::nullopt;
 }
@@ -48,9 +41,9 @@ std::optional<Error> checkMaxMessages(int maxMessages) {
 std::optional<Error> checkWaitTimeout(std::chrono::milliseconds wait) {
     const auto& limit = protocol::kWaitTimeSeconds;
     if (wait.count() < 0 || wait > std::chrono::seconds(limit.max)) {
-        return invalid(std::string(limit.name) + " must be between " + std::to_string(limit.min) +
-                       " and " + std::to_string(limit.max) + " seconds (got " +
-                       std::to_string(wait.count()) + " ms)");
+        return invalidArgument(std::string(limit.name) + " must be between " +
+                               std::to_string(limit.min) + " and " + std::to_string(limit.max) +
+                               " seconds (got " + std::to_string(wait.count()) + " ms)");
     }
     return std::nullopt;
 }
@@ -60,8 +53,8 @@ std::optional<Error> checkMessage(const QueueMessage& message) {
         return error;
     }
     if (message.metadata.empty() && message.body.empty()) {
-        return invalid("message to '" + message.channel +
-                       "' needs a body or metadata (tags alone do not count)");
+        return invalidArgument("message to '" + message.channel +
+                               "' needs a body or metadata (tags alone do not count)");
     }
     const MessagePolicy& policy = message.policy;
     for (const auto& [limit, value] :
@@ -69,7 +62,7 @@ std::optional<Error> checkMessage(const QueueMessage& message) {
           std::pair{&protocol::kDelaySeconds, policy.delaySeconds},
           std::pair{&protocol::kMaxReceiveCount, policy.maxReceiveCount}}) {
         if (std::string problem = limit->problem(value); !problem.empty()) {
-            return invalid(std::move(problem));
+            return invalidArgument(std::move(problem));
         }
     }
     if (!policy.deadLetterQueue.empty()) {

@@ -14,6 +14,9 @@
 // any thread.
 namespace qs::client {
 
+// ' ', '\t', '\n', '\r', '\v' and '\f', whatever the locale.
+bool isAsciiWhitespace(char c);
+
 // Spec §2.2: required; no trailing '.', no space, no '*' or '>'. Any other
 // whitespace is rejected too (a real server hangs on a TAB, spec §6 item 3).
 std::optional<Error> checkChannelName(std::string_view channel, std::string_view what = "channel");

@@ -12,22 +12,18 @@ namespace qs::client::detail {
 
 namespace {
 
-Error invalid(std::string message) {
-    return Error{ErrorCategory::InvalidArgument, std::move(message), 0};
-}
-
 // Reads a whole PEM file; a missing file is a clear error naming it.
 std::optional<Error> readFile(const std::string& path, std::string_view what, std::string* out) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        return invalid("cannot read TLS " + std::string(what) + " '" + path +
-                       "': file missing or not readable");
+        return invalidArgument("cannot read TLS " + std::string(what) + " '" + path +
+                               "': file missing or not readable");
     }
     std::ostringstream text;
     text << in.rdbuf();
     *out = text.str();
     if (out->empty()) {
-        return invalid("TLS " + std::string(what) + " '" + path + "' is empty");
+        return invalidArgument("TLS " + std::string(what) + " '" + path + "' is empty");
     }
     return std::nullopt;
 }
@@ -64,10 +60,10 @@ Error fromStatusForCore(const grpc::Status& status, bool cancelledByUs, std::str
 
 Result<std::shared_ptr<ClientCore>> makeClientCore(ClientOptions options) {
     if (options.address.empty()) {
-        return invalid("server address is required (host:port)");
+        return invalidArgument("server address is required (host:port)");
     }
     if (options.clientId.empty()) {
-        return invalid("client id is required");
+        return invalidArgument("client id is required");
     }
     std::shared_ptr<grpc::ChannelCredentials> credentials;
     if (options.tls.enabled) {
@@ -78,7 +74,7 @@ Result<std::shared_ptr<ClientCore>> makeClientCore(ClientOptions options) {
             }
         }
         if (options.tls.certFile.empty() != options.tls.keyFile.empty()) {
-            return invalid("TLS client certificate and key must be given together");
+            return invalidArgument("TLS client certificate and key must be given together");
         }
         if (!options.tls.certFile.empty()) {
             if (auto error =

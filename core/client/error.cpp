@@ -1,5 +1,7 @@
 #include "client/error.h"
 
+#include <utility>
+
 namespace qs::client {
 
 std::string_view toString(ErrorCategory category) {
@@ -29,6 +31,10 @@ std::string Error::describe() const {
     text += ": ";
     text += message;
     return text;
+}
+
+Error invalidArgument(std::string message) {
+    return Error{ErrorCategory::InvalidArgument, std::move(message), 0};
 }
 
 }  // namespace qs::client

@@ -33,4 +33,7 @@ struct Error {
     std::string describe() const;
 };
 
+// An InvalidArgument error: bad input caught before anything reached a server.
+Error invalidArgument(std::string message);
+
 }  // namespace qs::client

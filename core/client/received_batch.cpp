@@ -33,14 +33,6 @@ std::string_view toString(SettleOp op) {
 
 namespace detail {
 
-namespace {
-
-Error invalid(std::string message) {
-    return Error{ErrorCategory::InvalidArgument, std::move(message), 0};
-}
-
-}  // namespace
-
 kubemq::QueuesDownstreamRequestType wireType(SettleOp op) {
     switch (op) {
         case SettleOp::Ack:
@@ -148,8 +140,8 @@ Result<void> Transaction::settleOne(SettleOp op, std::uint64_t sequence,
                                     const std::string& requeueChannel) {
     std::lock_guard lock(mutex_);
     if (autoAck_) {
-        return invalid("message " + std::to_string(sequence) +
-                       " was auto-acknowledged on receive; nothing to settle");
+        return invalidArgument("message " + std::to_string(sequence) +
+                               " was auto-acknowledged on receive; nothing to settle");
     }
     if (op == SettleOp::Requeue && validate_) {
         if (auto error = checkChannelName(requeueChannel, "requeue channel")) {
@@ -157,8 +149,8 @@ Result<void> Transaction::settleOne(SettleOp op, std::uint64_t sequence,
         }
     }
     if (closed_ || !isUnsettledLocked(sequence)) {
-        return invalid("message " + std::to_string(sequence) + " of transaction " + transactionId_ +
-                       " is already settled");
+        return invalidArgument("message " + std::to_string(sequence) + " of transaction " +
+                               transactionId_ + " is already settled");
     }
     Result<void> sent = send(op, {sequence}, requeueChannel);
     if (sent.ok()) {
@@ -175,11 +167,12 @@ Result<void> Transaction::settleRange(SettleOp op, std::span<const std::uint64_t
     }
     std::lock_guard lock(mutex_);
     if (sequences.empty()) {
-        return invalid("no messages to " + std::string(toString(op)) + ": the list is empty");
+        return invalidArgument("no messages to " + std::string(toString(op)) +
+                               ": the list is empty");
     }
     if (autoAck_) {
-        return invalid("transaction " + transactionId_ +
-                       " was auto-acknowledged on receive; nothing to settle");
+        return invalidArgument("transaction " + transactionId_ +
+                               " was auto-acknowledged on receive; nothing to settle");
     }
     if (op == SettleOp::Requeue && validate_) {
         if (auto error = checkChannelName(requeueChannel, "requeue channel")) {
@@ -189,12 +182,12 @@ Result<void> Transaction::settleRange(SettleOp op, std::span<const std::uint64_t
     std::vector<std::uint64_t> sorted(sequences.begin(), sequences.end());
     std::sort(sorted.begin(), sorted.end());
     if (auto dup = std::adjacent_find(sorted.begin(), sorted.end()); dup != sorted.end()) {
-        return invalid("message " + std::to_string(*dup) + " is listed twice");
+        return invalidArgument("message " + std::to_string(*dup) + " is listed twice");
     }
     for (std::uint64_t sequence : sorted) {
         if (closed_ || !isUnsettledLocked(sequence)) {
-            return invalid("message " + std::to_string(sequence) + " of transaction " +
-                           transactionId_ + " is already settled");
+            return invalidArgument("message " + std::to_string(sequence) + " of transaction " +
+                                   transactionId_ + " is already settled");
         }
     }
     Result<void> sent =
@@ -265,14 +258,14 @@ bool ReceivedMessage::isSettled() const {
 
 Result<void> ReceivedBatch::ackRange(std::span<const std::uint64_t> sequences) {
     if (!txn_) {
-        return detail::invalid("this batch holds no messages: nothing to ack");
+        return invalidArgument("this batch holds no messages: nothing to ack");
     }
     return txn_->settleRange(SettleOp::Ack, sequences, {});
 }
 
 Result<void> ReceivedBatch::rejectRange(std::span<const std::uint64_t> sequences) {
     if (!txn_) {
-        return detail::invalid("this batch holds no messages: nothing to reject");
+        return invalidArgument("this batch holds no messages: nothing to reject");
     }
     return txn_->settleRange(SettleOp::Reject, sequences, {});
 }
@@ -280,7 +273,7 @@ Result<void> ReceivedBatch::rejectRange(std::span<const std::uint64_t> sequences
 Result<void> ReceivedBatch::requeueRange(std::span<const std::uint64_t> sequences,
                                          const std::string& channel) {
     if (!txn_) {
-        return detail::invalid("this batch holds no messages: nothing to requeue");
+        return invalidArgument("this batch holds no messages: nothing to requeue");
     }
     return txn_->settleRange(SettleOp::Requeue, sequences, channel);
 }

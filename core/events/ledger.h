@@ -147,6 +147,11 @@ struct LedgerSummary {
     std::uint64_t purgedUnknown = 0;
 
     std::uint64_t count(MessageState s) const { return byState[static_cast<int>(s)]; }
+    // Messages not settled yet: waiting, delayed or in flight.
+    std::uint64_t unfinished() const {
+        return count(MessageState::Waiting) + count(MessageState::Delayed) +
+               count(MessageState::InFlight);
+    }
 };
 
 struct LedgerOptions {

@@ -1,7 +1,6 @@
 #include "lessons/lesson_command.h"
 
 #include <atomic>
-#include <csignal>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
@@ -9,6 +8,7 @@
 #include <optional>
 
 #include "client/address_check.h"
+#include "common/interrupt_scope.h"
 #include "common/prefix_lines.h"
 #include "common/version.h"
 #include "lessons/lesson_json.h"
@@ -18,12 +18,6 @@
 namespace qs::lessons {
 
 namespace {
-
-std::atomic<bool> gInterrupted{false};
-
-extern "C" void onLessonInterrupt(int) {
-    gInterrupted.store(true);
-}
 
 struct LessonArgs {
     std::string lesson;
@@ -277,7 +271,7 @@ int runLessonCommand(const std::vector<std::string>& args, std::ostream& out, st
         err << prefixLines("queuescope lesson: ", error) << '\n';
         return 2;
     }
-    a.play.cancelFlag = &gInterrupted;
+    a.play.cancelFlag = &interruptRequested();
     if (a.verbose) {
         a.play.log = [&err](const std::string& line) { err << line << '\n' << std::flush; };
     }
@@ -312,13 +306,8 @@ int runLessonCommand(int argc, char** argv) {
     if (!args.empty() && args.front() == "lesson") {
         args.erase(args.begin());
     }
-    gInterrupted.store(false);
-    auto previousInt = std::signal(SIGINT, onLessonInterrupt);
-    auto previousTerm = std::signal(SIGTERM, onLessonInterrupt);
-    const int code = runLessonCommand(args, std::cout, std::cerr);
-    std::signal(SIGINT, previousInt);
-    std::signal(SIGTERM, previousTerm);
-    return code;
+    const InterruptScope interrupts;
+    return runLessonCommand(args, std::cout, std::cerr);
 }
 
 }  // namespace qs::lessons

@@ -6,7 +6,6 @@ namespace qs::recording {
 
 namespace {
 
-constexpr std::string_view kExtension = ".qsrun";
 constexpr std::size_t kMaxScenarioChars = 64;
 
 bool keeps(char c) {
@@ -41,7 +40,7 @@ std::string stem(const std::tm& start, std::string_view scenario) {
 }  // namespace
 
 std::string recordingFileName(const std::tm& start, std::string_view scenario) {
-    return stem(start, scenario) + std::string(kExtension);
+    return stem(start, scenario) + std::string(kRecordingExtension);
 }
 
 std::filesystem::path uniqueRecordingPath(const std::filesystem::path& folder, const std::tm& start,
@@ -49,7 +48,7 @@ std::filesystem::path uniqueRecordingPath(const std::filesystem::path& folder, c
     const std::string base = stem(start, scenario);
     for (int n = 1;; ++n) {
         const std::string name =
-            (n == 1 ? base : base + "-" + std::to_string(n)) + std::string(kExtension);
+            (n == 1 ? base : base + "-" + std::to_string(n)) + std::string(kRecordingExtension);
         const std::filesystem::path path = folder / name;
         std::error_code ec;
         if (!std::filesystem::exists(path, ec) && !ec) {

@@ -9,6 +9,9 @@
 // and scenario, e.g. `2026-12-02T07-15-03_04-worker-crash.qsrun`.
 namespace qs::recording {
 
+// Every recording's file name ends in it.
+inline constexpr std::string_view kRecordingExtension = ".qsrun";
+
 // `start` (broken-down local time) and the scenario's name made safe for any
 // file system: ASCII letters, digits, '-' and '_' are kept, every other run of
 // characters becomes one '-' (none leading or trailing), at most 64 are kept;

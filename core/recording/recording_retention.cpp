@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <system_error>
 
+#include "recording/recording_file_name.h"
+
 namespace qs::recording {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr const char* kExtension = ".qsrun";
 
 struct Candidate {
     fs::path path;
@@ -44,7 +44,7 @@ std::vector<Candidate> listRecordings(const fs::path& folder,
     std::error_code ec;
     for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
         std::error_code typeError;
-        if (it->path().extension() != kExtension || !it->is_regular_file(typeError)) {
+        if (it->path().extension() != kRecordingExtension || !it->is_regular_file(typeError)) {
             continue;
         }
         Candidate c;

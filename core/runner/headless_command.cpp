@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <csignal>
 #include <exception>
 #include <filesystem>
 #include <iostream>
 #include <string_view>
 
+#include "common/interrupt_scope.h"
 #include "common/prefix_lines.h"
 #include "common/version.h"
 #include "runner/command_line_values.h"
@@ -19,12 +19,6 @@
 namespace qs::runner {
 
 namespace {
-
-std::atomic<bool> gInterrupted{false};
-
-extern "C" void onInterrupt(int) {
-    gInterrupted.store(true);
-}
 
 // Each flag, as parsed: its option and its value ("" for a switch).
 struct Flag {
@@ -195,7 +189,7 @@ int runHeadless(const std::vector<std::string>& args, std::ostream& out, std::os
         out << "queuescope run " << kVersion << '\n';
         return 0;
     }
-    h.options.cancelFlag = &gInterrupted;
+    h.options.cancelFlag = &interruptRequested();
     if (!h.quiet) {
         h.options.log = [&err](const std::string& line) { err << line << '\n' << std::flush; };
     }
@@ -225,13 +219,8 @@ int runHeadless(int argc, char** argv) {
     if (!args.empty() && args.front() == "run") {
         args.erase(args.begin());
     }
-    gInterrupted.store(false);
-    auto previousInt = std::signal(SIGINT, onInterrupt);
-    auto previousTerm = std::signal(SIGTERM, onInterrupt);
-    const int code = runHeadless(args, std::cout, std::cerr);
-    std::signal(SIGINT, previousInt);
-    std::signal(SIGTERM, previousTerm);
-    return code;
+    const InterruptScope interrupts;
+    return runHeadless(args, std::cout, std::cerr);
 }
 
 }  // namespace qs::runner

@@ -1,23 +1,17 @@
 #include "runner/redrive_command.h"
 
 #include <cmath>
-#include <csignal>
 #include <iostream>
 #include <ostream>
 
 #include "client/queues_client.h"
+#include "common/interrupt_scope.h"
 #include "runner/command_line_values.h"
 #include "runner/redrive.h"
 
 namespace qs::runner {
 
 namespace {
-
-std::atomic<bool> gInterrupted{false};
-
-extern "C" void onRedriveInterrupt(int) {
-    gInterrupted.store(true);
-}
 
 struct RedriveArgs {
     std::string address;
@@ -183,13 +177,8 @@ int runRedrive(int argc, char** argv) {
         }
         args.emplace_back(argv[i]);
     }
-    gInterrupted.store(false);
-    auto previousInt = std::signal(SIGINT, onRedriveInterrupt);
-    auto previousTerm = std::signal(SIGTERM, onRedriveInterrupt);
-    const int code = runRedrive(args, std::cout, std::cerr, &gInterrupted);
-    std::signal(SIGINT, previousInt);
-    std::signal(SIGTERM, previousTerm);
-    return code;
+    const InterruptScope interrupts;
+    return runRedrive(args, std::cout, std::cerr, &interruptRequested());
 }
 
 }  // namespace qs::runner

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "common/number_text.h"
 #include "common/version.h"
 #include "recording/recording_reader.h"
 #include "runner/run_totals.h"
@@ -35,12 +36,6 @@ std::string utcNow() {
 // recorded for the timeline, never fed back into a ledger.
 bool isDerived(const Event& e) {
     return e.kind == EventKind::Redelivered && e.source == EventSource::Pool;
-}
-
-std::string seconds(double s) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f", s);
-    return text;
 }
 
 }  // namespace
@@ -292,11 +287,11 @@ bool replayRecording(const std::string& path, ReplayedRun* out, std::string* err
         r.producer.sent = s.sent;
         r.producer.failed = s.sendFailed;
         r.warnings.push_back("the run did not finish: its recording ends at t=" +
-                             seconds(r.elapsedSeconds) + " s (last committed batch)");
+                             fixedPoint(r.elapsedSeconds, 2) + " s (last committed batch)");
         run.note =
             "This run did not finish (no outcome was recorded); the numbers below are "
             "what its events show up to t=" +
-            seconds(r.elapsedSeconds) + " s.";
+            fixedPoint(r.elapsedSeconds, 2) + " s.";
     }
     r.eventsRecorded = applied;
     if (const std::uint64_t lost = rec->lostEvents(); lost > 0) {

@@ -10,11 +10,6 @@ namespace {
 
 constexpr std::size_t kMaxLostIds = 100;
 
-std::uint64_t unfinished(const LedgerSummary& s) {
-    return s.count(MessageState::Waiting) + s.count(MessageState::Delayed) +
-           s.count(MessageState::InFlight);
-}
-
 }  // namespace
 
 void computeLedgerTotals(const Ledger& ledger, const std::string& homeChannel, bool recordEvents,
@@ -41,7 +36,7 @@ void computeLedgerTotals(const Ledger& ledger, const std::string& homeChannel, b
         result.lostMessageIds.push_back(std::move(lost[i].second));
     }
     result.tasksMoved = moved;
-    result.tasksLost = unfinished(result.totals) - std::min(moved, unfinished(result.totals));
+    result.tasksLost = result.totals.unfinished() - std::min(moved, result.totals.unfinished());
     if (recordEvents && result.totals.sent < result.producer.sent + result.producer.failed) {
         // Events were dropped before the ledger saw every send: count what the
         // ledger cannot vouch for as lost rather than hide it.

@@ -9,6 +9,7 @@
 #include "broker/broker.h"
 #include "client/queues_client.h"
 #include "common/clock.h"
+#include "common/number_text.h"
 #include "events/broker_event_sink.h"
 #include "events/event_stream.h"
 #include "runner/channel_steps.h"
@@ -27,12 +28,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kStreamCapacity = 1u << 20;
 
-std::string seconds(double s) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.2f", s);
-    return buffer;
-}
-
 double secondsSince(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -49,11 +44,6 @@ bool usesRequeue(const Scenario& s) {
         }
     }
     return false;
-}
-
-std::uint64_t unfinished(const LedgerSummary& s) {
-    return s.count(MessageState::Waiting) + s.count(MessageState::Delayed) +
-           s.count(MessageState::InFlight);
 }
 
 // One headless run from setup to result. ScenarioRunner::run() calls its parts
@@ -238,7 +228,7 @@ void RunSession::playSchedule() {
             if (step == nullptr) {
                 break;
             }
-            log("t=" + seconds(t) + "s " + step->label);
+            log("t=" + fixedPoint(t, 2) + "s " + step->label);
             applyTimed(*step);
         }
         if (!result_.error.empty()) {
@@ -252,7 +242,7 @@ void RunSession::playSchedule() {
             end != RunEnd::None) {
             result_.drained = end == RunEnd::Drained;
             result_.timedOut = end == RunEnd::TimeBound;
-            log("t=" + seconds(t) + "s " + std::string(describe(end)));
+            log("t=" + fixedPoint(t, 2) + "s " + std::string(describe(end)));
             break;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -322,7 +312,7 @@ bool RunSession::drained() const {
     const RecorderStatus st = recorder_.status();
     const auto count = static_cast<std::uint64_t>(sc_.tasks.count);
     return p.finished && p.sent + p.failed == count && st.summary.sent >= count &&
-           unfinished(st.summary) <= st.movedElsewhere;
+           st.summary.unfinished() <= st.movedElsewhere;
 }
 
 bool RunSession::cancelled() const {
@@ -360,7 +350,7 @@ void RunSession::applyEnd(const ScheduleStep& step) {
 void RunSession::stopPool() {
     const auto stopStart = Clock::now();
     pool_->stop();
-    log("pool stopped in " + seconds(secondsSince(stopStart)) + " s");
+    log("pool stopped in " + fixedPoint(secondsSince(stopStart), 2) + " s");
     waitForQuietStream();
 }
 

@@ -4,14 +4,11 @@
 
 #include "broker/broker.h"
 #include "client/queues_client.h"
+#include "models/core_text.h"
 
 namespace qs::ui {
 
 namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 QString formatUptime(qint64 s) {
     if (s < 60) {
         return QStringLiteral("%1 s").arg(s);
@@ -56,7 +53,7 @@ QString ConnectionController::describeState() const {
             return QStringLiteral("Connecting to %1…").arg(where);
         case State::Connected:
             return QStringLiteral("Connected to %1 · %2 · up %3")
-                .arg(where, q(info_.version), formatUptime(uptimeSeconds()));
+                .arg(where, fromView(info_.version), formatUptime(uptimeSeconds()));
         case State::Lost:
             // Only a server that answered can be lost; one that never did is unreachable.
             return everConnected_
@@ -97,7 +94,7 @@ bool ConnectionController::makeClient(QString* error) {
     options.callTimeout = std::chrono::milliseconds(4000);
     auto created = client::QueuesClient::create(options);
     if (!created.ok()) {
-        lastError_ = q(created.error().describe());
+        lastError_ = fromView(created.error().describe());
         if (error) {
             *error = lastError_;
         }
@@ -128,7 +125,7 @@ void ConnectionController::autoStart(const ConnectionSettings& probe, int embedd
                 return {};
             }
             auto info = created.value()->ping();
-            return info.ok() ? q(info->version) : QString();
+            return info.ok() ? fromView(info->version) : QString();
         },
         [this, probeAddress, embeddedPort](QString version) {
             if (!version.isEmpty()) {
@@ -159,11 +156,11 @@ void ConnectionController::probe(const ConnectionSettings& settings, QObject* co
         [options]() -> Answer {
             auto created = client::QueuesClient::create(options);
             if (!created.ok()) {
-                return {q(created.error().describe()), {}};
+                return {fromView(created.error().describe()), {}};
             }
             auto info = created.value()->ping();
-            return info.ok() ? Answer{{}, q(info->version)}
-                             : Answer{q(info.error().describe()), {}};
+            return info.ok() ? Answer{{}, fromView(info->version)}
+                             : Answer{fromView(info.error().describe()), {}};
         },
         [done = std::move(done)](Answer answer) { done(answer.error, answer.version); });
 }
@@ -207,7 +204,7 @@ bool ConnectionController::startEmbedded(int preferredPort, QString* error) {
         started = broker->start(&why);
     }
     if (!started) {
-        lastError_ = q(why);
+        lastError_ = fromView(why);
         if (error) {
             *error = lastError_;
         }
@@ -286,7 +283,7 @@ void ConnectionController::ping() {
                 return;
             }
             ++failures_;
-            lastError_ = q(result.error().describe());
+            lastError_ = fromView(result.error().describe());
             setState(State::Lost);  // the label: "Lost … — retrying (error)"
             Q_EMIT serverInfoChanged();
         });

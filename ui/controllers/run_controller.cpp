@@ -4,16 +4,13 @@
 
 #include "controllers/connection_controller.h"
 #include "events/broker_event_sink.h"
+#include "models/core_text.h"
 #include "runner/run_recording.h"
 #include "workers/worker_pool.h"
 
 namespace qs::ui {
 
 namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 void add(workers::ProducerProgress& sum, const workers::ProducerProgress& p) {
     sum.total += p.total;
     sum.sent += p.sent;
@@ -105,9 +102,9 @@ bool RunController::setWorkerCount(int count, QString* error) {
     std::string why;
     if (!pool_->scaleTo(std::max(0, count), &why)) {
         if (error) {
-            *error = q(why);
+            *error = fromView(why);
         }
-        Q_EMIT errorMessage(QStringLiteral("Could not scale the pool: ") + q(why));
+        Q_EMIT errorMessage(QStringLiteral("Could not scale the pool: ") + fromView(why));
         return false;
     }
     Q_EMIT poolChanged();
@@ -121,7 +118,7 @@ int RunController::workerCount() const {
 bool RunController::setConfig(const workers::WorkerConfig& config, QString* error) {
     if (const std::string problem = config.validate(); !problem.empty()) {
         if (error) {
-            *error = q(problem);
+            *error = fromView(problem);
         }
         return false;
     }
@@ -133,7 +130,7 @@ bool RunController::setConfig(const workers::WorkerConfig& config, QString* erro
         std::string why;
         if (!pool_->setConfig(config, &why)) {
             if (error) {
-                *error = q(why);
+                *error = fromView(why);
             }
             return false;
         }
@@ -194,7 +191,7 @@ bool RunController::startProducer(workers::TaskSpec spec, QString* error) {
     std::string why;
     if (!producer->start(&why)) {
         if (error) {
-            *error = q(why);
+            *error = fromView(why);
         }
         return false;
     }

@@ -11,6 +11,7 @@
 #include "controllers/event_pump.h"
 #include "controllers/run_controller.h"
 #include "controllers/scenario_player.h"
+#include "models/core_text.h"
 #include "recording/recording_file_name.h"
 #include "runner/run_recording.h"
 
@@ -22,10 +23,6 @@ constexpr int kPollMs = 250;
 // Frames of the stream's last events taken at a run's end (each up to the
 // pump's maximum batch, 50,000 events).
 constexpr int kMaxTailFrames = 64;
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 std::tm localNow() {
     const std::time_t now = std::time(nullptr);
     std::tm tm{};
@@ -147,7 +144,7 @@ bool RunRecorder::open(std::int64_t originNs) {
     if (!recording_->open(path, originNs, &error, writerOptions_)) {
         recording_.reset();
         result_.reset();
-        return fail(q(error));
+        return fail(fromView(error));
     }
     writer_ = recording_->writer();
 
@@ -166,7 +163,7 @@ bool RunRecorder::open(std::int64_t originNs) {
     seed_ = settings.seed;
     recordBroker();
 
-    currentPath_ = lastPath_ = q(path);
+    currentPath_ = lastPath_ = fromView(path);
     problem_.clear();
     clock_.start();
     poll_.start();
@@ -207,7 +204,7 @@ void RunRecorder::pollWriter() {
     }
     if (!stats.error.empty() && problem_.isEmpty()) {
         problem_ = QStringLiteral("Recording stopped (%1): the run goes on unrecorded")
-                       .arg(q(stats.error));
+                       .arg(fromView(stats.error));
         changed = true;
     }
     if (changed) {
@@ -254,7 +251,7 @@ void RunRecorder::endRun() {
             [this, raw, recording = std::move(recording_), result = std::move(result_)]() mutable {
                 recording->finish(*result);
                 recording.reset();
-                const QString error = q(result->error);
+                const QString error = fromView(result->error);
                 QMetaObject::invokeMethod(
                     this, [this, raw, error] { closed(raw, error); }, Qt::QueuedConnection);
             });
@@ -306,7 +303,7 @@ void RunRecorder::applyRetention() {
         recording::RecordingRetention(retention_).apply(folder_.toStdString(), keep);
     retentionErrors_.clear();
     for (const std::string& e : r.errors) {
-        retentionErrors_ << q(e);
+        retentionErrors_ << fromView(e);
     }
 }
 

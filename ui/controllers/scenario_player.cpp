@@ -2,17 +2,12 @@
 
 #include "controllers/connection_controller.h"
 #include "controllers/run_controller.h"
+#include "models/core_text.h"
 #include "runner/scenario_runner.h"
 #include "runner/timeline_step.h"
 #include "workers/worker_pool.h"
 
 namespace qs::ui {
-
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-}  // namespace
 
 ScenarioPlayer::ScenarioPlayer(RunController* run, QObject* parent) : QObject(parent), run_(run) {
     timer_.setInterval(50);
@@ -21,7 +16,7 @@ ScenarioPlayer::ScenarioPlayer(RunController* run, QObject* parent) : QObject(pa
     // controller drops it): do not wait for it forever.
     connect(run_->connection(), &ConnectionController::connectionChanged, this, [this] {
         if (phase_ == Phase::Creating || phase_ == Phase::Ending) {
-            const QString name = q(scenario_.name);
+            const QString name = fromView(scenario_.name);
             stop();
             Q_EMIT failed(QStringLiteral("Scenario \"%1\": the connection changed during a "
                                          "channel step; scenario stopped")
@@ -37,7 +32,7 @@ double ScenarioPlayer::elapsedSeconds() const {
 bool ScenarioPlayer::start(const runner::Scenario& scenario, QString* error) {
     if (const std::string problem = scenario.validate(); !problem.empty()) {
         if (error) {
-            *error = q(problem);
+            *error = fromView(problem);
         }
         return false;
     }
@@ -46,14 +41,14 @@ bool ScenarioPlayer::start(const runner::Scenario& scenario, QString* error) {
     run_->resetRun(runner::ledgerOptionsFor(scenario));
     scenario_ = scenario;
     schedule_.emplace(scenario_, runner::PoolAtEnd::KeepUnlessChannelDeleted);
-    run_->setChannel(q(scenario.channel));
+    run_->setChannel(fromView(scenario.channel));
     run_->setConfig(scenario.workers.front().config);
     clock_.invalidate();
-    Q_EMIT started(q(scenario.name));
+    Q_EMIT started(fromView(scenario.name));
     // The only setup step is the channel's creation; the clock starts at its answer.
     if (!schedule_->setupSteps().empty()) {
         phase_ = Phase::Creating;
-        Q_EMIT stepTaken(q(schedule_->setupSteps().front().label));
+        Q_EMIT stepTaken(fromView(schedule_->setupSteps().front().label));
         runStep(runner::ChannelStep::Create, [this] { begin(); });
     } else {
         begin();
@@ -74,14 +69,14 @@ void ScenarioPlayer::stop() {
     timer_.stop();
     phase_ = Phase::Idle;
     if (wasRunning) {
-        Q_EMIT finished(q(scenario_.name));
+        Q_EMIT finished(fromView(scenario_.name));
     }
 }
 
 void ScenarioPlayer::tick() {
     const double t = elapsedSeconds();
     while (const runner::ScheduleStep* step = schedule_->takeDue(t)) {
-        Q_EMIT stepTaken(q(step->label));
+        Q_EMIT stepTaken(fromView(step->label));
         if (!applyTimed(*step)) {
             return;
         }
@@ -119,7 +114,7 @@ bool ScenarioPlayer::startWorkers(std::size_t group) {
         if (static_cast<int>(ids.size()) == count) {
             return true;
         }
-        error = q(why);
+        error = fromView(why);
     }
     Q_EMIT failed(QStringLiteral("Cannot start workers: ") + error);
     stop();
@@ -152,7 +147,7 @@ void ScenarioPlayer::finish() {
     timer_.stop();
     QStringList notReached;
     for (const runner::ScheduleStep& step : schedule_->untaken()) {
-        notReached << q(step.label);
+        notReached << fromView(step.label);
     }
     if (!notReached.isEmpty()) {
         Q_EMIT stepsNotReached(notReached);
@@ -164,7 +159,7 @@ void ScenarioPlayer::finish() {
 void ScenarioPlayer::takeEndSteps(std::size_t first) {
     const auto& steps = schedule_->endSteps();
     for (std::size_t i = first; i < steps.size(); ++i) {
-        Q_EMIT stepTaken(q(steps[i].label));
+        Q_EMIT stepTaken(fromView(steps[i].label));
         switch (steps[i].kind) {
             case runner::StepKind::StopProducer:
                 run_->stopProducer();
@@ -188,7 +183,7 @@ void ScenarioPlayer::runStep(runner::ChannelStep step, std::function<void()> the
     std::shared_ptr<client::QueuesClient> client = connection->client();
     if (!client) {
         const std::string verb = step == runner::ChannelStep::Create ? "create" : "delete";
-        Q_EMIT channelStepDone(false, q(verb + " channel " + scenario_.channel) +
+        Q_EMIT channelStepDone(false, fromView(verb + " channel " + scenario_.channel) +
                                           QStringLiteral(": not connected to a server"));
         then();
         return;
@@ -204,7 +199,7 @@ void ScenarioPlayer::runStep(runner::ChannelStep step, std::function<void()> the
                 return;  // stopped (or restarted) meanwhile
             }
             if (r) {
-                Q_EMIT channelStepDone(r->ok, q(r->text));
+                Q_EMIT channelStepDone(r->ok, fromView(r->text));
             }
             then();
         });
@@ -239,7 +234,7 @@ void ScenarioPlayer::apply(const runner::TimelineAction& a) {
     for (const auto& problem : problems) {
         description += " (" + problem + ")";
     }
-    Q_EMIT actionApplied(q(description), !problems.empty());
+    Q_EMIT actionApplied(fromView(description), !problems.empty());
 }
 
 }  // namespace qs::ui

@@ -7,6 +7,7 @@
 
 #include "controllers/console_run.h"
 #include "events/config_change.h"
+#include "models/core_text.h"
 #include "models/event_time.h"
 #include "models/message_key.h"
 #include "models/task_view.h"
@@ -15,10 +16,6 @@
 namespace qs::ui {
 
 namespace {
-QString q(std::string_view s) {
-    return fromView(s);
-}
-
 QString describeSetting(const SettingChange& change) {
     const QString value = QString::fromStdString(change.value);
     switch (change.setting) {
@@ -62,7 +59,7 @@ QString describeSetting(const SettingChange& change) {
             return QStringLiteral("The pool now has %1 worker(s) competing for the same queue.")
                 .arg(value);
         default:
-            return QStringLiteral("%1 is now %2.").arg(q(toString(change.setting)), value);
+            return QStringLiteral("%1 is now %2.").arg(fromView(toString(change.setting)), value);
     }
 }
 
@@ -250,7 +247,8 @@ void Explainer::explainEvent(std::uint64_t index, Batch& out) {
         case EventKind::Requeued:
             out.add(e.timeNs, Explanation::Kind::Rejection,
                     QStringLiteral("%1 was moved by %2 to channel %3.")
-                        .arg(label(messageKey(e.channel, e.messageId)), q(e.actor), q(e.detail)),
+                        .arg(label(messageKey(e.channel, e.messageId)), fromView(e.actor),
+                             fromView(e.detail)),
                     messageKey(e.channel, e.messageId));
             break;
         case EventKind::WorkerCrashed:
@@ -259,7 +257,7 @@ void Explainer::explainEvent(std::uint64_t index, Batch& out) {
         case EventKind::WorkerPaused:
             out.add(e.timeNs, Explanation::Kind::Info,
                     QStringLiteral("%1 paused: it stops polling, the others take its share.")
-                        .arg(q(e.actor)));
+                        .arg(fromView(e.actor)));
             break;
         case EventKind::BrokerDeadLettered: {
             const QString key = messageKey(e.channel, e.messageId);
@@ -271,7 +269,7 @@ void Explainer::explainEvent(std::uint64_t index, Batch& out) {
                         : QStringLiteral("%1 reached its MaxReceiveCount and was moved to "
                                          "dead-letter channel %2 instead of being retried "
                                          "forever.")
-                              .arg(label(key), q(e.detail)),
+                              .arg(label(key), fromView(e.detail)),
                     key);
             break;
         }
@@ -293,7 +291,7 @@ void Explainer::explainEvent(std::uint64_t index, Batch& out) {
         case EventKind::SendFailed:
             out.add(e.timeNs, Explanation::Kind::DeadLetter,
                     QStringLiteral("The broker refused a task from %1: %2")
-                        .arg(q(e.actor), q(e.detail)),
+                        .arg(fromView(e.actor), fromView(e.detail)),
                     messageKey(e.channel, e.messageId));
             break;
         case EventKind::EventsDropped:
@@ -314,7 +312,7 @@ void Explainer::explainAssigned(std::uint64_t index, const Event& e, Batch& out)
         return;
     }
     const QString key = messageKey(e.channel, e.messageId);
-    const QString actor = q(e.actor);
+    const QString actor = fromView(e.actor);
     const TrailAround t = trailAround(run, *message, index);
     if (t.deliveries > 1 && t.before) {
         const QString previous = fromView(run.event(t.trail[*t.before]).actor.view());
@@ -355,7 +353,7 @@ void Explainer::explainAcked(std::uint64_t index, const Event& e, Batch& out) {
         const QString key = messageKey(e.channel, e.messageId);
         out.add(e.timeNs, Explanation::Kind::Info,
                 QStringLiteral("%1 finally acked by %2 after %3 deliveries.")
-                    .arg(label(key), q(e.actor))
+                    .arg(label(key), fromView(e.actor))
                     .arg(t.deliveries),
                 key);
     }
@@ -374,7 +372,7 @@ void Explainer::explainRejected(std::uint64_t index, const Event& e, Batch& out)
         text = QStringLiteral(
                    "%1 failed at %2, which rejected it (NAck): the broker puts a new "
                    "copy at the tail of the queue with receive count %3.")
-                   .arg(label(key), q(e.actor))
+                   .arg(label(key), fromView(e.actor))
                    .arg(e.receiveCount + 1);
     } else {
         const QString where =
@@ -384,7 +382,7 @@ void Explainer::explainRejected(std::uint64_t index, const Event& e, Batch& out)
         text = QStringLiteral(
                    "%1 failed at %2, which rejected it (NAck) at receive count %3, its "
                    "MaxReceiveCount: instead of queueing it again, %4.")
-                   .arg(label(key), q(e.actor))
+                   .arg(label(key), fromView(e.actor))
                    .arg(e.receiveCount)
                    .arg(where);
     }
@@ -393,7 +391,7 @@ void Explainer::explainRejected(std::uint64_t index, const Event& e, Batch& out)
 
 void Explainer::explainCrash(std::uint64_t index, const Event& e, Batch& out) {
     const Run& run = run_->run();
-    const QString actor = q(e.actor);
+    const QString actor = fromView(e.actor);
     QStringList held;
     for (const std::uint32_t m : run_->messagesReturnedBy(index)) {
         held << taskKey(run, m);
@@ -431,7 +429,7 @@ void Explainer::explainWait(const Event& e, Batch& out) {
     if (e.value != 0) {
         return;
     }
-    const QString actor = q(e.actor);
+    const QString actor = fromView(e.actor);
     auto& last = lastWaitNote_[actor];
     if (last == 0 || e.timeNs - last > 30'000'000'000LL) {
         last = e.timeNs;
@@ -450,7 +448,7 @@ void Explainer::explainConfig(const Event& e, Batch& out) {
     }
     QString text = describeConfig(e);
     if (e.source == EventSource::Worker && !e.actor.empty()) {
-        text = q(e.actor) + QStringLiteral(": ") + text;
+        text = fromView(e.actor) + QStringLiteral(": ") + text;
     }
     out.add(e.timeNs, Explanation::Kind::Config, text);
 }

@@ -3,16 +3,12 @@
 #include <QString>
 #include <string_view>
 
+#include "models/core_text.h"
+
 // How the console names a message across its views: channel + '\n' + id,
 // the channel being the one it was first seen in (a dead-lettered copy keeps
 // its task's key).
 namespace qs::ui {
-
-// Event string fields are read through std::string_view so the views do not
-// depend on how core stores them.
-inline QString fromView(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 inline QString messageKey(std::string_view channel, std::string_view messageId) {
     return fromView(channel) + QLatin1Char('\n') + fromView(messageId);

@@ -22,16 +22,13 @@
 #include "dialogs/create_channel_dialog.h"
 #include "events/event_stream.h"
 #include "models/channel_list_model.h"
+#include "models/core_text.h"
 #include "runner/channel_actions.h"
 #include "widgets/limited_spin_box.h"
 
 namespace qs::ui {
 
 namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 struct PeekOutcome {
     bool ok = false;
     QString error;
@@ -281,8 +278,9 @@ void ChannelBrowser::refresh() {
         [this](ListResult result) {
             refreshing_ = false;
             if (!result.ok()) {
-                setStatus(QStringLiteral("Cannot list channels: ") + q(result.error().describe()),
-                          true);
+                setStatus(
+                    QStringLiteral("Cannot list channels: ") + fromView(result.error().describe()),
+                    true);
                 return;
             }
             const QString keep = selectedChannel();
@@ -321,7 +319,7 @@ void ChannelBrowser::peekSelected() {
                                             std::chrono::milliseconds(1000));
             auto& r = peek.peeked;
             if (!r.ok()) {
-                out.error = q(r.error().describe());
+                out.error = fromView(r.error().describe());
                 return out;
             }
             out.ok = true;
@@ -357,25 +355,25 @@ void ChannelBrowser::showPeek(const QString& channel, std::vector<client::QueueM
         const auto& m = peeked_[static_cast<std::size_t>(r)];
         QStringList tags;
         for (const auto& [k, v] : m.tags) {
-            tags << q(k) + QLatin1Char('=') + q(v);
+            tags << fromView(k) + QLatin1Char('=') + fromView(v);
         }
         QString body = QString::fromUtf8(
             m.body.data(), static_cast<int>(std::min<std::size_t>(m.body.size(), 200)));
         body.replace(QLatin1Char('\n'), QLatin1Char(' '));
         const QStringList cells = {
             QString::number(m.attributes.sequence),
-            q(m.id),
+            fromView(m.id),
             body,
             tags.join(QStringLiteral(", ")),
             QString::number(m.attributes.receiveCount),
-            m.attributes.reRouted ? q(m.attributes.reRoutedFrom) : QString()};
+            m.attributes.reRouted ? fromView(m.attributes.reRoutedFrom) : QString()};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setToolTip(cells[c]);  // an elided cell says the whole on hover
             peek_->setItem(r, c, item);
         }
         if (m.attributes.reRouted && !m.attributes.reRoutedFrom.empty()) {
-            model_->noteDeadLetter(channel, q(m.attributes.reRoutedFrom));
+            model_->noteDeadLetter(channel, fromView(m.attributes.reRoutedFrom));
         }
     }
     details_->clear();
@@ -413,7 +411,7 @@ void ChannelBrowser::showMessage(int row) {
                             .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"))
                       : QStringLiteral("–");
     };
-    QString html = QStringLiteral("<h3>%1</h3>").arg(q(m.id).toHtmlEscaped());
+    QString html = QStringLiteral("<h3>%1</h3>").arg(fromView(m.id).toHtmlEscaped());
     html +=
         QStringLiteral("<p><b>Body</b> (%1 bytes)<pre>%2</pre></p>")
             .arg(m.body.size())
@@ -421,12 +419,14 @@ void ChannelBrowser::showMessage(int row) {
                                    static_cast<int>(std::min<std::size_t>(m.body.size(), 20000)))
                      .toHtmlEscaped());
     if (!m.metadata.empty()) {
-        html += QStringLiteral("<p><b>Metadata</b>: %1</p>").arg(q(m.metadata).toHtmlEscaped());
+        html +=
+            QStringLiteral("<p><b>Metadata</b>: %1</p>").arg(fromView(m.metadata).toHtmlEscaped());
     }
     if (!m.tags.empty()) {
         html += QStringLiteral("<p><b>Tags</b><br>");
         for (const auto& [k, v] : m.tags) {
-            html += QStringLiteral("%1 = %2<br>").arg(q(k).toHtmlEscaped(), q(v).toHtmlEscaped());
+            html += QStringLiteral("%1 = %2<br>")
+                        .arg(fromView(k).toHtmlEscaped(), fromView(v).toHtmlEscaped());
         }
         html += QStringLiteral("</p>");
     }
@@ -438,16 +438,18 @@ void ChannelBrowser::showMessage(int row) {
             .arg(ts(a.timestamp))
             .arg(a.receiveCount)
             .arg(a.reRouted ? QStringLiteral("yes") : QStringLiteral("no"))
-            .arg(a.reRouted ? QStringLiteral(" (from %1)").arg(q(a.reRoutedFrom).toHtmlEscaped())
-                            : QString())
+            .arg(a.reRouted
+                     ? QStringLiteral(" (from %1)").arg(fromView(a.reRoutedFrom).toHtmlEscaped())
+                     : QString())
             .arg(ts(a.expirationAt))
             .arg(ts(a.delayedTo));
     html +=
         QStringLiteral(
             "<p><b>Policy</b><br>max receives %1, dead-letter %2, expiration %3 s, delay %4 s</p>")
             .arg(m.policy.maxReceiveCount)
-            .arg(m.policy.deadLetterQueue.empty() ? QStringLiteral("–")
-                                                  : q(m.policy.deadLetterQueue).toHtmlEscaped())
+            .arg(m.policy.deadLetterQueue.empty()
+                     ? QStringLiteral("–")
+                     : fromView(m.policy.deadLetterQueue).toHtmlEscaped())
             .arg(m.policy.expirationSeconds)
             .arg(m.policy.delaySeconds);
     details_->setHtml(html);
@@ -478,7 +480,7 @@ void ChannelBrowser::createChannelNamed(const QString& name) {
         this,
         [client, name]() {
             auto r = client->createQueue(name.toStdString());
-            return CallOutcome{r.ok(), r.ok() ? QString() : q(r.error().describe()), {}, {}};
+            return CallOutcome{r.ok(), r.ok() ? QString() : fromView(r.error().describe()), {}, {}};
         },
         [this, name](CallOutcome out) {
             // The server's refusal in its own words (a v2.4.0 has no channel management).
@@ -516,7 +518,7 @@ void ChannelBrowser::deleteChannel(const QString& name) {
         this,
         [client, name]() {
             auto r = client->deleteQueue(name.toStdString());
-            return CallOutcome{r.ok(), r.ok() ? QString() : q(r.error().describe()), {}, {}};
+            return CallOutcome{r.ok(), r.ok() ? QString() : fromView(r.error().describe()), {}, {}};
         },
         [this, name](CallOutcome out) {
             setOutcome(out.ok ? QStringLiteral("Deleted channel %1").arg(name)
@@ -554,7 +556,7 @@ void ChannelBrowser::purgeChannel(const QString& name) {
         [client, name]() {
             auto purge = runner::purgeChannel(*client, name.toStdString());
             const auto& r = purge.removed;
-            return CallOutcome{r.ok(), r.ok() ? QString() : q(r.error().describe()),
+            return CallOutcome{r.ok(), r.ok() ? QString() : fromView(r.error().describe()),
                                r.ok() ? QString::number(r.value()) : QString(),
                                std::move(purge.report)};
         },
