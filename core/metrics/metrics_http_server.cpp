@@ -74,18 +74,30 @@ MHD_Result respond(MHD_Connection* connection, unsigned status, std::string_view
 
 }  // namespace
 
-// libmicrohttpd's access handler, on the server's thread. Every request is
-// answered on its first call: a scrape has no body to wait for.
+// libmicrohttpd's access handler, on the server's thread; called at least
+// twice per request: once its headers are in, then for the body (if any) and
+// when it is complete.
 struct MetricsRequestHandler {
     static MHD_Result handle(void* self, MHD_Connection* connection, const char* url,
                              const char* method, const char* /*version*/,
-                             const char* /*uploadData*/, size_t* /*uploadDataSize*/,
-                             void** /*requestState*/) {
+                             const char* /*uploadData*/, size_t* uploadDataSize,
+                             void** requestState) {
         constexpr std::string_view kText = "text/plain; charset=utf-8";
         const std::string_view verb = method;
         if (verb != MHD_HTTP_METHOD_GET && verb != MHD_HTTP_METHOD_HEAD) {
+            // Answered at once: the body is never read and the connection closes.
             return respond(connection, MHD_HTTP_METHOD_NOT_ALLOWED,
                            "only GET and HEAD are served\n", kText, "GET, HEAD");
+        }
+        // Answering before the request is complete would close the connection;
+        // scrapers keep theirs open, so wait for the end of the request.
+        if (*requestState == nullptr) {
+            *requestState = self;
+            return MHD_YES;
+        }
+        if (*uploadDataSize != 0) {
+            *uploadDataSize = 0;  // a GET with a body: the body is ignored
+            return MHD_YES;
         }
         if (std::string_view(url) != kMetricsPath)
             return respond(connection, MHD_HTTP_NOT_FOUND, "not found: metrics are at /metrics\n",

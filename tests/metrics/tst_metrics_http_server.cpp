@@ -1,6 +1,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <QtTest>
@@ -56,6 +57,39 @@ private Q_SLOTS:
         QCOMPARE(response.headers.at("content-type"),
                  std::string(qs::metrics::kExpositionContentType));
         QCOMPARE(response.headers.at("content-length"), std::to_string(kBody.size()));
+    }
+
+    // Prometheus keeps its connection open between scrapes: two requests sent
+    // at once on one connection get two answers.
+    void aKeptAliveConnectionServesSeveralScrapes() {
+        const auto server = startOn(0);
+        QVERIFY(server);
+        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        QVERIFY(fd >= 0);
+        timeval timeout{60, 0};  // only bounds a failure
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(static_cast<std::uint16_t>(server->port()));
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        QCOMPARE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+        const std::string requests =
+            "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+        QCOMPARE(::send(fd, requests.data(), requests.size(), MSG_NOSIGNAL),
+                 static_cast<ssize_t>(requests.size()));
+        std::string answers;
+        char buffer[4096];
+        ssize_t got = 0;
+        while ((got = ::recv(fd, buffer, sizeof(buffer), 0)) > 0)
+            answers.append(buffer, static_cast<std::size_t>(got));
+        ::close(fd);
+        std::size_t oks = 0;
+        for (auto at = answers.find("HTTP/1.1 200 OK"); at != std::string::npos;
+             at = answers.find("HTTP/1.1 200 OK", at + 1))
+            ++oks;
+        QVERIFY2(oks == 2, answers.c_str());
+        QVERIFY(answers.ends_with(kBody));
     }
 
     void headAnswersHeadersWithoutABody() {
