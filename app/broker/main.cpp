@@ -4,20 +4,22 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
 
 #include "broker/broker.h"
 #include "common/version.h"
+#include "metrics/metrics_http_server.h"
 
 namespace {
 
 void printUsage(std::ostream& out) {
     out << "Usage: queuescope-broker [--port N] [--bind ADDR] [--auth-token T]\n"
            "                         [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]]\n"
-           "                         [--data-dir DIR [--sync always|batch|none]] "
-           "[--help] [--version]\n"
+           "                         [--data-dir DIR [--sync always|batch|none]]\n"
+           "                         [--metrics-port N] [--help] [--version]\n"
            "  --port N         TCP port to listen on (default 50000; 0 = pick a free one)\n"
            "  --bind ADDR      address to bind (default 127.0.0.1)\n"
            "  --auth-token T   require metadata 'authorization: T' on every RPC but Ping\n"
@@ -28,9 +30,12 @@ void printUsage(std::ostream& out) {
            "  --sync MODE      with --data-dir: always = answer after fsync (group commit);\n"
            "                   batch = fsync every 50 ms, nothing lost on a process crash\n"
            "                   (default); none = the OS decides when data reaches disk\n"
+           "  --metrics-port N serve Prometheus metrics at http://127.0.0.1:N/metrics\n"
+           "                   (0 = pick a free port; default: no metrics endpoint)\n"
            "  --help           show this help\n"
            "  --version        print the version and exit\n"
-           "Prints 'queuescope-broker listening on <host>:<port>' once serving.\n";
+           "Prints 'queuescope-broker listening on <host>:<port>' once serving, then\n"
+           "'queuescope-broker metrics on http://127.0.0.1:<port>/metrics' with --metrics-port.\n";
 }
 
 bool parsePort(std::string_view text, int* port) {
@@ -53,6 +58,7 @@ bool parsePort(std::string_view text, int* port) {
 int main(int argc, char** argv) {
     qs::broker::BrokerOptions options;
     bool syncGiven = false;
+    int metricsPort = -1;  // -1 = no metrics endpoint
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         auto value = [&](std::string_view flag) -> const char* {
@@ -72,6 +78,13 @@ int main(int argc, char** argv) {
             const char* text = value(arg);
             if (!parsePort(text, &options.port)) {
                 std::cerr << "queuescope-broker: invalid port '" << text
+                          << "' (expected 0-65535)\n";
+                return 2;
+            }
+        } else if (arg == "--metrics-port") {
+            const char* text = value(arg);
+            if (!parsePort(text, &metricsPort)) {
+                std::cerr << "queuescope-broker: invalid metrics port '" << text
                           << "' (expected 0-65535)\n";
                 return 2;
             }
@@ -131,14 +144,31 @@ int main(int argc, char** argv) {
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
     qs::broker::Broker broker(options);
+    // The metrics port is bound before the broker starts, so a taken port
+    // stops the process before it serves anything.
+    std::unique_ptr<qs::metrics::MetricsHttpServer> metrics;
+    if (metricsPort >= 0) {
+        std::string error;
+        metrics = qs::metrics::MetricsHttpServer::start(
+            metricsPort, [&broker] { return broker.metricsText(); }, &error);
+        if (!metrics) {
+            std::cerr << "queuescope-broker: " << error << '\n';
+            return 1;
+        }
+    }
     if (!broker.start()) {
         return 1;  // the reason was already printed through options.log
     }
     std::cout << "queuescope-broker listening on " << broker.address() << std::endl;
+    if (metrics) {
+        std::cout << "queuescope-broker metrics on http://127.0.0.1:" << metrics->port()
+                  << "/metrics" << std::endl;
+    }
 
     int received = 0;
     sigwait(&signals, &received);
     std::cerr << "queuescope-broker: stopping (signal " << received << ")\n";
+    metrics.reset();  // no scrape reads the broker while it stops
     broker.stop();
     return 0;
 }

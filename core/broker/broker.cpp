@@ -10,14 +10,18 @@
 #include <optional>
 #include <sstream>
 
+#include "broker/broker_metrics.h"
 #include "broker/durable_log.h"
 #include "broker/event_sink.h"
 #include "broker/kubemq_service.h"
 #include "broker/queue_engine.h"
+#include "broker/rpc_counting_interceptor.h"
 #include "broker/service_context.h"
 #include "broker/session_threads.h"
 #include "common/clock.h"
 #include "events/broker_observer.h"
+#include "kubemq.grpc.pb.h"
+#include "metrics/exposition.h"
 
 namespace qs::broker {
 
@@ -71,11 +75,23 @@ std::shared_ptr<grpc::ServerCredentials> serverCredentials(const BrokerTlsOption
     return grpc::SslServerCredentials(ssl);
 }
 
+// Every method of the kubemq service, listed in the metrics before its first call.
+void declareServiceMethods(RpcCounters& counters) {
+    const auto* service = google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(
+        kubemq::kubemq::service_full_name());
+    if (service == nullptr)
+        return;
+    for (int i = 0; i < service->method_count(); ++i)
+        counters.declare(service->method(i)->name());
+}
+
 }  // namespace
 
 struct Broker::Impl {
     explicit Impl(BrokerOptions brokerOptions)
-        : options(std::move(brokerOptions)), engine(events) {}
+        : options(std::move(brokerOptions)), engine(events) {
+        declareServiceMethods(rpcs);
+    }
     ~Impl() {
         engine.stop();
         if (store)
@@ -89,6 +105,7 @@ struct Broker::Impl {
     std::unique_ptr<DurableLog> store;  // declared first: the engine points to it
     QueueEngine engine;                 // outlives restarts: messages stay while the object lives
     SessionThreads threads;
+    RpcCounters rpcs;  // outlives restarts, like the engine's counters
     std::unique_ptr<ServiceContext> context;
     std::unique_ptr<KubemqService> service;
     std::unique_ptr<grpc::Server> server;
@@ -166,6 +183,9 @@ bool Broker::start(std::string* error) {
     quota.SetMaxThreads(4096);
     builder.SetResourceQuota(quota);
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> counting;
+    counting.push_back(makeRpcCountingInterceptorFactory(impl_->rpcs));
+    builder.experimental().SetInterceptorCreators(std::move(counting));
     impl_->server = builder.BuildAndStart();
     if (!impl_->server || bound == 0) {
         if (impl_->server) {
@@ -219,6 +239,13 @@ std::string Broker::address() const {
 
 void Broker::setObserver(BrokerObserver* observer) {
     impl_->events.setObserver(observer);
+}
+
+std::string Broker::metricsText() const {
+    std::vector<ChannelFigures> channels;
+    for (const auto& channel : impl_->engine.channels())
+        channels.push_back({channel->name(), channel->stats()});
+    return metrics::renderExposition(brokerMetricFamilies(channels, impl_->rpcs.figures()));
 }
 
 }  // namespace qs::broker

@@ -50,8 +50,8 @@ struct BrokerOptions {
 // start() and closed by the destructor.
 //
 // Threading: construct, start(), stop() and destroy from one owning thread that
-// is not a gRPC handler thread. port(), address(), isRunning() and
-// setObserver() are safe from any thread.
+// is not a gRPC handler thread. port(), address(), isRunning(),
+// setObserver() and metricsText() are safe from any thread.
 class Broker {
 public:
     explicit Broker(BrokerOptions options);
@@ -72,6 +72,11 @@ public:
 
     // At most one observer; null removes it. See BrokerObserver for threading.
     void setObserver(BrokerObserver* observer);
+
+    // The broker's figures (every channel, every RPC method) as Prometheus text
+    // exposition format 0.0.4 (docs/broker.md, Metrics). Safe from any thread,
+    // also while stopped; counters keep growing across stop() and start().
+    std::string metricsText() const;
 
 private:
     struct Impl;

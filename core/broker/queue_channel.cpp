@@ -218,6 +218,36 @@ void QueueChannel::noteExpired(std::size_t count) {
     stats_.expiredMessages += count;
 }
 
+void QueueChannel::noteAccepted() {
+    std::lock_guard lock(mutex_);
+    ++stats_.acceptedMessages;
+}
+
+void QueueChannel::noteHandedOut(std::size_t count) {
+    std::lock_guard lock(mutex_);
+    stats_.handedOutMessages += count;
+}
+
+void QueueChannel::noteAcked() {
+    std::lock_guard lock(mutex_);
+    ++stats_.ackedMessages;
+}
+
+void QueueChannel::noteRejected() {
+    std::lock_guard lock(mutex_);
+    ++stats_.rejectedMessages;
+}
+
+void QueueChannel::noteDeadLettered() {
+    std::lock_guard lock(mutex_);
+    ++stats_.deadLetteredMessages;
+}
+
+void QueueChannel::notePurged(std::size_t count) {
+    std::lock_guard lock(mutex_);
+    stats_.purgedMessages += count;
+}
+
 void QueueChannel::addDelayed(int delta) {
     std::lock_guard lock(mutex_);
     stats_.delayedMessages = static_cast<std::uint64_t>(

@@ -17,13 +17,21 @@ class DurableLog;
 struct RecoveredChannel;
 class Waiter;
 
-// Counters and gauges of one channel (QueuesInfo, list-channels).
+// Counters and gauges of one channel (QueuesInfo, list-channels, metrics).
+// Counters start at zero when the channel is created (also after a restart).
 struct ChannelStats {
     std::uint64_t sentMessages = 0;  // stored into this channel (all copies)
     std::uint64_t sentBytes = 0;
-    std::uint64_t deliveredMessages = 0;  // hand-outs to consumers
+    std::uint64_t deliveredMessages = 0;  // hand-outs to consumers, peeks and purges included
     std::uint64_t deliveredBytes = 0;
     std::uint64_t expiredMessages = 0;
+    // What happened to messages, one count per message (the metrics' counters):
+    std::uint64_t acceptedMessages = 0;      // sends to it (send path, re-queue, v1 resend)
+    std::uint64_t handedOutMessages = 0;     // hand-outs to consumers (no peeks, no purges)
+    std::uint64_t ackedMessages = 0;         // acked, or replaced by a v1 modified message
+    std::uint64_t rejectedMessages = 0;      // nacked: reject, v1 visibility timeout / stream end
+    std::uint64_t deadLetteredMessages = 0;  // over MaxReceiveCount: moved to the DLQ or dropped
+    std::uint64_t purgedMessages = 0;        // removed by AckAllQueueMessages
     std::uint64_t readyMessages = 0;   // waiting to be delivered
     std::uint64_t storedMessages = 0;  // ready + reserved
     std::uint64_t storedBytes = 0;
@@ -91,6 +99,13 @@ public:
 
     void noteDelivered(std::size_t count, std::size_t bytes);
     void noteExpired(std::size_t count);
+    // The per-message outcome counters of ChannelStats.
+    void noteAccepted();
+    void noteHandedOut(std::size_t count);
+    void noteAcked();
+    void noteRejected();
+    void noteDeadLettered();
+    void notePurged(std::size_t count);
     void addDelayed(int delta);
     void addConsumer(int delta);
     ChannelStats stats() const;

@@ -213,6 +213,7 @@ StoreResult QueueEngine::sendFrom(std::string_view channelName, StoredMessage me
     else
         message.expirationAt = 0;
     auto target = channel(channelName);
+    target->noteAccepted();
     if (message.delaySeconds > 0) {
         message.delayedTo = now + static_cast<std::int64_t>(message.delaySeconds) * kNanosPerSecond;
         result.expirationAt = message.expirationAt;
@@ -309,8 +310,11 @@ CollectResult QueueEngine::collect(QueueChannel& channel, int max, const Collect
             out.push_back(std::move(message));
         }
     }
-    if (delivered > 0)
+    if (delivered > 0) {
         channel.noteDelivered(delivered, deliveredBytes);
+        if (!options.peek)
+            channel.noteHandedOut(delivered);
+    }
     commit();
     return result;
 }
@@ -319,6 +323,7 @@ bool QueueEngine::ack(QueueChannel& channel, std::uint64_t sequence, const Actor
     auto removed = channel.removeReserved(sequence);
     if (!removed)
         return false;
+    channel.noteAcked();
     emitAcked(channel, *removed, actor);
     commit();
     return true;
@@ -337,6 +342,7 @@ bool QueueEngine::nack(QueueChannel& channel, std::uint64_t sequence, const Acto
     auto removed = channel.removeReserved(sequence, false);
     if (!removed)
         return false;
+    channel.noteRejected();
     StoredMessage copy = std::move(*removed);
     // The hand-out showed c + 1; the copy is stored with c + 1 and would show
     // c + 2, which is checked now (spec §2.7).
@@ -420,6 +426,7 @@ std::optional<std::string> QueueEngine::replace(QueueChannel& channel, std::uint
     auto removed = channel.removeReserved(sequence, false);
     if (!removed)
         return std::string("message not found");
+    channel.noteAcked();
     emitAcked(channel, *removed, actor);
     sendFrom(destination, std::move(replacement), actor.clientId,
              RecordOrigin{channel.name(), sequence, 0});
@@ -431,8 +438,10 @@ std::optional<std::string> QueueEngine::replace(QueueChannel& channel, std::uint
 std::size_t QueueEngine::purgeReady(QueueChannel& channel, const Actor& actor) {
     const EventSink::Group group(events_);  // one purge's events reach the observer at once
     auto removed = channel.removeAllReady();
-    if (!removed.empty())
+    if (!removed.empty()) {
         channel.noteDelivered(removed.size(), 0);
+        channel.notePurged(removed.size());
+    }
     for (const auto& message : removed) {
         events_.emit(EventKind::BrokerPurged, [&](Event& event) {
             describe(event, channel, message, actor);
@@ -448,6 +457,7 @@ std::size_t QueueEngine::purgeReady(QueueChannel& channel, const Actor& actor) {
 void QueueEngine::deadLetter(QueueChannel& source, StoredMessage message, const Actor& actor) {
     const std::string destination = message.maxReceiveQueue();
     const std::uint64_t sourceSequence = message.sequence;
+    source.noteDeadLettered();
     events_.emit(EventKind::BrokerDeadLettered, [&](Event& event) {
         event.actor.assign(actor.clientId);
         event.transaction = actor.transaction;
