@@ -32,6 +32,11 @@ std::string probeServer(const ParityOptions& o, bool* unavailable) {
     if (auto ping = client.ping(); !ping.ok()) {
         return "cannot reach the server at " + o.address + ": " + ping.error().describe();
     }
+    // Ping goes without the token: one call that needs it, so a refused token
+    // is found before the embedded run, not after it.
+    if (auto info = client.queuesInfo(o.scenario.channel); !info.ok()) {
+        return "the server at " + o.address + " refused a request: " + info.error().describe();
+    }
     if (!o.scenario.createChannel && !o.scenario.deleteChannel) {
         return {};
     }
@@ -50,11 +55,15 @@ std::string probeServer(const ParityOptions& o, bool* unavailable) {
 
 // What the server side cannot show at all: an expiry is seen only through the
 // embedded broker's own events, so on a server expired and lost look alike.
+// Only a task that can expire within the run's time bound matters.
 std::string unobservable(const runner::Scenario& s) {
-    if (s.tasks.policy.expirationSeconds > 0) {
-        return "the scenario's tasks expire (policy expirationSeconds), and an expiry is seen "
-               "only through the embedded broker's own events: a server reports none, so there "
-               "an expired task would look lost; nothing was run";
+    const double bound = s.untilDrained ? s.timeoutSeconds : s.runForSeconds;
+    const int expiry = s.tasks.policy.expirationSeconds;
+    if (expiry > 0 && s.tasks.policy.delaySeconds + expiry < bound) {
+        return "the scenario's tasks can expire within the run (policy expirationSeconds " +
+               std::to_string(expiry) +
+               "), and an expiry is seen only through the embedded broker's own events: a "
+               "server reports none, so there an expired task would look lost; nothing was run";
     }
     return {};
 }
@@ -155,14 +164,14 @@ ParityResult checkParity(const ParityOptions& o) {
         r.problem = "--address " + o.address + ": " + bad;
         return r;
     }
-    if (std::string why = unobservable(o.scenario); !why.empty()) {
-        r.outcome = ParityOutcome::Unavailable;
-        r.problem = why;
-        return r;
-    }
     bool unavailable = false;
     if (std::string why = probeServer(o, &unavailable); !why.empty()) {
         r.outcome = unavailable ? ParityOutcome::Unavailable : ParityOutcome::BadInput;
+        r.problem = why;
+        return r;
+    }
+    if (std::string why = unobservable(o.scenario); !why.empty()) {
+        r.outcome = ParityOutcome::Unavailable;
         r.problem = why;
         return r;
     }

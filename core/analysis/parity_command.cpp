@@ -152,11 +152,12 @@ void printJson(const ParityLine& line, const ParityResult& r, std::ostream& out)
                         {"embeddedAddress", r.embedded.address},
                         {"seed", r.seed},
                         {"result", outcomeName(r.outcome)},
-                        {"exitCode", r.exitCode()},
-                        {"recordings",
-                         {{"directory", r.recordDir},
-                          {"embedded", r.embedded.recording},
-                          {"server", r.server.recording}}}};
+                        {"exitCode", r.exitCode()}};
+    if (!r.recordDir.empty()) {
+        j["recordings"] = {{"directory", r.recordDir},
+                           {"embedded", r.embedded.recording},
+                           {"server", r.server.recording}};
+    }
     if (!r.problem.empty()) {
         j["problem"] = r.problem;
     }
@@ -244,7 +245,8 @@ int runParity(const std::vector<std::string>& args, std::ostream& out, std::ostr
         err << "queuescope parity: " << result.problem << '\n';
         return result.exitCode();
     }
-    if (result.outcome == ParityOutcome::Unavailable && result.recordDir.empty()) {
+    if (result.outcome == ParityOutcome::Unavailable) {
+        // Nothing ran: the reason, and with --json the same as an object.
         err << "queuescope parity: " << result.problem << '\n';
         if (line.json) {
             printJson(line, result, out);

@@ -231,6 +231,44 @@ private Q_SLOTS:
         QVERIFY2(has(f.err, "is not a folder"), f.err.c_str());
     }
 
+    // Nothing a server reports shows an expiry: refused plainly, nothing run.
+    void aScenarioWhoseTasksExpireIsNotExpressible() {
+        const std::string file = path("expiring.json");
+        test::writeEditedScenario("01-classic-work-queue.json", file, [](nlohmann::json& s) {
+            s["tasks"]["policy"]["expirationSeconds"] = 5;
+        });
+        const std::string dir = path("expiring");
+        const CommandOutput r = parity({"--scenario", file, "--address", address_, "--record-dir",
+                                        dir, "--quiet", "--json"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(has(r.err, "can expire within the run"), r.err.c_str());
+        const auto j = nlohmann::json::parse(r.out);
+        QCOMPARE(j.at("result").get<std::string>(), std::string("not expressible on the server"));
+        QVERIFY(!j.contains("recordings"));
+        QVERIFY(!fs::exists(dir));
+    }
+
+    // Ping needs no token: a refused token is found before anything runs.
+    void aRefusedTokenIsFoundBeforeAnythingRuns() {
+        QProcess guarded;
+        guarded.start(QStringLiteral(QUEUESCOPE_BROKER_EXE),
+                      {QStringLiteral("--port"), QStringLiteral("0"),
+                       QStringLiteral("--auth-token"), QStringLiteral("secret")});
+        QVERIFY(guarded.waitForStarted(kDeadlineMs));
+        while (!guarded.canReadLine() && guarded.waitForReadyRead(kDeadlineMs)) {
+        }
+        const QString line = QString::fromUtf8(guarded.readLine()).trimmed();
+        const std::string address = line.section(QLatin1Char(' '), -1).toStdString();
+        const std::string dir = path("refused");
+        const CommandOutput r = parity({"--scenario", "01-classic-work-queue", "--address",
+                                        address, "--record-dir", dir, "--quiet"});
+        guarded.terminate();
+        guarded.waitForFinished(kDeadlineMs);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(has(r.err, "refused a request") && has(r.err, address), r.err.c_str());
+        QVERIFY(!fs::exists(dir));
+    }
+
     void helpAndVersion() {
         const CommandOutput h = parity({"--help"});
         QCOMPARE(h.code, 0);

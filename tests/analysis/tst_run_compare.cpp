@@ -143,6 +143,68 @@ private Q_SLOTS:
         QCOMPARE(onlyInA, std::size_t{3});  // Task #7..#9: scenario 05 sends six
     }
 
+    // Scenario 06 draws failures at random (10 % from t=2 s) and pauses a
+    // worker mid-run: how many tasks are rejected and come back is chance.
+    // Two runs agree on every task's end; the counts chance drives are
+    // allowed, each with the reason, and nothing DIFFERS.
+    void whatTheScenarioLeavesToChanceIsAllowed() {
+        using qs::test::record;
+        using qs::test::scenarioPath;
+        const std::string a = path("06-a.qsrun");
+        const std::string b = path("06-b.qsrun");
+        record({"--scenario", scenarioPath("06-live-tuning.json"), "--seed", "7"}, a);
+        record({"--scenario", scenarioPath("06-live-tuning.json"), "--seed", "8"}, b);
+        const analysis::RunComparison c = compare(a, b);
+        QVERIFY2(!c.differs(), analysis::formatComparison(c, a, b).c_str());
+        for (const auto& row : c.totals) {
+            if (row.name == "rejected" && row.verdict == analysis::Verdict::Allowed) {
+                QVERIFY2(row.why.find("chance: random failures") == 0, row.why.c_str());
+            }
+            if (row.name == "acked" || row.name == "tasks sent" || row.name == "LOST (no end state)") {
+                QCOMPARE(row.verdict, analysis::Verdict::Same);
+            }
+        }
+        QCOMPARE(call(&analysis::runCompare, {a, b}).code, 0);
+    }
+
+    // Scenario 01 (wait 1 s) with batch 4 instead of 5: the same ten tasks
+    // acked once each, yet two of them reach a worker in a batch of 2 that
+    // waited out its timeout instead of in full batches at once: a timing
+    // class the totals do not show, and one the semantics do not let differ.
+    void aHandOutInAnotherTimingClassDiffers() {
+        using qs::test::record;
+        using qs::test::scenarioPath;
+        const std::string classic = path("01.qsrun");
+        const std::string batch4 = path("01-batch4.qsrun");
+        record({"--scenario", scenarioPath("01-classic-work-queue.json"), "--wait", "1"}, classic);
+        record({"--scenario", scenarioPath("01-classic-work-queue.json"), "--wait", "1",
+                "--batch", "4"},
+               batch4);
+        const analysis::RunComparison c = compare(classic, batch4);
+        QVERIFY(c.differs());
+        for (const auto& row : c.totals) {
+            if (row.name == "acked" || row.name == "deliveries") {
+                QCOMPARE(row.verdict, analysis::Verdict::Same);
+            }
+        }
+        bool full = false;
+        bool afterTimeout = false;
+        for (const auto& row : c.timing) {
+            if (row.name == "first hand-outs in a full batch, at once") {
+                full = row.a == "10" && row.b == "8" && row.verdict == analysis::Verdict::Differs;
+            }
+            if (row.name == "first hand-outs after the wait timeout (batch not full)") {
+                afterTimeout =
+                    row.a == "0" && row.b == "2" && row.verdict == analysis::Verdict::Differs;
+            }
+        }
+        QVERIFY2(full && afterTimeout, analysis::formatComparison(c, classic, batch4).c_str());
+        const auto r = call(&analysis::runCompare, {classic, batch4});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.find("timing: how hand-outs reached their workers") != std::string::npos,
+                 r.out.c_str());
+    }
+
     void badCommandLinesAndFiles() {
         QCOMPARE(call(&analysis::runCompare, {crashA_}).code, 2);
         QCOMPARE(call(&analysis::runCompare, {crashA_, crashB_, poison_}).code, 2);
