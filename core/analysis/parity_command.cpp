@@ -6,6 +6,7 @@
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <system_error>
 #include <nlohmann/json.hpp>
 
 #include "analysis/command_line.h"
@@ -65,6 +66,11 @@ std::string parseLine(const std::vector<std::string>& args, ParityLine* out) {
         };
         std::string why;
         std::string seed;
+        const bool switchOption =
+            a == "--help" || a == "--version" || a == "--json" || a == "--quiet";
+        if (switchOption && inlineValue) {
+            return a + " takes no value";
+        }
         if (a == "-h" || a == "--help") {
             line.help = true;
         } else if (a == "--version") {
@@ -123,9 +129,15 @@ std::string outcomeName(ParityOutcome o) {
     return "?";
 }
 
+// The recordings that were made (a failed run may have left only one).
 void printRecordings(const ParityResult& r, std::ostream& out) {
-    out << "\nRecordings (open them with queuescope compare, report, trace, summary):\n"
-        << "  " << r.embedded.recording << "\n  " << r.server.recording << '\n';
+    out << "\nRecordings (open them with queuescope compare, report, trace, summary):\n";
+    for (const std::string* file : {&r.embedded.recording, &r.server.recording}) {
+        std::error_code ec;
+        if (std::filesystem::exists(*file, ec)) {
+            out << "  " << *file << '\n';
+        }
+    }
 }
 
 void printText(const ParityLine& line, const ParityResult& r, std::ostream& out) {

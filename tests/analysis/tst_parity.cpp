@@ -188,6 +188,8 @@ private Q_SLOTS:
              "unknown option '--bogus'"},
             {"bad seed", "--scenario 01-classic-work-queue --address 127.0.0.1:1 --seed -1",
              "--seed -1"},
+            {"switch with a value", "--scenario 01-classic-work-queue --json=yes",
+             "--json takes no value"},
         };
         for (const auto& [row, args, message] : cases) {
             QTest::newRow(row.c_str()) << QString::fromStdString(args)

@@ -169,9 +169,11 @@ private Q_SLOTS:
 
     // Scenario 01 (wait 1 s) with batch 4 instead of 5: the same ten tasks
     // acked once each, yet two of them reach a worker in a batch of 2 that
-    // waited out its timeout instead of in full batches at once: a timing
-    // class the totals do not show, and one the semantics do not let differ.
-    void aHandOutInAnotherTimingClassDiffers() {
+    // waited out its timeout instead of in full batches at once. The timing
+    // rows show it, allowed with the reason: how stored messages are shared
+    // among Gets that wait together is the competing consumers' order (a
+    // KubeMQ v2.4.0 splits them so even with batch 5, docs/broker.md).
+    void timingClassesAreShownAndJudged() {
         using qs::test::record;
         using qs::test::scenarioPath;
         const std::string classic = path("01.qsrun");
@@ -181,26 +183,24 @@ private Q_SLOTS:
                 "--batch", "4"},
                batch4);
         const analysis::RunComparison c = compare(classic, batch4);
-        QVERIFY(c.differs());
-        for (const auto& row : c.totals) {
-            if (row.name == "acked" || row.name == "deliveries") {
-                QCOMPARE(row.verdict, analysis::Verdict::Same);
-            }
-        }
         bool full = false;
         bool afterTimeout = false;
         for (const auto& row : c.timing) {
+            const bool allowed = row.verdict == analysis::Verdict::Allowed &&
+                                 row.why.find("competing consumers") != std::string::npos;
             if (row.name == "first hand-outs in a full batch, at once") {
-                full = row.a == "10" && row.b == "8" && row.verdict == analysis::Verdict::Differs;
+                full = row.a == "10" && row.b == "8" && allowed;
             }
             if (row.name == "first hand-outs after the wait timeout (batch not full)") {
-                afterTimeout =
-                    row.a == "0" && row.b == "2" && row.verdict == analysis::Verdict::Differs;
+                afterTimeout = row.a == "0" && row.b == "2" && allowed;
             }
+            QVERIFY2(row.name.find("before the wait timeout") == std::string::npos,
+                     row.name.c_str());
         }
         QVERIFY2(full && afterTimeout, analysis::formatComparison(c, classic, batch4).c_str());
+        QVERIFY(!c.differs());
         const auto r = call(&analysis::runCompare, {classic, batch4});
-        QCOMPARE(r.code, 1);
+        QCOMPARE(r.code, 0);
         QVERIFY2(r.out.find("timing: how hand-outs reached their workers") != std::string::npos,
                  r.out.c_str());
     }
