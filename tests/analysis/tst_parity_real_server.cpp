@@ -64,6 +64,12 @@ private Q_SLOTS:
             QVERIFY(!std::filesystem::exists(dir));
             return;
         }
+        if (r.code != 0) {
+            // The whole comparison (a failure message is cut short) and the
+            // recordings, kept for `queuescope compare` / `report`.
+            dir_.setAutoRemove(false);
+            qWarning("%s%s\nrecordings kept in %s", r.out.c_str(), r.err.c_str(), dir.c_str());
+        }
         QVERIFY2(r.code == 0, (r.out + r.err).c_str());
         QVERIFY2(r.out.find("Parity: SAME") != std::string::npos, r.out.c_str());
     }
