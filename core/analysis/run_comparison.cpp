@@ -414,6 +414,34 @@ void compareTasks(const RecordedRun& a, const RecordedRun& b, RunComparison& c) 
                           [](const TaskDifference& d) { return d.verdict == Verdict::Differs; });
 }
 
+// Messages a worker got twice in one Get's answer (the same transaction):
+// KubeMQ v2.4.0 does this at times when it spreads stored messages among
+// Gets that start together (docs/broker.md); the embedded broker never does.
+void noteDuplicateHandOuts(const RecordedRun& run, const std::string& side,
+                           std::vector<std::string>& notes) {
+    std::map<std::string, std::vector<std::string>> byAnswer;  // "worker, transaction" -> tasks
+    for (const MessageRecord* m : run.messages()) {
+        for (std::size_t i = 1; i < m->deliveries.size(); ++i) {
+            const DeliveryRecord& x = m->deliveries[i - 1];
+            const DeliveryRecord& y = m->deliveries[i];
+            if (!y.transaction.empty() && x.transaction == y.transaction && x.worker == y.worker) {
+                byAnswer[y.worker + " in transaction " + y.transaction].push_back(
+                    run.taskName(*m));
+            }
+        }
+    }
+    for (const auto& [answer, tasks] : byAnswer) {
+        std::string list;
+        for (const std::string& t : tasks) {
+            list += (list.empty() ? "" : ", ") + t;
+        }
+        notes.push_back(side + ": the same message twice in one Get's answer (" + list + " to " +
+                        answer +
+                        "); KubeMQ v2.4.0 does this at times when it spreads stored messages "
+                        "among Gets that start together (docs/broker.md)");
+    }
+}
+
 }  // namespace
 
 bool RunComparison::differs() const {
@@ -432,6 +460,8 @@ RunComparison compareRuns(const RecordedRun& a, const RecordedRun& b) {
     c.workers = compareWorkers(a, b);
     c.timing = compareTiming(a, b);
     compareTasks(a, b, c);
+    noteDuplicateHandOuts(a, "A", c.notes);
+    noteDuplicateHandOuts(b, "B", c.notes);
     return c;
 }
 
@@ -493,6 +523,9 @@ std::string formatComparison(const RunComparison& c, const std::string& nameA,
             out += "... and " + std::to_string(c.tasks.size() - maxTasks) + " more\n";
         }
     }
+    for (const std::string& note : c.notes) {
+        out += "\nNote: " + note + "\n";
+    }
     std::size_t differing = 0;
     std::size_t allowed = 0;
     auto count = [&](const auto& rows) {
@@ -548,6 +581,7 @@ std::string comparisonJson(const RunComparison& c) {
                                 {"workers", rows(c.workers)},
                                 {"timing", rows(c.timing)},
                                 {"tasks", std::move(tasks)},
+                                {"notes", c.notes},
                                 {"tasksMatched", c.tasksMatched},
                                 {"tasksOnOtherWorkers", c.tasksOnOtherWorkers}};
     // Bodies and names are user text: bytes that are not UTF-8 become U+FFFD.

@@ -65,6 +65,9 @@ struct RunComparison {
     std::vector<ComparedValue> workers;    // per worker: share of deliveries and acks
     std::vector<ComparedValue> timing;     // hand-outs per timing class (handout_timing.h)
     std::vector<TaskDifference> tasks;     // sorted: not allowed first, then by task
+    // Plain sentences about what a run shows that no rule judges, e.g. a
+    // server that put the same message twice into one Get's answer.
+    std::vector<std::string> notes;
     std::size_t tasksMatched = 0;          // in both runs
     std::size_t tasksOnOtherWorkers = 0;   // ended alike, on another worker (allowed)
 

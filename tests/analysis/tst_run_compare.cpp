@@ -205,6 +205,30 @@ private Q_SLOTS:
                  r.out.c_str());
     }
 
+    // A real recording of scenario 01 on KubeMQ v2.4.0 (kept by
+    // tst_parity_real_server, 2026-12-02) whose worker-3 got Task #7 and
+    // Task #9 twice each in one Get's answer. The comparison says so in a
+    // note, and the extra hand-outs DIFFER: a message handed out twice is a
+    // real difference, whoever's defect it is (docs/broker.md).
+    void theSameMessageTwiceInOneGetIsNamed() {
+        const std::string data = QUEUESCOPE_ANALYSIS_DATA_DIR;
+        const std::string a = data + "/01-embedded.qsrun";
+        const std::string b = data + "/01-kubemq-v2.4.0-duplicate-in-one-get.qsrun";
+        const analysis::RunComparison c = compare(a, b);
+        QVERIFY(c.differs());
+        QCOMPARE(c.notes.size(), std::size_t{1});
+        QVERIFY2(c.notes[0].rfind("B: the same message twice in one Get's answer (Task #7, "
+                                  "Task #9 to worker-3 in transaction ",
+                                  0) == 0,
+                 c.notes[0].c_str());
+        const auto tasks = differing(c);
+        QCOMPARE(tasks.size(), std::size_t{2});
+        const auto r = call(&analysis::runCompare, {a, b});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.find("Note: B: the same message twice") != std::string::npos, r.out.c_str());
+        QVERIFY(compare(a, a).notes.empty());
+    }
+
     void badCommandLinesAndFiles() {
         QCOMPARE(call(&analysis::runCompare, {crashA_}).code, 2);
         QCOMPARE(call(&analysis::runCompare, {crashA_, crashB_, poison_}).code, 2);
