@@ -237,7 +237,12 @@ int runParity(const std::vector<std::string>& args, std::ostream& out, std::ostr
         err << prefixLines("queuescope parity: ", error) << "\n(see queuescope parity --help)\n";
         return kExitUsage;
     }
-    options.recordingStem = std::filesystem::path(line.scenario).stem().string();
+    // The recordings are named after the scenario's file, also when a short
+    // name chose it.
+    std::string unused;
+    const std::string file = runner::resolveScenario(line.scenario, &unused);
+    options.recordingStem =
+        std::filesystem::path(file.empty() ? line.scenario : file).stem().string();
     options.address = line.address;
     options.authToken = line.authToken;
     options.recordDir = line.recordDir;
