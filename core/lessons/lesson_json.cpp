@@ -6,8 +6,10 @@
 #include <fstream>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <sstream>
 
+#include "common/json_schema.h"
 #include "common/prefix_lines.h"
 #include "lessons/run_facts.h"
 #include "runner/scenario_json.h"
@@ -17,64 +19,18 @@ namespace qs::lessons {
 namespace {
 
 using json = nlohmann::json;
-
-// Thrown inside this file only, turned into the caller's error string.
-struct SchemaError {
-    std::string message;
-};
-
-[[noreturn]] void fail(const std::string& where, const std::string& what) {
-    throw SchemaError{where + ": " + what};
-}
-
-std::string join(const std::string& where, std::string_view key) {
-    return where.empty() ? std::string(key) : where + "." + std::string(key);
-}
-
-std::string at(const std::string& where, std::size_t i) {
-    return where + "[" + std::to_string(i) + "]";
-}
+using json_schema::fail;
+using json_schema::need;
+using json_schema::SchemaError;
+const auto& join = json_schema::joinPath;
+const auto& at = json_schema::indexPath;
+const auto& text = json_schema::getNonEmptyString;
+const auto& number = json_schema::getNumber;
+const auto& whole = json_schema::getInt;
 
 void checkKeys(const json& v, const std::string& where,
                std::initializer_list<std::string_view> allowed) {
-    if (!v.is_object()) {
-        fail(where.empty() ? "lesson" : where, "must be a JSON object");
-    }
-    for (const auto& item : v.items()) {
-        if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end()) {
-            fail(join(where, item.key()), "unknown key");
-        }
-    }
-}
-
-const json& need(const json& v, const std::string& where, std::string_view key,
-                 std::string_view what) {
-    if (!v.contains(key)) {
-        fail(join(where, key), "missing (" + std::string(what) + ")");
-    }
-    return v[std::string(key)];
-}
-
-std::string text(const json& v, const std::string& where) {
-    if (!v.is_string() || v.get<std::string>().empty()) {
-        fail(where, "must be a non-empty string");
-    }
-    return v.get<std::string>();
-}
-
-double number(const json& v, const std::string& where) {
-    if (!v.is_number() || !std::isfinite(v.get<double>())) {
-        fail(where, "must be a number");
-    }
-    return v.get<double>();
-}
-
-int whole(const json& v, const std::string& where, int min, int max) {
-    if (!v.is_number_integer() || v.get<long long>() < min || v.get<long long>() > max) {
-        fail(where, "must be a whole number between " + std::to_string(min) + " and " +
-                        std::to_string(max));
-    }
-    return static_cast<int>(v.get<long long>());
+    json_schema::checkKeys(v, where, std::span(allowed.begin(), allowed.size()), "lesson");
 }
 
 // What a step's run offers for checks to name: its workers and task numbers.

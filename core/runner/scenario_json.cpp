@@ -12,6 +12,7 @@
 #include <span>
 #include <sstream>
 
+#include "common/json_schema.h"
 #include "common/prefix_lines.h"
 #include "common/protocol_limits.h"
 #include "workers/setting_limits.h"
@@ -21,83 +22,24 @@ namespace qs::runner {
 namespace {
 
 using json = nlohmann::json;
-
-// Thrown inside this file only, turned into the caller's error string.
-struct SchemaError {
-    std::string message;
-};
-
-[[noreturn]] void fail(const std::string& where, const std::string& what) {
-    throw SchemaError{where + ": " + what};
-}
-
-std::string join(const std::string& where, std::string_view key) {
-    return where.empty() ? std::string(key) : where + "." + std::string(key);
-}
-
-// The first key of `object` that is not in `allowed`; nullopt when all are.
-std::optional<std::string> unknownKey(const json& object,
-                                      std::span<const std::string_view> allowed) {
-    for (const auto& item : object.items()) {
-        if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end()) {
-            return item.key();
-        }
-    }
-    return std::nullopt;
-}
+using json_schema::fail;
+using json_schema::getBool;
+using json_schema::getEnum;
+using json_schema::getInt;
+using json_schema::getNumber;
+using json_schema::getString;
+using json_schema::SchemaError;
+using json_schema::unknownKey;
+const auto& join = json_schema::joinPath;
 
 void checkKeys(const json& object, const std::string& where,
-               std::span<const std::string_view> allowed,
-               std::string_view problem = "unknown key") {
-    if (!object.is_object()) {
-        fail(where.empty() ? "scenario" : where, "must be a JSON object");
-    }
-    if (const auto key = unknownKey(object, allowed)) {
-        fail(join(where, *key), std::string(problem));
-    }
+               std::span<const std::string_view> allowed) {
+    json_schema::checkKeys(object, where, allowed, "scenario");
 }
 
 void checkKeys(const json& object, const std::string& where,
                std::initializer_list<std::string_view> allowed) {
     checkKeys(object, where, std::span(allowed.begin(), allowed.size()));
-}
-
-std::string getString(const json& v, const std::string& where) {
-    if (!v.is_string()) {
-        fail(where, "must be a string");
-    }
-    return v.get<std::string>();
-}
-
-// A string naming one value of an enum, read with that enum's parse function;
-// `choices` lists the names for the error.
-template <typename Enum>
-Enum getEnum(const json& v, const std::string& where, bool (*parse)(std::string_view, Enum*),
-             std::string_view choices) {
-    const std::string text = getString(v, where);
-    Enum value{};
-    if (!parse(text, &value)) {
-        fail(where, "'" + text + "' is not one of " + std::string(choices));
-    }
-    return value;
-}
-
-bool getBool(const json& v, const std::string& where) {
-    if (!v.is_boolean()) {
-        fail(where, "must be true or false");
-    }
-    return v.get<bool>();
-}
-
-double getNumber(const json& v, const std::string& where) {
-    if (!v.is_number()) {
-        fail(where, "must be a number");
-    }
-    double d = v.get<double>();
-    if (!std::isfinite(d)) {
-        fail(where, "must be a finite number");
-    }
-    return d;
 }
 
 double getNonNegative(const json& v, const std::string& where) {
@@ -115,22 +57,6 @@ double getNumber(const json& v, const std::string& where, const Limit<double>& l
         fail(where, "must be " + limit.bounds());
     }
     return d;
-}
-
-int getInt(const json& v, const std::string& where, long long min, long long max) {
-    if (!v.is_number_integer()) {
-        fail(where, "must be a whole number");
-    }
-    long long n = v.get<long long>();
-    if (v.is_number_unsigned() &&
-        v.get<unsigned long long>() >
-            static_cast<unsigned long long>(std::numeric_limits<long long>::max())) {
-        n = std::numeric_limits<long long>::max();
-    }
-    if (n < min || n > max) {
-        fail(where, "must be between " + std::to_string(min) + " and " + std::to_string(max));
-    }
-    return static_cast<int>(n);
 }
 
 int getInt(const json& v, const std::string& where, const Limit<int>& limit) {
@@ -360,7 +286,7 @@ TimelineAction parseAction(const json& v, const std::string& where) {
             allowed.insert(allowed.end(), kConfigKeys.begin(), kConfigKeys.end());
             break;
     }
-    checkKeys(v, where, allowed, "not valid for action '" + kind + "'");
+    json_schema::checkKeys(v, where, allowed, "scenario", "not valid for action '" + kind + "'");
     if (v.contains("worker")) {
         action.worker = getString(v["worker"], join(where, "worker"));
     }

@@ -15,8 +15,9 @@ namespace qs::runner {
 std::vector<std::string> bundledScenarioNames();
 
 // The file to load for NAME or a path. A path (it exists, has a '/' or ends in
-// ".json") is returned as it is; a NAME is looked up among the bundled scenarios,
-// and when none has it the result is empty and *error names the known ones.
+// ".json") is returned as it is; a NAME is a bundled scenario's name, with or
+// without its number ("04-crash-mid-batch", "crash-mid-batch", "04"), and when
+// none has it the result is empty and *error names the known ones.
 std::string resolveScenario(const std::string& nameOrPath, std::string* error);
 
 // resolveScenario() then loadScenarioFile(). False with *error on either failure;

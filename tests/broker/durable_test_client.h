@@ -11,11 +11,14 @@
 
 namespace qs::test {
 
-// A channel that reconnects quickly after the broker was killed and restarted.
+// A channel that reconnects quickly after the broker was killed and restarted:
+// retries start after 20 ms and stay under 100 ms apart. The minimum "backoff"
+// is, in gRPC, the least time a connection attempt is given: 20 ms would cut
+// a handshake on a busy machine, so it stays at 1 s.
 inline std::shared_ptr<grpc::Channel> fastReconnectChannel(const std::string& address) {
     grpc::ChannelArguments args;
     args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 20);
-    args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 20);
+    args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 1000);
     args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 100);
     return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
 }
@@ -53,9 +56,11 @@ inline bool sendBatch(kubemq::kubemq::Stub& stub, const std::string& channel,
     return true;
 }
 
-// A pull (acked by the broker before it answers); nullopt-like empty + false on an RPC error.
+// A pull (acked by the broker before it answers); false on an RPC error, whose
+// code goes to `status` when given.
 inline bool pull(kubemq::kubemq::Stub& stub, const std::string& channel, int max, int waitSeconds,
-                 std::vector<kubemq::QueueMessage>* out, int deadlineSeconds = 10) {
+                 std::vector<kubemq::QueueMessage>* out, int deadlineSeconds = 10,
+                 grpc::StatusCode* status = nullptr) {
     kubemq::ReceiveQueueMessagesRequest request;
     request.set_requestid("pull");
     request.set_clientid("durable-test");
@@ -65,7 +70,10 @@ inline bool pull(kubemq::kubemq::Stub& stub, const std::string& channel, int max
     kubemq::ReceiveQueueMessagesResponse response;
     grpc::ClientContext context;
     setDeadline(context, deadlineSeconds);
-    if (!stub.ReceiveQueueMessages(&context, request, &response).ok() || response.iserror())
+    const grpc::Status rpc = stub.ReceiveQueueMessages(&context, request, &response);
+    if (status)
+        *status = rpc.error_code();
+    if (!rpc.ok() || response.iserror())
         return false;
     for (auto& message : *response.mutable_messages())
         out->push_back(std::move(message));

@@ -5,6 +5,13 @@
 // that was never sent appears, none acked by an answered pull is delivered
 // again, and every second delivery follows a reject or a kill. Loopback only;
 // bounded by the cycle count; stops by itself.
+//
+// A pull (ReceiveQueueMessages) is acked by the broker before it answers: a
+// pull whose answer is cut by a kill took messages nobody saw, which is the
+// documented at-most-once of pulls, not a loss by the store. So the pull and
+// the transactional stream consumer read separate channels: on the stream
+// channel nothing may be lost; on the pull channel no more may be missing
+// than the failed pulls could have taken.
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -31,13 +38,18 @@ namespace {
 
 constexpr int kDeadlineMs = 60000;
 constexpr int kCycles = 50;
-const std::string kChannel = "crash";
+constexpr int kPullMax = 7;
+// Producers pause while this many answered sends wait to be delivered: the
+// consumers keep up, the store stays small, and the drain at the end is short.
+constexpr std::size_t kMaxBacklog = 1000;
+const std::string kPullChannel = "crash-pull";
+const std::string kStreamChannel = "crash-stream";
 
 // What the clients saw, in one global order.
 struct Ledger {
     std::mutex mutex;
     std::set<std::string> attempted;                   // sends tried
-    std::set<std::string> confirmed;                   // sends answered OK
+    std::map<std::string, std::string> confirmed;      // sends answered OK: id -> channel
     std::map<std::string, int> deliveries;             // id -> times delivered
     std::map<std::string, std::uint64_t> pullAckedAt;  // id -> event number of its answered pull
     std::vector<std::pair<std::uint64_t, std::string>> deliveryLog;  // (event number, id)
@@ -45,8 +57,13 @@ struct Ledger {
     // consumer then rejected it. A second delivery must follow a reject or a kill.
     std::map<std::string, std::vector<std::pair<int, bool>>> history;
     std::atomic<int> brokerRun{0};  // incremented just before each SIGKILL
+    std::atomic<std::uint64_t> answers{0};  // RPCs (and stream reads) the broker answered
     std::uint64_t events = 0;
     int rejects = 0;
+    // Pulls cut by a kill or their deadline: each may have taken up to
+    // kPullMax messages nobody saw.
+    int cutPulls = 0;
+    std::atomic<int> emptyPullsInARow{0};
 
     // `run`: brokerRun sampled before the request that brought it, so a
     // response that arrives just after a kill is not taken for the next run.
@@ -58,6 +75,10 @@ struct Ledger {
         history[id].emplace_back(run, false);
         if (ackedByPull && !pullAckedAt.contains(id))
             pullAckedAt[id] = at;
+    }
+    std::size_t backlog() {
+        std::lock_guard lock(mutex);
+        return confirmed.size() > deliveries.size() ? confirmed.size() - deliveries.size() : 0;
     }
     void rejected(const std::string& id) {
         std::lock_guard lock(mutex);
@@ -107,6 +128,10 @@ void produce(const std::string& address, int producer, const std::atomic<bool>& 
              Ledger& ledger) {
     auto stub = kubemq::kubemq::NewStub(fastReconnectChannel(address));
     for (int batch = 0; !stop; ++batch) {
+        if (ledger.backlog() > kMaxBacklog) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            continue;
+        }
         std::vector<std::string> ids;
         for (int i = 0; i < 10; ++i)
             ids.push_back("p" + std::to_string(producer) + "-" + std::to_string(batch * 10 + i));
@@ -114,9 +139,12 @@ void produce(const std::string& address, int producer, const std::atomic<bool>& 
             std::lock_guard lock(ledger.mutex);
             ledger.attempted.insert(ids.begin(), ids.end());
         }
-        if (sendBatch(*stub, kChannel, ids, 2)) {
+        const std::string& channel = batch % 2 == 0 ? kPullChannel : kStreamChannel;
+        if (sendBatch(*stub, channel, ids, 2)) {
             std::lock_guard lock(ledger.mutex);
-            ledger.confirmed.insert(ids.begin(), ids.end());
+            for (const auto& id : ids)
+                ledger.confirmed.emplace(id, channel);
+            ++ledger.answers;
         } else {
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
@@ -128,10 +156,18 @@ void pullConsumer(const std::string& address, const std::atomic<bool>& stop, Led
     while (!stop) {
         std::vector<kubemq::QueueMessage> messages;
         const int run = ledger.brokerRun.load();
-        if (!pull(*stub, kChannel, 7, 1, &messages, 3)) {
+        grpc::StatusCode status = grpc::StatusCode::OK;
+        if (!pull(*stub, kPullChannel, kPullMax, 1, &messages, 3, &status)) {
+            // A pull refused before it reached a broker took nothing.
+            if (ledger.brokerRun.load() != run || status == grpc::StatusCode::DEADLINE_EXCEEDED) {
+                std::lock_guard lock(ledger.mutex);
+                ++ledger.cutPulls;
+            }
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
             continue;
         }
+        ++ledger.answers;
+        ledger.emptyPullsInARow = messages.empty() ? ledger.emptyPullsInARow + 1 : 0;
         for (const auto& message : messages)
             ledger.delivered(message.messageid(), true, run);
     }
@@ -150,13 +186,14 @@ void streamConsumer(const std::string& address, const std::atomic<bool>& stop, L
             get.set_requestid("get");
             get.set_clientid("crash-stream");
             get.set_requesttypedata(kubemq::Get);
-            get.set_channel(kChannel);
+            get.set_channel(kStreamChannel);
             get.set_maxitems(5);
             get.set_waittimeout(500);
             kubemq::QueuesDownstreamResponse response;
             const int run = ledger.brokerRun.load();
             if (!stream->Write(get) || !stream->Read(&response))
                 break;
+            ++ledger.answers;
             if (response.iserror() || response.messages().empty())
                 continue;
             for (const auto& message : response.messages())
@@ -195,6 +232,73 @@ void streamConsumer(const std::string& address, const std::atomic<bool>& stop, L
     }
 }
 
+// Counts drawn from the ledger once the clients stopped.
+struct Verdict {
+    std::size_t lostOnStream = 0;   // answered sends on the stream channel never delivered
+    std::size_t missingOnPull = 0;  // the same on the pull channel
+    std::size_t invented = 0, againAfterAck = 0, duplicates = 0, unexplained = 0;
+};
+
+Verdict tally(const Ledger& ledger) {
+    Verdict verdict;
+    for (const auto& [id, deliveries] : ledger.history) {
+        for (std::size_t i = 1; i < deliveries.size(); ++i) {
+            const bool rejectedBefore = deliveries[i - 1].second;
+            const bool killedBetween = deliveries[i].first > deliveries[i - 1].first;
+            verdict.unexplained += rejectedBefore || killedBetween ? 0 : 1;
+        }
+    }
+    for (const auto& [id, channel] : ledger.confirmed) {
+        if (ledger.deliveries.contains(id))
+            continue;
+        ++(channel == kStreamChannel ? verdict.lostOnStream : verdict.missingOnPull);
+    }
+    for (const auto& [id, times] : ledger.deliveries) {
+        verdict.invented += ledger.attempted.contains(id) ? 0 : 1;
+        verdict.duplicates += static_cast<std::size_t>(times - 1);
+    }
+    for (const auto& [at, id] : ledger.deliveryLog) {
+        const auto acked = ledger.pullAckedAt.find(id);
+        if (acked != ledger.pullAckedAt.end() && at > acked->second)
+            ++verdict.againAfterAck;
+    }
+    return verdict;
+}
+
+// Everything answered was seen, or could only have gone to a cut pull, and the
+// pull channel reads empty: what is left is settled.
+bool drained(Ledger& ledger) {
+    std::lock_guard lock(ledger.mutex);
+    const Verdict verdict = tally(ledger);
+    return verdict.lostOnStream == 0 &&
+           verdict.missingOnPull <= static_cast<std::size_t>(ledger.cutPulls * kPullMax) &&
+           ledger.emptyPullsInARow >= 2;
+}
+
+// Waits (generously: sanitizer builds are slow to restart and reconnect) until
+// the broker now running answered a client, so every kill cuts real load.
+bool waitForAnAnswer(const Ledger& ledger) {
+    const std::uint64_t before = ledger.answers;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kDeadlineMs);
+    while (ledger.answers == before) {
+        if (std::chrono::steady_clock::now() > deadline)
+            return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return true;
+}
+
+std::unique_ptr<BrokerProcess> restartOnPort(const QString& dataDir, int port, QString* error) {
+    // The port was just released; retry briefly if the OS still holds it.
+    for (int attempt = 0; attempt < 50; ++attempt) {
+        auto broker = std::make_unique<BrokerProcess>();
+        if (broker->start(dataDir, port, error))
+            return broker;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 class TestBrokerCrash : public QObject {
@@ -207,7 +311,10 @@ private Q_SLOTS:
         auto broker = std::make_unique<BrokerProcess>();
         QVERIFY2(broker->start(dir.path(), 0, &error), qPrintable(error));
         const int port = broker->port();
-        const std::string address = "127.0.0.1:" + std::to_string(port);
+        // ipv4: skips the DNS resolver, whose re-resolution after a lost
+        // connection is rate-limited: reconnecting to a restarted broker takes
+        // milliseconds instead of seconds.
+        const std::string address = "ipv4:127.0.0.1:" + std::to_string(port);
 
         Ledger ledger;
         std::atomic<bool> stopProducers{false};
@@ -218,76 +325,64 @@ private Q_SLOTS:
                                  std::ref(ledger));
         clients.emplace_back(pullConsumer, address, std::cref(stopConsumers), std::ref(ledger));
         clients.emplace_back(streamConsumer, address, std::cref(stopConsumers), std::ref(ledger));
+        const auto stopAll = [&] {
+            stopProducers = stopConsumers = true;
+            for (auto& client : clients)
+                client.join();
+        };
 
         std::mt19937 random(std::random_device{}());
         std::uniform_int_distribution<int> runMs(20, 200);
+        QElapsedTimer clock;
+        clock.start();
+        qint64 restartMs = 0, firstAnswerMs = 0;
         for (int cycle = 0; cycle < kCycles; ++cycle) {
+            QElapsedTimer phase;
+            phase.start();
+            if (!waitForAnAnswer(ledger)) {
+                stopAll();
+                QFAIL(qPrintable(QStringLiteral("no client was answered in run %1").arg(cycle)));
+            }
+            firstAnswerMs += phase.restart();
             std::this_thread::sleep_for(std::chrono::milliseconds(runMs(random)));
             ++ledger.brokerRun;
             broker->kill();
-            broker = std::make_unique<BrokerProcess>();
-            // The port was just released; retry briefly if the OS still holds it.
-            bool started = false;
-            for (int attempt = 0; attempt < 50 && !started; ++attempt) {
-                started = broker->start(dir.path(), port, &error);
-                if (!started) {
-                    broker = std::make_unique<BrokerProcess>();
-                    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-                }
+            phase.restart();
+            broker = restartOnPort(dir.path(), port, &error);
+            restartMs += phase.elapsed();
+            if (!broker) {
+                stopAll();
+                QFAIL(qPrintable(error));
             }
-            QVERIFY2(started, qPrintable(error));
         }
+        const qint64 cyclesMs = clock.restart();
         // Let the consumers drain what is left, then stop everyone.
         stopProducers = true;
-        for (int i = 0; i < 3; ++i)
-            clients[static_cast<std::size_t>(i)].join();
-        const auto drained = [&] {
-            std::lock_guard lock(ledger.mutex);
-            for (const auto& id : ledger.confirmed) {
-                if (!ledger.deliveries.contains(id))
-                    return false;
-            }
-            return true;
-        };
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-        while (!drained() && std::chrono::steady_clock::now() < deadline)
+        while (!drained(ledger) && std::chrono::steady_clock::now() < deadline)
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        stopConsumers = true;
-        for (std::size_t i = 3; i < clients.size(); ++i)
-            clients[i].join();
+        const qint64 drainMs = clock.elapsed();
+        stopAll();
+        qInfo("kill cycles %lld ms (restarts %lld ms, waiting for a first answer %lld "
+              "ms), drain %lld ms",
+              cyclesMs, restartMs, firstAnswerMs, drainMs);
 
         std::lock_guard lock(ledger.mutex);
-        std::size_t lost = 0, invented = 0, againAfterAck = 0, duplicates = 0, unexplained = 0;
-        for (const auto& [id, deliveries] : ledger.history) {
-            for (std::size_t i = 1; i < deliveries.size(); ++i) {
-                const bool rejectedBefore = deliveries[i - 1].second;
-                const bool killedBetween = deliveries[i].first > deliveries[i - 1].first;
-                unexplained += rejectedBefore || killedBetween ? 0 : 1;
-            }
-        }
-        for (const auto& id : ledger.confirmed)
-            lost += ledger.deliveries.contains(id) ? 0 : 1;
-        for (const auto& [id, times] : ledger.deliveries) {
-            invented += ledger.attempted.contains(id) ? 0 : 1;
-            duplicates += static_cast<std::size_t>(times - 1);
-        }
-        for (const auto& [at, id] : ledger.deliveryLog) {
-            const auto acked = ledger.pullAckedAt.find(id);
-            if (acked != ledger.pullAckedAt.end() && at > acked->second)
-                ++againAfterAck;
-        }
-        qInfo(
-            "%d SIGKILLs: %zu sends tried, %zu answered OK, %zu delivered (%zu distinct, %zu "
-            "duplicates incl. %d rejects, %zu not explained by a reject or a kill), lost %zu, "
-            "invented %zu, redelivered after an answered pull %zu",
-            kCycles, ledger.attempted.size(), ledger.confirmed.size(), ledger.deliveryLog.size(),
-            ledger.deliveries.size(), duplicates, ledger.rejects, unexplained, lost, invented,
-            againAfterAck);
+        const Verdict verdict = tally(ledger);
+        qInfo("%d SIGKILLs: %zu sends tried, %zu answered OK, %zu delivered (%zu distinct, %zu "
+              "duplicates incl. %d rejects, %zu not explained by a reject or a kill), lost on the "
+              "stream channel %zu, missing on the pull channel %zu (%d pulls cut, up to %d "
+              "each), invented %zu, redelivered after an answered pull %zu",
+              kCycles, ledger.attempted.size(), ledger.confirmed.size(),
+              ledger.deliveryLog.size(), ledger.deliveries.size(), verdict.duplicates,
+              ledger.rejects, verdict.unexplained, verdict.lostOnStream, verdict.missingOnPull,
+              ledger.cutPulls, kPullMax, verdict.invented, verdict.againAfterAck);
         QVERIFY(ledger.confirmed.size() > 100);  // the load really ran
-        QCOMPARE(lost, std::size_t(0));
-        QCOMPARE(invented, std::size_t(0));
-        QCOMPARE(againAfterAck, std::size_t(0));
-        QCOMPARE(unexplained, std::size_t(0));
+        QCOMPARE(verdict.lostOnStream, std::size_t(0));
+        QVERIFY(verdict.missingOnPull <= static_cast<std::size_t>(ledger.cutPulls * kPullMax));
+        QCOMPARE(verdict.invented, std::size_t(0));
+        QCOMPARE(verdict.againAfterAck, std::size_t(0));
+        QCOMPARE(verdict.unexplained, std::size_t(0));
     }
 };
 

@@ -111,7 +111,7 @@ private Q_SLOTS:
         row("step key", lessonWith(R"("checks": [{"kind": "ackedOnce"}], "hint": 1)"),
             "steps[0].hint: unknown key");
         row("bad seed", lessonWith(R"("checks": [{"kind": "ackedOnce"}], "seed": 0)"),
-            "steps[0].seed: must be a whole number between 1 and");
+            "steps[0].seed: must be between 1 and");
         row("check kind", lessonWith(R"("checks": [{"kind": "fast"}])"),
             "steps[0].checks[0].kind: 'fast' is not one of ackedOnce, count");
         row("check no kind", lessonWith(R"("checks": [{}])"), "steps[0].checks[0].kind: missing");
@@ -142,7 +142,7 @@ private Q_SLOTS:
                 R"("checks": [{"kind": "share", "counter": "acked", "worker": "each", "max": 2}])"),
             "steps[0].checks[0]: a share's min and max are fractions between 0 and 1");
         row("task range", lessonWith(R"("checks": [{"kind": "redelivered", "tasks": [5]}])"),
-            "steps[0].checks[0].tasks[0]: must be a whole number between 1 and 4");
+            "steps[0].checks[0].tasks[0]: must be between 1 and 4");
         row("tasks and min",
             lessonWith(R"("checks": [{"kind": "redelivered", "tasks": [1], "min": 1}])"),
             "steps[0].checks[0]: give either tasks or min / max / equals, not both");

@@ -91,6 +91,18 @@ private Q_SLOTS:
         QVERIFY(findDataPath("scenarios/from-xdg.json").has_value());
     }
 
+    // The same short forms `queuescope lesson` accepts (common/bundled_files.h).
+    void aScenarioAnswersToItsNumberAndItsShortName() {
+        std::string error;
+        const std::string full = resolveScenario("04-worker-crash", &error);
+        QVERIFY2(!full.empty(), error.c_str());
+        QCOMPARE(resolveScenario("04", &error), full);
+        QCOMPARE(resolveScenario("worker-crash", &error), full);
+        QVERIFY(resolveScenario("worker", &error).empty());
+        QVERIFY2(error.find("not a file, nor a shipped scenario") != std::string::npos,
+                 error.c_str());
+    }
+
     void unknownNameListsTheKnownOnes() {
         Scenario s;
         std::string error;
