@@ -1,8 +1,8 @@
 // queuescope: the desktop console, or `queuescope run ...` for the headless
 // runner, `queuescope summary RUN.qsrun` for a recorded run's summary,
-// `redrive` for dead-lettered messages and `trace`, `compare`, `report` on
-// recorded runs (all dispatched before any QApplication exists: no display
-// needed).
+// `redrive` for dead-lettered messages, `trace`, `compare`, `report` on
+// recorded runs and `parity` of a server with the embedded broker (all
+// dispatched before any QApplication exists: no display needed).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "analysis/compare_command.h"
+#include "analysis/parity_command.h"
 #include "analysis/report_command.h"
 #include "analysis/trace_command.h"
 #include "common/version.h"
@@ -59,6 +60,9 @@ int main(int argc, char** argv) {
     if (argc > 1 && std::string_view(argv[1]) == "compare") {
         return qs::analysis::runCompare(argc, argv);
     }
+    if (argc > 1 && std::string_view(argv[1]) == "parity") {
+        return qs::analysis::runParity(argc, argv);
+    }
     if (argc > 1 && std::string_view(argv[1]) == "report") {
         return qs::analysis::runReport(argc, argv);
     }
@@ -88,6 +92,8 @@ int main(int argc, char** argv) {
         "  queuescope redrive ...   moves dead-lettered messages back (see --help).\n"
         "  queuescope trace RUN.qsrun --out FILE   writes it as Chrome trace JSON (Perfetto).\n"
         "  queuescope compare A.qsrun B.qsrun   compares two recorded runs.\n"
+        "  queuescope parity --scenario S --address HOST:PORT   runs S on the embedded broker\n"
+        "      and on the server, and compares the two runs (see `queuescope parity --help`).\n"
         "  queuescope report RUN.qsrun --out FILE   writes a self-contained HTML report.\n"
         "  queuescope lesson NAME   plays a guided lesson (see `queuescope lesson --help`)."));
     parser.addHelpOption();

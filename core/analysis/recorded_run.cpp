@@ -69,6 +69,13 @@ void RecordedRun::see(const Event& e) {
         labels_.try_emplace(std::string(e.messageId.view()), TaskLabel{e.count2, e.detail});
     } else if (e.kind == EventKind::WorkerCrashed) {
         crashes_.push_back({std::string(e.actor.view()), t, e.value});
+    } else if (e.kind == EventKind::PollStarted) {
+        pollStarted_[std::string(e.actor.view())] = PollRecord{e.value, e.count2, 0, 0};
+    } else if (e.kind == EventKind::PollReturned) {
+        PollRecord p = pollStarted_[std::string(e.actor.view())];
+        p.received = e.value;
+        p.waitedMs = e.count2;
+        polls_[std::string(e.actor.view()) + '\n' + std::string(e.transaction.view())] = p;
     }
     sampleDepth(t);
 }
@@ -127,6 +134,14 @@ std::string RecordedRun::setting(const std::string& key) const {
             }
         },
         it->second);
+}
+
+const PollRecord* RecordedRun::poll(std::string_view worker, std::string_view transaction) const {
+    std::string key(worker);
+    key += '\n';
+    key += transaction;
+    const auto it = polls_.find(key);
+    return it == polls_.end() ? nullptr : &it->second;
 }
 
 const TaskLabel* RecordedRun::label(std::string_view messageId) const {

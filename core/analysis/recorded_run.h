@@ -51,6 +51,15 @@ struct WorkerCrash {
     std::int64_t unsettled = 0;  // what the worker said it held
 };
 
+// One poll of a worker, as the worker saw it (PollStarted, PollReturned):
+// the same on the embedded broker and on a server that reports nothing.
+struct PollRecord {
+    std::int64_t requested = 0;  // batch size asked for
+    std::int64_t waitMs = 0;     // wait timeout asked for
+    std::int64_t received = 0;
+    std::int64_t waitedMs = 0;  // from the request to the answer
+};
+
 // Threading: none; build and read it on one thread. Memory: that of a Run of
 // the recording's events (about 220 bytes per event, docs/run.md) plus the
 // ledger's full histories.
@@ -88,6 +97,8 @@ public:
 
     const std::vector<ChannelDepth>& depth() const { return depth_; }
     const std::vector<WorkerCrash>& crashes() const { return crashes_; }
+    // The poll of `worker` answered with `transaction` (null when not recorded).
+    const PollRecord* poll(std::string_view worker, std::string_view transaction) const;
     // Recording time of a monotonic event time.
     std::int64_t sinceOrigin(std::int64_t eventNs) const {
         return eventNs == 0 ? 0 : eventNs - originNs_;
@@ -109,6 +120,8 @@ private:
     std::vector<const MessageRecord*> messages_;
     std::vector<ChannelDepth> depth_;
     std::vector<WorkerCrash> crashes_;
+    std::unordered_map<std::string, PollRecord> pollStarted_;  // by worker: its open poll
+    std::unordered_map<std::string, PollRecord> polls_;        // by worker '\n' transaction
 };
 
 }  // namespace qs::analysis
