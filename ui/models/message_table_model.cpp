@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "controllers/console_run.h"
+#include "controllers/time_cursor.h"
 #include "models/event_time.h"
 #include "run/run.h"
 
@@ -22,12 +23,34 @@ int MessageTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+void MessageTableModel::setCursor(const TimeCursor* cursor) {
+    cursor_ = cursor;
+    connect(cursor_, &TimeCursor::moved, this, &MessageTableModel::cursorMoved);
+}
+
+const LedgerSummary& MessageTableModel::summary() const {
+    return atFixedTime() ? cursor_->state().summary : run_->run().summaryNow();
+}
+
+std::uint64_t MessageTableModel::eventsShown() const {
+    return atFixedTime() ? cursor_->eventCount() : run_->run().eventCount();
+}
+
+bool MessageTableModel::atFixedTime() const {
+    return cursor_ != nullptr && !cursor_->isLive();
+}
+
 const TaskView& MessageTableModel::cachedView(int row) const {
     const Run& run = run_->run();
-    if (!cache_ || cache_->index != static_cast<std::uint32_t>(row) ||
-        cacheEvents_ != run.eventCount()) {
-        cache_ = taskViewAt(run, static_cast<std::uint32_t>(row));
-        cacheEvents_ = run.eventCount();
+    const auto index = static_cast<std::uint32_t>(row);
+    if (!cache_ || cache_->index != index || cacheGeneration_ != generation_) {
+        if (atFixedTime()) {
+            const RunState& state = cursor_->state();
+            cache_ = taskViewAt(run, index, state.messages[index], state.timeNs);
+        } else {
+            cache_ = taskViewAt(run, index);
+        }
+        cacheGeneration_ = generation_;
     }
     return *cache_;
 }
@@ -44,6 +67,13 @@ std::optional<TaskView> MessageTableModel::taskByKey(const QString& key) const {
     const auto index = taskIndexOfKey(run, key);
     if (!index) {
         return std::nullopt;
+    }
+    if (atFixedTime()) {
+        const RunState& state = cursor_->state();
+        if (*index >= state.messages.size()) {
+            return std::nullopt;  // not seen yet at the cursor
+        }
+        return taskViewAt(run, *index, state.messages[*index], state.timeNs);
     }
     return taskViewAt(run, *index);
 }
@@ -291,8 +321,42 @@ void MessageTableModel::runReset() {
 }
 
 void MessageTableModel::runAppended() {
+    ++generation_;
+    if (atFixedTime()) {
+        return;  // the rows show the cursor's instant, which the new events do not change
+    }
     signalChangedRows();
     commitRows(false);
+}
+
+// A move shows another instant: rows for the tasks seen by then, every cell anew.
+void MessageTableModel::cursorMoved() {
+    ++generation_;
+    if (!atFixedTime()) {
+        if (committed_ > 0) {
+            Q_EMIT dataChanged(index(0, 0), index(committed_ - 1, ColumnCount - 1));
+        }
+        commitRows(true);
+        Q_EMIT watchedTaskChanged();
+        return;
+    }
+    setRowCount(static_cast<int>(cursor_->state().messages.size()));
+    if (committed_ > 0) {
+        Q_EMIT dataChanged(index(0, 0), index(committed_ - 1, ColumnCount - 1));
+    }
+    Q_EMIT watchedTaskChanged();
+}
+
+void MessageTableModel::setRowCount(int rows) {
+    if (rows > committed_) {
+        beginInsertRows({}, committed_, rows - 1);
+        committed_ = rows;
+        endInsertRows();
+    } else if (rows < committed_) {
+        beginRemoveRows({}, rows, committed_ - 1);
+        committed_ = rows;
+        endRemoveRows();
+    }
 }
 
 void MessageTableModel::signalChangedRows() {
@@ -331,7 +395,7 @@ void MessageTableModel::signalChangedRows() {
 
 void MessageTableModel::commitRows(bool force) {
     const int total = static_cast<int>(run_->run().messageCount());
-    if (total <= committed_) {
+    if (total <= committed_ || atFixedTime()) {
         return;
     }
     if (!force && commitIntervalMs_ > 0 && lastCommit_.isValid() &&

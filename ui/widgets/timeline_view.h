@@ -2,6 +2,7 @@
 
 #include <QWidget>
 #include <functional>
+#include <optional>
 
 #include "models/timeline_model.h"
 #include "widgets/timeline_labels.h"
@@ -24,6 +25,11 @@ public:
     void setLabelFunction(std::function<QString(const QString& key)> fn) { label_ = std::move(fn); }
     // Where "now" is (monotonic ns); default qs::monotonicNanos().
     void setClock(std::function<std::int64_t()> clock) { clock_ = std::move(clock); }
+
+    // The time cursor (docs/ui.md, "Time travel"): a line at t, what comes
+    // after it greyed, the view kept around it; nullopt = none (the head).
+    void setCursorNs(std::optional<std::int64_t> timeNs);
+    std::optional<std::int64_t> cursorNs() const { return cursorNs_; }
 
     double spanSeconds() const { return spanNs_ / 1e9; }
     void setSpanSeconds(double seconds);
@@ -79,6 +85,7 @@ private:
     QRectF badgeRectFor(const QString& badge) const;
     AxisLayout axisLayout(const Geometry& g) const;
     std::vector<PlacedLabel> markerLabels(const Geometry& g) const;
+    void paintCursor(QPainter& p, const Geometry& g, double bottom) const;
 
     const TimelineModel* model_ = nullptr;
     std::function<QString(const QString&)> label_;
@@ -86,6 +93,7 @@ private:
     std::int64_t spanNs_ = 20'000'000'000LL;
     std::int64_t viewEndNs_ = 0;  // when not live
     bool live_ = true;
+    std::optional<std::int64_t> cursorNs_;
     QString selected_;
     QPoint pressPos_;
     std::int64_t pressViewEnd_ = 0;

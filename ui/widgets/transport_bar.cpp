@@ -1,0 +1,187 @@
+#include "widgets/transport_bar.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QToolButton>
+#include <algorithm>
+
+#include "controllers/console_run.h"
+#include "controllers/replay_player.h"
+#include "controllers/time_cursor.h"
+#include "run/run.h"
+#include "widgets/scrub_slider.h"
+
+namespace qs::ui {
+
+namespace {
+
+constexpr double kSpeeds[] = {0.25, 0.5, 1, 2, 4, 8, 16};
+
+QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent) {
+    auto* b = new QToolButton(parent);
+    b->setText(text);
+    b->setToolTip(tip);
+    b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    return b;
+}
+
+QString seconds(std::int64_t ns) {
+    return QStringLiteral("%1 s").arg(static_cast<double>(ns) / 1e9, 0, 'f', 3);
+}
+
+}  // namespace
+
+TransportBar::TransportBar(const ConsoleRun* run, TimeCursor* cursor, ReplayPlayer* player,
+                           QWidget* parent)
+    : QWidget(parent),
+      run_(run),
+      cursor_(cursor),
+      player_(player),
+      back_(toolButton(QStringLiteral("⏮"), QStringLiteral("Jump to the previous one (Alt+Left)"),
+                       this)),
+      play_(toolButton(QStringLiteral("▶ Play"),
+                       QStringLiteral("Play the run back from the cursor (from its start when "
+                                      "live) at the chosen speed"),
+                       this)),
+      forward_(toolButton(QStringLiteral("⏭"), QStringLiteral("Jump to the next one (Alt+Right)"),
+                          this)),
+      landmark_(new QComboBox(this)),
+      speed_(new QComboBox(this)),
+      slider_(new ScrubSlider(this)),
+      time_(new QLabel(this)),
+      live_(toolButton(QStringLiteral("● Live"),
+                       QStringLiteral("Show the run's newest state in every view (Ctrl+L)"),
+                       this)) {
+    setObjectName(QStringLiteral("transportBar"));
+    play_->setCheckable(true);
+    live_->setCheckable(true);
+    live_->setChecked(true);
+    for (int i = 0; i < kLandmarkCount; ++i) {
+        const auto l = static_cast<Landmark>(i);
+        landmark_->addItem(QString::fromLatin1(landmarkName(l).data(),
+                                               static_cast<qsizetype>(landmarkName(l).size())),
+                           i);
+    }
+    landmark_->setCurrentIndex(static_cast<int>(Landmark::Crash));
+    landmark_->setToolTip(QStringLiteral(
+        "What ⏮ and ⏭ jump to: a redelivery, a dead-lettering, a worker's crash, or a marker\n"
+        "(a configuration change). The slider shows each as a tick in its colour."));
+    for (const double s : kSpeeds) {
+        speed_->addItem(QStringLiteral("%1×").arg(s), s);
+    }
+    speed_->setCurrentIndex(2);
+    speed_->setToolTip(QStringLiteral("Playback speed, against the time the run took"));
+    slider_->setToolTip(QStringLiteral(
+        "The whole run: drag to move the time cursor; every view shows the run as it was "
+        "then.\nTicks: red crash, purple dead-letter, orange redelivery, dashed-colour marker."));
+    time_->setObjectName(QStringLiteral("cursorTime"));
+    time_->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("0000.000 s / 0000.000 s")));
+
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(6, 2, 6, 2);
+    layout->setSpacing(4);
+    layout->addWidget(play_);
+    layout->addWidget(speed_);
+    layout->addSpacing(6);
+    layout->addWidget(back_);
+    layout->addWidget(landmark_);
+    layout->addWidget(forward_);
+    layout->addWidget(slider_, 1);
+    layout->addWidget(time_);
+    layout->addWidget(live_);
+
+    connect(back_, &QToolButton::clicked, this, &TransportBar::jumpBack);
+    connect(forward_, &QToolButton::clicked, this, &TransportBar::jumpForward);
+    connect(play_, &QToolButton::clicked, this, &TransportBar::togglePlay);
+    connect(live_, &QToolButton::clicked, this, [this] {
+        player_->pause();
+        cursor_->goLive();
+        live_->setChecked(true);
+    });
+    connect(speed_, &QComboBox::currentIndexChanged, this,
+            [this] { player_->setSpeed(speed_->currentData().toDouble()); });
+    connect(slider_, &QSlider::valueChanged, this, [this](int ms) {
+        cursor_->moveTo(cursor_->startNs() + static_cast<std::int64_t>(ms) * 1'000'000);
+    });
+    connect(player_, &ReplayPlayer::playingChanged, this, [this](bool playing) {
+        play_->setChecked(playing);
+        play_->setText(playing ? QStringLiteral("⏸ Pause") : QStringLiteral("▶ Play"));
+    });
+    connect(cursor_, &TimeCursor::moved, this, &TransportBar::showCursor);
+    connect(cursor_, &TimeCursor::rangeChanged, this, &TransportBar::runGrew);
+    connect(run_, &ConsoleRun::wasReset, this, &TransportBar::runReset);
+    runGrew();
+}
+
+Landmark TransportBar::chosenLandmark() const {
+    return static_cast<Landmark>(landmark_->currentData().toInt());
+}
+
+QString TransportBar::timeText() const {
+    return time_->text();
+}
+
+int TransportBar::valueOf(std::int64_t timeNs) const {
+    return static_cast<int>(std::max<std::int64_t>(0, timeNs - cursor_->startNs()) / 1'000'000);
+}
+
+void TransportBar::jumpBack() {
+    jump(false);
+}
+
+void TransportBar::jumpForward() {
+    jump(true);
+}
+
+void TransportBar::jump(bool forward) {
+    player_->pause();
+    const Landmark l = chosenLandmark();
+    if (!cursor_->jump(l, forward)) {
+        time_->setToolTip(QStringLiteral("No %1 %2 the cursor.")
+                              .arg(QString::fromLatin1(landmarkName(l).data(),
+                                                       static_cast<qsizetype>(landmarkName(l).size())),
+                                   forward ? QStringLiteral("after") : QStringLiteral("before")));
+    }
+}
+
+void TransportBar::togglePlay() {
+    player_->setPlaying(!player_->isPlaying());
+}
+
+// New events: the slider reaches the new head; their landmarks become ticks.
+void TransportBar::runGrew() {
+    const Run& run = run_->run();
+    if (run.eventCount() < scanned_) {
+        scanned_ = 0;
+    }
+    for (; scanned_ < run.eventCount(); ++scanned_) {
+        if (const auto l = landmarkOf(run.event(scanned_))) {
+            slider_->addMark({valueOf(run.streamTimeNs(scanned_)), *l});
+        }
+    }
+    const QSignalBlocker block(slider_);
+    slider_->setMaximum(valueOf(cursor_->headNs()));
+    showCursor();
+}
+
+void TransportBar::runReset() {
+    scanned_ = 0;
+    slider_->setMarks({});
+    runGrew();
+}
+
+void TransportBar::showCursor() {
+    const QSignalBlocker block(slider_);
+    slider_->setValue(valueOf(cursor_->timeNs()));
+    live_->setChecked(cursor_->isLive());
+    const std::int64_t start = cursor_->startNs();
+    time_->setText(cursor_->headNs() == 0
+                       ? QStringLiteral("no events yet")
+                       : seconds(cursor_->timeNs() - start) + QStringLiteral(" / ") +
+                             seconds(cursor_->headNs() - start));
+    time_->setToolTip(QStringLiteral("Time cursor since the run's first event / the run's length"));
+}
+
+}  // namespace qs::ui
