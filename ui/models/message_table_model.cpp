@@ -122,6 +122,11 @@ QVariant MessageTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= committed_) {
         return {};
     }
+    const std::size_t known = atFixedTime() ? cursor_->state().messages.size()
+                                            : run_->run().messageCount();
+    if (static_cast<std::size_t>(index.row()) >= known) {
+        return {};  // a row on its way out (a move or reset being signalled)
+    }
     const TaskView& t = cachedView(index.row());
     switch (role) {
         case KeyRole:
@@ -333,6 +338,9 @@ void MessageTableModel::runAppended() {
 void MessageTableModel::cursorMoved() {
     ++generation_;
     if (!atFixedTime()) {
+        if (committed_ > static_cast<int>(run_->run().messageCount())) {
+            runReset();  // the run was reset before this model heard of it
+        }
         if (committed_ > 0) {
             Q_EMIT dataChanged(index(0, 0), index(committed_ - 1, ColumnCount - 1));
         }

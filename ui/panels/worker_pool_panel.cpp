@@ -414,6 +414,8 @@ void WorkerPoolPanel::syncPoolCards() {
 void WorkerPoolPanel::syncCards(const QStringList& ids) {
     for (auto it = cards_.begin(); it != cards_.end();) {
         if (!ids.contains(it.key())) {
+            it.value()->hide();
+            it.value()->setObjectName(QString());  // gone now, though deleted later
             it.value()->deleteLater();
             it = cards_.erase(it);
         } else {
@@ -439,6 +441,10 @@ void WorkerPoolPanel::syncCards(const QStringList& ids) {
     for (WorkerCard* card : std::as_const(cards_)) {
         card->setReadOnly(past_.has_value());
     }
+}
+
+WorkerCard* WorkerPoolPanel::card(const QString& id) const {
+    return cards_.value(id);
 }
 
 void WorkerPoolPanel::setControlsEnabled(bool enabled) {

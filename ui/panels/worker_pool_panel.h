@@ -58,6 +58,7 @@ public Q_SLOTS:
     void showPool();
     // The count, pause / resume all and the configuration (off while a recording is shown).
     void setControlsEnabled(bool enabled);
+    WorkerCard* card(const QString& id) const;  // null = no card for it
     void applyConfigNow();  // pushes the controls' configuration to the pool
     void addWorker();
     void removeWorker();

@@ -486,7 +486,7 @@ void TimelineView::paintCursor(QPainter& p, const Geometry& g, double bottom) co
 
 QString TimelineView::badgeText() const {
     if (cursorNs_) {
-        return QStringLiteral("⏸ TIME CURSOR — Live (Ctrl+L) returns");
+        return QStringLiteral("❚❚ TIME CURSOR — Live (Ctrl+L) returns");
     }
     return live_ ? QStringLiteral("● LIVE") : QStringLiteral("❚❚ PAUSED — double-click for live");
 }

@@ -39,13 +39,13 @@ TransportBar::TransportBar(const ConsoleRun* run, TimeCursor* cursor, ReplayPlay
       run_(run),
       cursor_(cursor),
       player_(player),
-      back_(toolButton(QStringLiteral("⏮"), QStringLiteral("Jump to the previous one (Alt+Left)"),
+      back_(toolButton(QStringLiteral("◀ Prev"), QStringLiteral("Jump to the previous one (Alt+Left)"),
                        this)),
       play_(toolButton(QStringLiteral("▶ Play"),
                        QStringLiteral("Play the run back from the cursor (from its start when "
                                       "live) at the chosen speed"),
                        this)),
-      forward_(toolButton(QStringLiteral("⏭"), QStringLiteral("Jump to the next one (Alt+Right)"),
+      forward_(toolButton(QStringLiteral("Next ▶"), QStringLiteral("Jump to the next one (Alt+Right)"),
                           this)),
       landmark_(new QComboBox(this)),
       speed_(new QComboBox(this)),
@@ -66,7 +66,7 @@ TransportBar::TransportBar(const ConsoleRun* run, TimeCursor* cursor, ReplayPlay
     }
     landmark_->setCurrentIndex(static_cast<int>(Landmark::Crash));
     landmark_->setToolTip(QStringLiteral(
-        "What ⏮ and ⏭ jump to: a redelivery, a dead-lettering, a worker's crash, or a marker\n"
+        "What Prev and Next jump to: a redelivery, a dead-lettering, a worker's crash, or a marker\n"
         "(a configuration change). The slider shows each as a tick in its colour."));
     for (const double s : kSpeeds) {
         speed_->addItem(QStringLiteral("%1×").arg(s), s);
@@ -75,7 +75,8 @@ TransportBar::TransportBar(const ConsoleRun* run, TimeCursor* cursor, ReplayPlay
     speed_->setToolTip(QStringLiteral("Playback speed, against the time the run took"));
     slider_->setToolTip(QStringLiteral(
         "The whole run: drag to move the time cursor; every view shows the run as it was "
-        "then.\nTicks: red crash, purple dead-letter, orange redelivery, dashed-colour marker."));
+        "then.\nTicks mark its crashes, dead-letters, redeliveries and markers, in the "
+        "timeline's colours."));
     time_->setObjectName(QStringLiteral("cursorTime"));
     time_->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("0000.000 s / 0000.000 s")));
 
@@ -107,7 +108,7 @@ TransportBar::TransportBar(const ConsoleRun* run, TimeCursor* cursor, ReplayPlay
     });
     connect(player_, &ReplayPlayer::playingChanged, this, [this](bool playing) {
         play_->setChecked(playing);
-        play_->setText(playing ? QStringLiteral("⏸ Pause") : QStringLiteral("▶ Play"));
+        play_->setText(playing ? QStringLiteral("❚❚ Pause") : QStringLiteral("▶ Play"));
     });
     connect(cursor_, &TimeCursor::moved, this, &TransportBar::showCursor);
     connect(cursor_, &TimeCursor::rangeChanged, this, &TransportBar::runGrew);
