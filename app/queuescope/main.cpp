@@ -212,7 +212,7 @@ int main(int argc, char** argv) {
         const qs::ui::TimeCursor* cursor = window.timeCursor();
         if (!parser.isSet(spanOpt)) {
             const double length = static_cast<double>(cursor->headNs() - cursor->startNs()) / 1e9;
-            window.timelineView()->setSpanSeconds(std::max(5.0, length * 1.1 + 1.0));
+            window.timelineView()->setSpanSeconds(std::max(2.0, length * 1.1 + 0.2));
         }
         if (at >= 0) {
             window.timeCursor()->moveTo(cursor->startNs() + static_cast<std::int64_t>(at * 1e9));

@@ -80,14 +80,14 @@ void TimelineView::setLive(bool live) {
 void TimelineView::setCursorNs(std::optional<std::int64_t> timeNs) {
     cursorNs_ = timeNs;
     if (timeNs) {
-        // Keep the view still while the cursor is in it; recentre when it leaves.
-        const std::int64_t end = live_ ? nowNs() : viewEndNs_;
-        if (live_ || *timeNs > end || *timeNs < end - spanNs_) {
-            viewEndNs_ = *timeNs + spanNs_ / 4;
-        }
-        if (live_) {
+        if (live_) {  // stop following "now" where the view was
+            viewEndNs_ = nowNs();
             live_ = false;
             Q_EMIT liveChanged(false);
+        }
+        // Keep the view still while the cursor is in it; recentre when it leaves.
+        if (*timeNs > viewEndNs_ || *timeNs < viewEndNs_ - spanNs_) {
+            viewEndNs_ = *timeNs + spanNs_ / 4;
         }
     }
     update();
