@@ -29,6 +29,7 @@
 #include "controllers/time_cursor.h"
 #include "main_window.h"
 #include "models/message_table_model.h"
+#include "models/task_view.h"
 #include "panels/charts_panel.h"
 #include "panels/event_log_panel.h"
 #include "panels/explain_panel.h"
@@ -167,6 +168,7 @@ private Q_SLOTS:
     void cleanup();
     void everyViewShowsTheStateAtTheCursor();
     void jumpsLandOnTheirLandmarks();
+    void historyShowsTheWholeJourney();
     void playMovesTheCursorToTheHead();
     void badFilesAreRefusedAndChangeNothing();
     void refusalIsShownInADialog();
@@ -299,6 +301,33 @@ void TestTimeTravel::jumpsLandOnTheirLandmarks() {
     const RunState there = run().stateAt(cursor()->timeNs());
     QVERIFY(there.count(MessageState::DeadLettered) >= 1);
     QVERIFY(tableDifference(*window_->messages(), there).isEmpty());
+}
+
+// The selected task's history is its whole journey; what comes after the cursor is marked.
+void TestTimeTravel::historyShowsTheWholeJourney() {
+    openRecording();
+    if (QTest::currentTestFailed()) return;
+    const std::vector<std::int64_t> deadLetters = landmarkTimes(run(), Landmark::DeadLetter);
+    const std::uint64_t event = *nextLandmark(run(), 0, Landmark::DeadLetter);
+    const auto poison = run().messageIndex(run().event(event).messageId.view());
+    QVERIFY(poison.has_value());
+    const QString key = taskKey(run(), *poison);
+    cursor()->moveTo(deadLetters.front() - 1);  // just before it was dead-lettered
+    window_->selectMessage(key);
+    const QString before = window_->messagePanel()->historyText();
+    QVERIFY2(before.contains(QStringLiteral("dead-lettered to")), qPrintable(before));
+    QVERIFY2(before.contains(QStringLiteral("(after the cursor)")), qPrintable(before));
+    for (const QString& line : before.split(QLatin1Char('\n'))) {
+        if (line.contains(QStringLiteral("dead-lettered to"))) {
+            QVERIFY2(line.contains(QStringLiteral("(after the cursor)")), qPrintable(line));
+        } else if (line.contains(QStringLiteral("sent by the producer"))) {
+            QVERIFY2(!line.contains(QStringLiteral("(after the cursor)")), qPrintable(line));
+        }
+    }
+    cursor()->goLive();
+    const QString live = window_->messagePanel()->historyText();
+    QVERIFY2(live.contains(QStringLiteral("dead-lettered to")), qPrintable(live));
+    QVERIFY(!live.contains(QStringLiteral("(after the cursor)")));
 }
 
 void TestTimeTravel::playMovesTheCursorToTheHead() {

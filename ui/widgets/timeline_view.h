@@ -47,7 +47,8 @@ public:
     QString markerTextNear(const QPoint& pos) const;
 
     QSize sizeHint() const override { return {900, 320}; }
-    QSize minimumSizeHint() const override { return {300, 120}; }
+    // Three 16 px lanes and the axis: the transport bar under it needs the rest at 1280x720.
+    QSize minimumSizeHint() const override { return {300, 90}; }
 
 public Q_SLOTS:
     void refresh();  // called once per frame by the event pump

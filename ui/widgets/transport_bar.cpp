@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QResizeEvent>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QToolButton>
@@ -65,6 +66,7 @@ TransportBar::TransportBar(const ConsoleRun* run, TimeCursor* cursor, ReplayPlay
                            i);
     }
     landmark_->setCurrentIndex(static_cast<int>(Landmark::Crash));
+    landmark_->setAccessibleName(QStringLiteral("Landmark to jump to"));
     landmark_->setToolTip(QStringLiteral(
         "What Prev and Next jump to: a redelivery, a dead-lettering, a worker's crash, or a marker\n"
         "(a configuration change). The slider shows each as a tick in its colour."));
@@ -72,16 +74,21 @@ TransportBar::TransportBar(const ConsoleRun* run, TimeCursor* cursor, ReplayPlay
         speed_->addItem(QStringLiteral("%1×").arg(s), s);
     }
     speed_->setCurrentIndex(2);
+    speed_->setAccessibleName(QStringLiteral("Playback speed"));
     speed_->setToolTip(QStringLiteral("Playback speed, against the time the run took"));
     slider_->setToolTip(QStringLiteral(
         "The whole run: drag to move the time cursor; every view shows the run as it was "
         "then.\nTicks mark its crashes, dead-letters, redeliveries and markers, in the "
         "timeline's colours."));
     time_->setObjectName(QStringLiteral("cursorTime"));
+    play_->setAccessibleName(QStringLiteral("Play or pause"));
+    back_->setAccessibleName(QStringLiteral("Previous landmark"));
+    forward_->setAccessibleName(QStringLiteral("Next landmark"));
+    live_->setAccessibleName(QStringLiteral("Live"));
     time_->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("0000.000 s / 0000.000 s")));
 
     auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(6, 2, 6, 2);
+    layout->setContentsMargins(6, 1, 6, 1);
     layout->setSpacing(4);
     layout->addWidget(play_);
     layout->addWidget(speed_);
@@ -106,14 +113,42 @@ TransportBar::TransportBar(const ConsoleRun* run, TimeCursor* cursor, ReplayPlay
     connect(slider_, &QSlider::valueChanged, this, [this](int ms) {
         cursor_->moveTo(cursor_->startNs() + static_cast<std::int64_t>(ms) * 1'000'000);
     });
-    connect(player_, &ReplayPlayer::playingChanged, this, [this](bool playing) {
-        play_->setChecked(playing);
-        play_->setText(playing ? QStringLiteral("❚❚ Pause") : QStringLiteral("▶ Play"));
-    });
+    connect(player_, &ReplayPlayer::playingChanged, this, &TransportBar::showPlaying);
+    // Narrow (arrange) it fits beside the docks of a 1280x720 window.
+    setMinimumWidth(380);
     connect(cursor_, &TimeCursor::moved, this, &TransportBar::showCursor);
     connect(cursor_, &TimeCursor::rangeChanged, this, &TransportBar::runGrew);
     connect(run_, &ConsoleRun::wasReset, this, &TransportBar::runReset);
     runGrew();
+}
+
+// On a narrow timeline (1280x720) the jump buttons lose their words and the
+// time label goes (the slider's tooltip and the timeline's axis still say
+// it), so the slider stays long enough to scrub in one row: a second row
+// would take the timeline's last lanes.
+void TransportBar::arrange(bool narrow) {
+    narrow_ = narrow;
+    showPlaying(player_->isPlaying());
+    back_->setText(narrow ? QStringLiteral("◀") : QStringLiteral("◀ Prev"));
+    forward_->setText(narrow ? QStringLiteral("▶") : QStringLiteral("Next ▶"));
+    time_->setVisible(!narrow);
+}
+
+void TransportBar::showPlaying(bool playing) {
+    play_->setChecked(playing);
+    if (narrow_) {
+        play_->setText(playing ? QStringLiteral("❚❚") : QStringLiteral("▶"));
+    } else {
+        play_->setText(playing ? QStringLiteral("❚❚ Pause") : QStringLiteral("▶ Play"));
+    }
+}
+
+void TransportBar::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    const bool narrow = event->size().width() < kNarrowBelow;
+    if (narrow != narrow_) {
+        arrange(narrow);
+    }
 }
 
 Landmark TransportBar::chosenLandmark() const {
@@ -183,6 +218,8 @@ void TransportBar::showCursor() {
                        : seconds(cursor_->timeNs() - start) + QStringLiteral(" / ") +
                              seconds(cursor_->headNs() - start));
     time_->setToolTip(QStringLiteral("Time cursor since the run's first event / the run's length"));
+    slider_->setToolTip(slider_->toolTip().section(QLatin1Char('\n'), 0, 1) +
+                        QStringLiteral("\nNow: ") + time_->text());
 }
 
 }  // namespace qs::ui

@@ -43,7 +43,13 @@ public Q_SLOTS:
     void jumpForward();
     void togglePlay();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    static constexpr int kNarrowBelow = 760;  // px: narrower, shorter words (arrange)
+    void arrange(bool narrow);
+    void showPlaying(bool playing);
     void jump(bool forward);
     void runGrew();
     void runReset();
@@ -61,6 +67,7 @@ private:
     ScrubSlider* slider_;
     QLabel* time_;
     QToolButton* live_;
+    bool narrow_ = false;
     std::uint64_t scanned_ = 0;  // events looked at for landmarks so far
 };
 
