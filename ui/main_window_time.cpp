@@ -52,6 +52,8 @@ void MainWindow::buildTimeMenu(QMenu* view) {
 void MainWindow::wireCursor() {
     messages_->setCursor(cursor_);
     connect(cursor_, &TimeCursor::moved, this, &MainWindow::followCursor);
+    connect(transport_, &TransportBar::statusMessage, this,
+            [this](const QString& text) { showStatus(text, 5000); });
     // Double-click on the timeline ("follow live") returns every view to the head.
     connect(timelineView(), &TimelineView::liveChanged, this, [this](bool live) {
         if (live) {
@@ -83,6 +85,8 @@ void MainWindow::followCursor() {
     charts_->setCursorNs(at);
     if (!live && cursor_->eventCount() > 0) {
         eventLogPanel_->showEvent(cursor_->eventCount() - 1);
+    } else if (live) {
+        eventLogPanel_->followNewest();
     }
 }
 

@@ -301,6 +301,11 @@ void TestTimeTravel::jumpsLandOnTheirLandmarks() {
     const RunState there = run().stateAt(cursor()->timeNs());
     QVERIFY(there.count(MessageState::DeadLettered) >= 1);
     QVERIFY(tableDifference(*window_->messages(), there).isEmpty());
+    // Nothing further: the cursor stays and the status bar says why.
+    cursor()->goLive();
+    bar->jumpForward();
+    QVERIFY(cursor()->isLive());
+    QCOMPARE(window_->statusTextWhole(), QStringLiteral("No dead-letter after the time cursor."));
 }
 
 // The selected task's history is its whole journey; what comes after the cursor is marked.

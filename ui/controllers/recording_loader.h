@@ -12,8 +12,8 @@
 // with the core's own replay (runner::replayRecording), so the console's Run
 // decides what `queuescope summary` decides. A file that is not a readable
 // recording is refused with the core's message ("PATH: why"); nothing is
-// changed then. Runs on the calling thread (the UI thread: about a second
-// for a million events, docs/ui.md).
+// changed then. Runs on the calling thread (the console's UI thread;
+// docs/ui.md has what it costs).
 namespace qs::ui {
 
 struct LoadedRecording {

@@ -127,6 +127,9 @@ QVariant MessageTableModel::data(const QModelIndex& index, int role) const {
     if (static_cast<std::size_t>(index.row()) >= known) {
         return {};  // a row on its way out (a move or reset being signalled)
     }
+    if (role == SortRole && index.column() == TaskColumn) {
+        return index.row() + 1;  // the default order: sorting thousands of new rows reads it
+    }
     const TaskView& t = cachedView(index.row());
     switch (role) {
         case KeyRole:
@@ -319,6 +322,8 @@ QVariant MessageTableModel::headerData(int section, Qt::Orientation orientation,
 void MessageTableModel::runReset() {
     beginResetModel();
     committed_ = 0;
+    shown_.clear();
+    shownFixed_ = false;
     cache_.reset();
     watchedIndex_.reset();
     lastCommit_.invalidate();
@@ -334,25 +339,41 @@ void MessageTableModel::runAppended() {
     commitRows(false);
 }
 
-// A move shows another instant: rows for the tasks seen by then, every cell anew.
+// A move shows another instant: rows for the tasks seen by then, and a
+// dataChanged for the rows whose state differs from what they showed (a
+// whole-table signal would make the sorting proxy read every row each frame
+// of a playback).
 void MessageTableModel::cursorMoved() {
     ++generation_;
-    if (!atFixedTime()) {
-        if (committed_ > static_cast<int>(run_->run().messageCount())) {
-            runReset();  // the run was reset before this model heard of it
-        }
-        if (committed_ > 0) {
-            Q_EMIT dataChanged(index(0, 0), index(committed_ - 1, ColumnCount - 1));
-        }
+    const bool fixed = atFixedTime();
+    if (!fixed && committed_ > static_cast<int>(run_->run().messageCount())) {
+        runReset();  // the run was reset before this model heard of it
+    }
+    const int oldRows = committed_;
+    if (fixed) {
+        setRowCount(static_cast<int>(cursor_->state().messages.size()));
+    } else {
         commitRows(true);
-        Q_EMIT watchedTaskChanged();
-        return;
     }
-    setRowCount(static_cast<int>(cursor_->state().messages.size()));
-    if (committed_ > 0) {
-        Q_EMIT dataChanged(index(0, 0), index(committed_ - 1, ColumnCount - 1));
+    signalRows(rowsChangedByMove(std::min(oldRows, committed_)));
+    shown_ = fixed ? cursor_->state().messages : std::vector<MessageAt>();
+    shownFixed_ = fixed;
+    Q_EMIT watchedTaskChanged();  // its history marks what comes after the cursor
+}
+
+std::vector<std::uint32_t> MessageTableModel::rowsChangedByMove(int rows) const {
+    const Run& run = run_->run();
+    const bool fixed = atFixedTime();
+    const std::vector<MessageAt>* now = fixed ? &cursor_->state().messages : nullptr;
+    std::vector<std::uint32_t> changed;
+    for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(rows); ++i) {
+        const MessageAt& before = shownFixed_ && i < shown_.size() ? shown_[i] : run.messageNow(i);
+        const MessageAt& after = now != nullptr ? (*now)[i] : run.messageNow(i);
+        if (!(before == after) || (shownFixed_ && i >= shown_.size())) {
+            changed.push_back(i);
+        }
     }
-    Q_EMIT watchedTaskChanged();
+    return changed;
 }
 
 void MessageTableModel::setRowCount(int rows) {
@@ -368,7 +389,10 @@ void MessageTableModel::setRowCount(int rows) {
 }
 
 void MessageTableModel::signalChangedRows() {
-    std::vector<std::uint32_t> rows = run_->touchedByLastAppend();
+    signalRows(run_->touchedByLastAppend());
+}
+
+void MessageTableModel::signalRows(std::vector<std::uint32_t> rows) {
     if (!watchedKey_.isEmpty() && !watchedIndex_) {
         watchedIndex_ = taskIndexOfKey(run_->run(), watchedKey_);
     }

@@ -5,8 +5,10 @@
 #include <QStringList>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "models/task_view.h"
+#include "run/run_state.h"
 
 // One row per task (message identity) of the console's run, in first-seen
 // order: a projection of the core Run at the time cursor (its head while
@@ -94,6 +96,10 @@ private:
     bool atFixedTime() const;
     void setRowCount(int rows);
     void signalChangedRows();
+    // One dataChanged per run of nearby rows (and watchedTaskChanged when it is among them).
+    void signalRows(std::vector<std::uint32_t> rows);
+    // Of the first `rows` rows, those whose state the move changed.
+    std::vector<std::uint32_t> rowsChangedByMove(int rows) const;
     void commitRows(bool force);
     const TaskView& cachedView(int row) const;
     QVariant displayData(const TaskView& t, int column) const;
@@ -102,6 +108,8 @@ private:
 
     const ConsoleRun* run_;
     const TimeCursor* cursor_ = nullptr;
+    std::vector<MessageAt> shown_;  // what the rows showed at the last fixed-time move
+    bool shownFixed_ = false;        // the rows show shown_ (else the head)
     int committed_ = 0;  // rows the views know about (a prefix of the run's messages)
     QString watchedKey_;
     std::optional<std::uint32_t> watchedIndex_;

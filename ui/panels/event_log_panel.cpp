@@ -166,6 +166,11 @@ void EventLogPanel::showEvent(std::uint64_t index) {
     view_->clearSelection();
 }
 
+void EventLogPanel::followNewest() {
+    follow_->setChecked(true);
+    refresh();
+}
+
 std::optional<std::uint64_t> EventLogPanel::selectedEvent() const {
     const QModelIndex current = view_->selectionModel()->currentIndex();
     if (!current.isValid() || !view_->selectionModel()->isSelected(current)) {

@@ -49,6 +49,7 @@ public:
     void showEvent(std::uint64_t index);
     // The run's index of the selected event; nullopt = none selected.
     std::optional<std::uint64_t> selectedEvent() const;
+    void followNewest();  // keeps the newest row in view again (the cursor went live)
 
 Q_SIGNALS:
     void statusMessage(const QString& text);  // what an action did, for the status bar

@@ -175,10 +175,11 @@ void TransportBar::jump(bool forward) {
     player_->pause();
     const Landmark l = chosenLandmark();
     if (!cursor_->jump(l, forward)) {
-        time_->setToolTip(QStringLiteral("No %1 %2 the cursor.")
-                              .arg(QString::fromLatin1(landmarkName(l).data(),
-                                                       static_cast<qsizetype>(landmarkName(l).size())),
-                                   forward ? QStringLiteral("after") : QStringLiteral("before")));
+        const std::string_view name = landmarkName(l);
+        Q_EMIT statusMessage(
+            QStringLiteral("No %1 %2 the time cursor.")
+                .arg(QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size())),
+                     forward ? QStringLiteral("after") : QStringLiteral("before")));
     }
 }
 

@@ -37,6 +37,10 @@ public:
     QString timeText() const;
     Landmark chosenLandmark() const;
 
+Q_SIGNALS:
+    // What a jump could not do ("No crash after the cursor."), for the status bar.
+    void statusMessage(const QString& text);
+
 public Q_SLOTS:
     // Jumps to the previous / next landmark of the chosen kind; says so when none.
     void jumpBack();
