@@ -129,6 +129,7 @@ private:
     void wireCursor();
     void followCursor();
     void showRecordedRun(const LoadedRecording& recording);
+    void feedRecording(const LoadedRecording& recording);
     void setLiveControlsEnabled(bool enabled);
     void wireEngine();
     void slowRefresh();

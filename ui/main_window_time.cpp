@@ -142,14 +142,35 @@ bool MainWindow::openRecording(const QString& path, QString* error) {
     return true;
 }
 
-// Feeds the recorded events to the run and the views a second at a time (the
-// depth chart samples the work queue between them), then shows its end.
+// Shows a recording read whole: its events in every view, the controls of
+// the live pool off, the cursor live at its end.
 void MainWindow::showRecordedRun(const LoadedRecording& recording) {
     consoleRun_->reset(recording.ledgerOptions);
     timeline_.clear();
     chartsModel_.clear();
     recordingEndNs_ = 0;
     timelineView()->setClock([this] { return recordingEndNs_; });
+    feedRecording(recording);
+    messages_->commitPendingRows();
+    eventLogPanel_->refresh();
+    charts_->refresh();
+    setLiveControlsEnabled(false);
+    closeRecordingAction_->setEnabled(true);
+    const QString file = QFileInfo(recording.path).fileName();
+    setWindowTitle(QStringLiteral("Queuescope — recording %1").arg(file));
+    showStatus(QStringLiteral("Showing the recording %1 (%2, %L3 events%4). Play or scrub it below "
+                              "the timeline; File → Back to the live console returns.")
+                   .arg(file, recording.name)
+                   .arg(recording.events.size())
+                   .arg(recording.finished ? QString() : QStringLiteral(", unfinished")));
+    shownLive_ = false;
+    followCursor();
+}
+
+// The recorded events reach the run, the timeline and the charts a second
+// at a time, as the pump would have handed them; the depth chart samples
+// the work queue between them.
+void MainWindow::feedRecording(const LoadedRecording& recording) {
     const std::string channel = recording.channel.toStdString();
     std::vector<Event> second;
     auto flush = [&] {
@@ -172,19 +193,6 @@ void MainWindow::showRecordedRun(const LoadedRecording& recording) {
     if (!second.empty()) {
         flush();
     }
-    messages_->commitPendingRows();
-    eventLogPanel_->refresh();
-    charts_->refresh();
-    setLiveControlsEnabled(false);
-    closeRecordingAction_->setEnabled(true);
-    setWindowTitle(QStringLiteral("Queuescope — recording %1").arg(QFileInfo(recording.path).fileName()));
-    showStatus(QStringLiteral("Showing the recording %1 (%2, %L3 events%4). Play or scrub it below "
-                              "the timeline; File → Back to the live console returns.")
-                   .arg(QFileInfo(recording.path).fileName(), recording.name)
-                   .arg(recording.events.size())
-                   .arg(recording.finished ? QString() : QStringLiteral(", unfinished")));
-    shownLive_ = false;
-    followCursor();
 }
 
 void MainWindow::closeRecording() {

@@ -28,6 +28,11 @@ QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent
     return b;
 }
 
+QString landmarkText(Landmark landmark) {
+    const std::string_view name = landmarkName(landmark);
+    return QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
+}
+
 QString seconds(std::int64_t ns) {
     return QStringLiteral("%1 s").arg(static_cast<double>(ns) / 1e9, 0, 'f', 3);
 }
@@ -56,17 +61,20 @@ TransportBar::TransportBar(const ConsoleRun* run, TimeCursor* cursor, ReplayPlay
                        QStringLiteral("Show the run's newest state in every view (Ctrl+L)"),
                        this)) {
     setObjectName(QStringLiteral("transportBar"));
+    describeControls();
+    layOut();
+    connectControls();
+    runGrew();
+}
+
+void TransportBar::describeControls() {
     play_->setCheckable(true);
     live_->setCheckable(true);
     live_->setChecked(true);
     for (int i = 0; i < kLandmarkCount; ++i) {
-        const auto l = static_cast<Landmark>(i);
-        landmark_->addItem(QString::fromLatin1(landmarkName(l).data(),
-                                               static_cast<qsizetype>(landmarkName(l).size())),
-                           i);
+        landmark_->addItem(landmarkText(static_cast<Landmark>(i)), i);
     }
     landmark_->setCurrentIndex(static_cast<int>(Landmark::Crash));
-    landmark_->setAccessibleName(QStringLiteral("Landmark to jump to"));
     landmark_->setToolTip(QStringLiteral(
         "What Prev and Next jump to: a redelivery, a dead-lettering, a worker's crash, or a marker\n"
         "(a configuration change). The slider shows each as a tick in its colour."));
@@ -74,19 +82,22 @@ TransportBar::TransportBar(const ConsoleRun* run, TimeCursor* cursor, ReplayPlay
         speed_->addItem(QStringLiteral("%1×").arg(s), s);
     }
     speed_->setCurrentIndex(2);
-    speed_->setAccessibleName(QStringLiteral("Playback speed"));
     speed_->setToolTip(QStringLiteral("Playback speed, against the time the run took"));
     slider_->setToolTip(QStringLiteral(
         "The whole run: drag to move the time cursor; every view shows the run as it was "
         "then.\nTicks mark its crashes, dead-letters, redeliveries and markers, in the "
         "timeline's colours."));
     time_->setObjectName(QStringLiteral("cursorTime"));
+    time_->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("0000.000 s / 0000.000 s")));
+    landmark_->setAccessibleName(QStringLiteral("Landmark to jump to"));
+    speed_->setAccessibleName(QStringLiteral("Playback speed"));
     play_->setAccessibleName(QStringLiteral("Play or pause"));
     back_->setAccessibleName(QStringLiteral("Previous landmark"));
     forward_->setAccessibleName(QStringLiteral("Next landmark"));
     live_->setAccessibleName(QStringLiteral("Live"));
-    time_->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("0000.000 s / 0000.000 s")));
+}
 
+void TransportBar::layOut() {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 1, 6, 1);
     layout->setSpacing(4);
@@ -99,7 +110,10 @@ TransportBar::TransportBar(const ConsoleRun* run, TimeCursor* cursor, ReplayPlay
     layout->addWidget(slider_, 1);
     layout->addWidget(time_);
     layout->addWidget(live_);
+    setMinimumWidth(380);  // narrow (arrange), it fits beside the docks of a 1280x720 window
+}
 
+void TransportBar::connectControls() {
     connect(back_, &QToolButton::clicked, this, &TransportBar::jumpBack);
     connect(forward_, &QToolButton::clicked, this, &TransportBar::jumpForward);
     connect(play_, &QToolButton::clicked, this, &TransportBar::togglePlay);
@@ -114,12 +128,9 @@ TransportBar::TransportBar(const ConsoleRun* run, TimeCursor* cursor, ReplayPlay
         cursor_->moveTo(cursor_->startNs() + static_cast<std::int64_t>(ms) * 1'000'000);
     });
     connect(player_, &ReplayPlayer::playingChanged, this, &TransportBar::showPlaying);
-    // Narrow (arrange) it fits beside the docks of a 1280x720 window.
-    setMinimumWidth(380);
     connect(cursor_, &TimeCursor::moved, this, &TransportBar::showCursor);
     connect(cursor_, &TimeCursor::rangeChanged, this, &TransportBar::runGrew);
     connect(run_, &ConsoleRun::wasReset, this, &TransportBar::runReset);
-    runGrew();
 }
 
 // On a narrow timeline (1280x720) the jump buttons lose their words and the
@@ -175,11 +186,9 @@ void TransportBar::jump(bool forward) {
     player_->pause();
     const Landmark l = chosenLandmark();
     if (!cursor_->jump(l, forward)) {
-        const std::string_view name = landmarkName(l);
-        Q_EMIT statusMessage(
-            QStringLiteral("No %1 %2 the time cursor.")
-                .arg(QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size())),
-                     forward ? QStringLiteral("after") : QStringLiteral("before")));
+        Q_EMIT statusMessage(QStringLiteral("No %1 %2 the time cursor.")
+                                 .arg(landmarkText(l), forward ? QStringLiteral("after")
+                                                               : QStringLiteral("before")));
     }
 }
 

@@ -52,6 +52,9 @@ protected:
 
 private:
     static constexpr int kNarrowBelow = 760;  // px: narrower, shorter words (arrange)
+    void describeControls();  // texts, tooltips, accessible names
+    void layOut();
+    void connectControls();
     void arrange(bool narrow);
     void showPlaying(bool playing);
     void jump(bool forward);
