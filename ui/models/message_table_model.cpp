@@ -344,8 +344,11 @@ void MessageTableModel::runAppended() {
 // whole-table signal would make the sorting proxy read every row each frame
 // of a playback).
 void MessageTableModel::cursorMoved() {
-    ++generation_;
     const bool fixed = atFixedTime();
+    if (!fixed && !shownFixed_) {
+        return;  // the head grew: runAppended() has signalled it
+    }
+    ++generation_;
     if (!fixed && committed_ > static_cast<int>(run_->run().messageCount())) {
         runReset();  // the run was reset before this model heard of it
     }
