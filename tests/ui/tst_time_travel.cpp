@@ -254,13 +254,20 @@ void TestTimeTravel::everyViewShowsTheStateAtTheCursor() {
         const auto selected = window_->eventLogPanel()->selectedEvent();
         QVERIFY2(selected.has_value() && run().streamTimeNs(*selected) <= t, qPrintable(at));
         QVERIFY(*selected < run().eventCountAt(t));
+        QVERIFY2(window_->charts()->cursorLineX().has_value(), qPrintable(at));
+        QVERIFY2(*window_->charts()->cursorLineX() <= 0, qPrintable(at));
     }
+    // At the head, the newest explanation is the one at the cursor.
+    cursor()->moveTo(head);
+    QCOMPARE(window_->explainPanel()->currentLine(), 0);
     // Live: the head again, in every view.
     cursor()->goLive();
     QVERIFY(tableDifference(*window_->messages(), run().head()).isEmpty());
     QCOMPARE(window_->messagePanel()->countsText(), countsOf(run().summaryNow()));
     QVERIFY(!window_->timelineView()->cursorNs().has_value());
     QVERIFY(window_->timelineView()->isLive());
+    QVERIFY(!window_->charts()->cursorLineX().has_value());
+    QCOMPARE(window_->explainPanel()->currentLine(), -1);
 }
 
 void TestTimeTravel::jumpsLandOnTheirLandmarks() {

@@ -422,17 +422,21 @@ std::optional<double> ChartsPanel::cursorLineX() const {
 void ChartsPanel::refreshCursorLines(double last) {
     const std::array<QValueAxis*, 2> xs{tpX_, depthX_};
     const std::array<QValueAxis*, 2> ys{tpY_, depthY_};
+    // x is the start of a second's bucket: in the newest second (still
+    // filling up, x 0 to 1) the line stands at its bucket, 0.
+    std::optional<double> x;
+    if (cursorNs_ && model_->originNs() != 0) {
+        x = std::min(0.0, static_cast<double>(*cursorNs_ - model_->originNs()) / 1e9 - last);
+    }
     for (std::size_t i = 0; i < cursorLines_.size(); ++i) {
         QLineSeries*& line = cursorLines_[i];
-        const double at = cursorNs_ && model_->originNs() != 0
-                              ? static_cast<double>(*cursorNs_ - model_->originNs()) / 1e9 - last
-                              : 1.0;
-        if (at < -span_ || at > 0) {
+        if (!x || *x < -span_) {
             if (line != nullptr) {
                 line->setVisible(false);
             }
             continue;
         }
+        const double at = *x;
         QChart* chart = views_[i]->chart();
         if (line == nullptr) {
             line = new QLineSeries;
