@@ -413,6 +413,9 @@ void MainWindow::wireEngine() {
     connect(explain_, &ExplainPanel::messageClicked, this, &MainWindow::selectMessage);
 
     connect(run_, &RunController::runReset, this, [this] {
+        if (!recordingPath_.isEmpty()) {
+            return;  // a recording is shown: the live run's reset (a new server) is not its
+        }
         consoleRun_->reset(run_->ledgerOptions());
         timeline_.clear();
         chartsModel_.clear();
@@ -699,6 +702,10 @@ void MainWindow::selectMessage(const QString& key) {
 }
 
 void MainWindow::resetRun() {
+    if (!recordingPath_.isEmpty()) {
+        closeRecording();  // an empty live run, as Reset gives
+        return;
+    }
     player_->stop();
     run_->resetRun();
 }

@@ -429,7 +429,7 @@ void TestTimeTravel::recentRecordingsAndBackToLive() {
     if (QTest::currentTestFailed()) return;
     QCOMPARE(window_->recentRecordings().value(0), QFileInfo(recording_).absoluteFilePath());
     QVERIFY(!window_->producerPanel()->isEnabled());
-    window_->closeRecording();
+    window_->resetRun();  // Ctrl+R: back to the live console too
     QVERIFY(window_->recordingPath().isEmpty());
     QCOMPARE(run().eventCount(), 0u);
     QVERIFY(window_->producerPanel()->isEnabled());
