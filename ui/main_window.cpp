@@ -16,6 +16,9 @@
 
 #include "common/clock.h"
 #include "controllers/connection_controller.h"
+#include "controllers/recent_recordings.h"
+#include "controllers/replay_player.h"
+#include "controllers/time_cursor.h"
 #include "controllers/console_run.h"
 #include "controllers/event_pump.h"
 #include "controllers/run_controller.h"
@@ -41,6 +44,7 @@
 #include "widgets/recording_status.h"
 #include "widgets/theme.h"
 #include "widgets/timeline_view.h"
+#include "widgets/transport_bar.h"
 
 namespace qs::ui {
 
@@ -51,6 +55,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
       run_(new RunController(connection_, this)),
       pump_(new EventPump(this)),
       consoleRun_(new ConsoleRun(this)),
+      cursor_(new TimeCursor(consoleRun_, this)),
+      replay_(new ReplayPlayer(cursor_, this)),
       messages_(new MessageTableModel(consoleRun_, this)),
       eventLog_(new EventLogModel(consoleRun_, this)),
       player_(new ScenarioPlayer(run_, this)) {
@@ -60,8 +66,16 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 
     timelinePanel_ = new TimelinePanel(&timeline_, this);
     charts_ = new ChartsPanel(&chartsModel_, this);
+    transport_ = new TransportBar(consoleRun_, cursor_, replay_, this);
+    // The transport bar sits under the timeline, in one pane with it.
+    auto* timelinePane = new QWidget(this);
+    auto* timelineLayout = new QVBoxLayout(timelinePane);
+    timelineLayout->setContentsMargins(0, 0, 0, 0);
+    timelineLayout->setSpacing(0);
+    timelineLayout->addWidget(timelinePanel_, 1);
+    timelineLayout->addWidget(transport_);
     auto* centre = new QSplitter(Qt::Vertical, this);
-    centre->addWidget(timelinePanel_);
+    centre->addWidget(timelinePane);
     centre->addWidget(charts_);
     centre->setStretchFactor(0, 3);
     centre->setStretchFactor(1, 2);
@@ -87,6 +101,11 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     }
     buildMenus();
     wireEngine();
+    wireCursor();
+    setAcceptDrops(true);
+    if (options_.useSettings) {
+        recentRecordings_ = loadRecentRecordings(QSettings());
+    }
 
     connectionLabel_ = new QLabel(this);
     connectionLabel_->setToolTip(
@@ -222,6 +241,20 @@ void MainWindow::buildMenus() {
     file->addAction(QStringLiteral("Use &embedded broker"), this, &MainWindow::useEmbeddedBroker)
         ->setToolTip(QStringLiteral("Run the built-in KubeMQ-compatible broker on 127.0.0.1."));
     file->addSeparator();
+    QAction* openAct = file->addAction(QStringLiteral("&Open recording…"), this,
+                                       &MainWindow::openRecordingDialog);
+    openAct->setShortcut(QKeySequence::Open);
+    openAct->setToolTip(QStringLiteral(
+        "Show a recorded run (*.qsrun) in every view, to scrub and play back. You can also drop "
+        "the file onto the window."));
+    QMenu* recent = file->addMenu(QStringLiteral("Open &recent recording"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] { fillRecentMenu(recent); });
+    closeRecordingAction_ = file->addAction(QStringLiteral("&Back to the live console"), this,
+                                            &MainWindow::closeRecording);
+    closeRecordingAction_->setToolTip(
+        QStringLiteral("Leave the recording shown and start an empty live run."));
+    closeRecordingAction_->setEnabled(false);
+    file->addSeparator();
     QAction* saveTimeline = file->addAction(QStringLiteral("Save &timeline as PNG…"),
                                             timelinePanel_, &TimelinePanel::savePngInteractive);
     saveTimeline->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")));
@@ -294,8 +327,10 @@ void MainWindow::buildMenus() {
     live->setShortcut(QKeySequence(Qt::Key_Space));
     live->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     timelinePanel_->addAction(live);
-    QAction* goLive =
-        view->addAction(QStringLiteral("&Follow live"), timelineView(), &TimelineView::goLive);
+    QAction* goLive = view->addAction(QStringLiteral("&Follow live"), this, [this] {
+        cursor_->goLive();
+        timelineView()->goLive();
+    });
     goLive->setShortcut(QKeySequence(QStringLiteral("Ctrl+L")));
     QAction* back = view->addAction(QStringLiteral("Scrub &back"), this, [this] {
         timelineView()->scrubSeconds(-timelineView()->spanSeconds() / 4);
@@ -305,6 +340,7 @@ void MainWindow::buildMenus() {
         timelineView()->scrubSeconds(timelineView()->spanSeconds() / 4);
     });
     fwd->setShortcut(QKeySequence(QStringLiteral("Ctrl+Right")));
+    buildTimeMenu(view);
     view->addSeparator();
     darkAction_ = view->addAction(QStringLiteral("&Dark theme"));
     darkAction_->setCheckable(true);
@@ -377,6 +413,9 @@ void MainWindow::wireEngine() {
     connect(explain_, &ExplainPanel::messageClicked, this, &MainWindow::selectMessage);
 
     connect(run_, &RunController::runReset, this, [this] {
+        if (!recordingPath_.isEmpty()) {
+            return;  // a recording is shown: the live run's reset (a new server) is not its
+        }
         consoleRun_->reset(run_->ledgerOptions());
         timeline_.clear();
         chartsModel_.clear();
@@ -612,11 +651,14 @@ void MainWindow::slowRefresh() {
     messagePanel_->refresh();
     // The work queue's depth: tasks of other channels (a dead-lettered copy
     // among them) are not waiting in it.
+    // A recording's depth was sampled as it was shown (showRecordedRun).
     const ChannelAt* c = consoleRun_->run().channelNow(run_->channel().toStdString());
-    chartsModel_.sampleDepth(
-        qs::monotonicNanos(),
-        c != nullptr ? static_cast<qint64>(c->count(MessageState::Waiting)) : 0,
-        c != nullptr ? static_cast<qint64>(c->count(MessageState::InFlight)) : 0);
+    if (recordingPath_.isEmpty()) {
+        chartsModel_.sampleDepth(
+            qs::monotonicNanos(),
+            c != nullptr ? static_cast<qint64>(c->count(MessageState::Waiting)) : 0,
+            c != nullptr ? static_cast<qint64>(c->count(MessageState::InFlight)) : 0);
+    }
     if (charts_->isVisible()) {
         charts_->refresh();
     }
@@ -660,6 +702,10 @@ void MainWindow::selectMessage(const QString& key) {
 }
 
 void MainWindow::resetRun() {
+    if (!recordingPath_.isEmpty()) {
+        closeRecording();  // an empty live run, as Reset gives
+        return;
+    }
     player_->stop();
     run_->resetRun();
 }

@@ -35,6 +35,10 @@ class EventLogPanel;
 class ScenarioPlayer;
 class RunRecorder;
 class FirstRunGreeting;
+class TimeCursor;
+class ReplayPlayer;
+class TransportBar;
+struct LoadedRecording;
 
 struct MainWindowOptions {
     bool autoConnect = true;    // probe localhost:50000, else start the embedded broker
@@ -74,6 +78,21 @@ public:
     // Shows the first-run greeting (a first start does; --first-run for screenshots).
     void showGreeting();
     RunRecorder* recorder() const { return recorder_; }
+    EventLogPanel* eventLogPanel() const { return eventLogPanel_; }
+    // The instant every view shows (docs/ui.md, "Time travel"), its player and bar.
+    TimeCursor* timeCursor() const { return cursor_; }
+    ReplayPlayer* replayPlayer() const { return replay_; }
+    TransportBar* transportBar() const { return transport_; }
+
+    // Shows the recording at `path` in every view, the cursor at its end; a
+    // live run ends first (its own recording is kept). False with *error, the
+    // core's refusal ("PATH: why"), when it is not a readable recording:
+    // nothing changes then.
+    bool openRecording(const QString& path, QString* error = nullptr);
+    // Back to the live console (an empty run) from a recording.
+    void closeRecording();
+    QString recordingPath() const { return recordingPath_; }  // "" = the live console
+    QStringList recentRecordings() const { return recentRecordings_; }
     // The connection line of the status bar, as plain text.
     QString connectionStatusText() const { return connectionText_; }
     // The status bar's message, whole even when it is shown elided.
@@ -92,14 +111,26 @@ public Q_SLOTS:
     void connectDialog();
     void useEmbeddedBroker();
     void setDarkTheme(bool dark);
+    void openRecordingDialog();  // File → Open recording…
+    // openRecording(), a refusal said in a dialog.
+    void openRecordingInteractive(const QString& path);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;  // a .qsrun dropped opens it
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void buildDocks();
     void buildMenus();
+    void buildTimeMenu(QMenu* view);
+    void fillRecentMenu(QMenu* menu);
+    void wireCursor();
+    void followCursor();
+    void showRecordedRun(const LoadedRecording& recording);
+    void feedRecording(const LoadedRecording& recording);
+    void setLiveControlsEnabled(bool enabled);
     void wireEngine();
     void slowRefresh();
     void scenarioFinished(const QString& name);
@@ -122,6 +153,14 @@ private:
     RunController* run_;
     EventPump* pump_;
     ConsoleRun* consoleRun_;
+    TimeCursor* cursor_;
+    ReplayPlayer* replay_;
+    TransportBar* transport_ = nullptr;
+    QString recordingPath_;
+    QStringList recentRecordings_;
+    std::int64_t recordingEndNs_ = 0;  // the timeline's "now" while a recording is shown
+    bool shownLive_ = true;            // the views show the head (followCursor did its work)
+    QAction* closeRecordingAction_ = nullptr;
     MessageTableModel* messages_;
     EventLogModel* eventLog_;
     TimelineModel timeline_;

@@ -20,6 +20,7 @@
 #include "analysis/trace_command.h"
 #include "common/version.h"
 #include "controllers/connection_controller.h"
+#include "controllers/time_cursor.h"
 #include "lessons/lesson_command.h"
 #include "main_window.h"
 #include "panels/channel_browser.h"
@@ -133,8 +134,17 @@ int main(int argc, char** argv) {
         QStringLiteral("Seconds the timeline shows (default: as much as has run, "
                        "for screenshots; else the saved setting)."),
         QStringLiteral("seconds"));
+    const QCommandLineOption openOpt(
+        QStringLiteral("open"),
+        QStringLiteral("Open a recorded run (*.qsrun) to scrub and play back."),
+        QStringLiteral("file"));
+    const QCommandLineOption atOpt(
+        QStringLiteral("at"),
+        QStringLiteral("With --open: put the time cursor this many seconds after the "
+                       "recording's first event (default: its end)."),
+        QStringLiteral("seconds"));
     parser.addOptions({screenshotOpt, scenarioOpt, afterOpt, embeddedOpt, portOpt, darkOpt, viewOpt,
-                       sizeOpt, spanOpt, firstRunOpt});
+                       sizeOpt, spanOpt, firstRunOpt, openOpt, atOpt});
     parser.process(app);
 
     bool ok = false;
@@ -147,6 +157,14 @@ int main(int argc, char** argv) {
     if (!ok || after < 0) {
         std::fprintf(stderr, "queuescope: --after must be a number of seconds >= 0\n");
         return 2;
+    }
+    double at = -1;
+    if (parser.isSet(atOpt)) {
+        at = parser.value(atOpt).toDouble(&ok);
+        if (!ok || at < 0 || !parser.isSet(openOpt)) {
+            std::fprintf(stderr, "queuescope: --at must be a number of seconds >= 0, with --open\n");
+            return 2;
+        }
     }
     const QString view = parser.value(viewOpt);
     if (!view.isEmpty() && view != QStringLiteral("messages") && view != QStringLiteral("log") &&
@@ -185,12 +203,30 @@ int main(int argc, char** argv) {
             return 2;
         }
         window.timelineView()->setSpanSeconds(span);
-    } else if (screenshot) {
+    } else if (screenshot && !parser.isSet(openOpt)) {
         window.timelineView()->setSpanSeconds(std::max(5.0, after + 1.0));
     }
     window.show();
 
-    if (screenshot || parser.isSet(embeddedOpt)) {
+    const QString recording = parser.value(openOpt);
+    if (!recording.isEmpty()) {
+        QString error;
+        if (!window.openRecording(recording, &error)) {
+            std::fprintf(stderr, "queuescope: %s\n", qPrintable(error));
+            return 3;
+        }
+        const qs::ui::TimeCursor* cursor = window.timeCursor();
+        if (!parser.isSet(spanOpt)) {
+            const double length = static_cast<double>(cursor->headNs() - cursor->startNs()) / 1e9;
+            window.timelineView()->setSpanSeconds(std::max(2.0, length * 1.1 + 0.2));
+        }
+        if (at >= 0) {
+            window.timeCursor()->moveTo(cursor->startNs() + static_cast<std::int64_t>(at * 1e9));
+        }
+    }
+    // A recording shown needs no broker, unless a scenario is played too.
+    const bool needBroker = recording.isEmpty() || parser.isSet(scenarioOpt);
+    if ((screenshot && needBroker) || parser.isSet(embeddedOpt)) {
         QString error;
         // Screenshots use any free port so they never meet a real server.
         if (!window.connection()->startEmbedded(screenshot ? 0 : port, &error)) {
@@ -230,7 +266,9 @@ int main(int argc, char** argv) {
 
     if (screenshot) {
         const QString file = parser.value(screenshotOpt);
-        QTimer::singleShot(static_cast<int>(after * 1000), &window, [&window, file] {
+        // A recording is there at once; a live run needs its time.
+        const double wait = !recording.isEmpty() && !parser.isSet(afterOpt) ? 0.2 : after;
+        QTimer::singleShot(static_cast<int>(wait * 1000), &window, [&window, file] {
             window.channelBrowser()->refresh();
             // Let the last frame and the channel list arrive, then grab.
             QTimer::singleShot(600, &window, [&window, file] {

@@ -32,6 +32,10 @@ const Event& EventLogModel::event(int row) const {
     return run_->run().event(first_ + static_cast<std::uint64_t>(row));
 }
 
+int EventLogModel::rowOfEvent(std::uint64_t index) const {
+    return index >= first_ && index < end_ ? static_cast<int>(index - first_) : -1;
+}
+
 int EventLogModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }

@@ -50,6 +50,10 @@ public:
     const ConsoleRun& consoleRun() const { return *run_; }
 
     const Event& event(int row) const;
+    // The row of the run's event `index` (Run::event), -1 = not in the window;
+    // and back.
+    int rowOfEvent(std::uint64_t index) const;
+    std::uint64_t eventIndex(int row) const { return first_ + static_cast<std::uint64_t>(row); }
 
     static bool isProblem(EventKind kind);
     static QString detailText(const Event& e);

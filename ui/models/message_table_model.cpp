@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "controllers/console_run.h"
+#include "controllers/time_cursor.h"
 #include "models/event_time.h"
 #include "run/run.h"
 
@@ -22,12 +23,34 @@ int MessageTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+void MessageTableModel::setCursor(const TimeCursor* cursor) {
+    cursor_ = cursor;
+    connect(cursor_, &TimeCursor::moved, this, &MessageTableModel::cursorMoved);
+}
+
+const LedgerSummary& MessageTableModel::summary() const {
+    return atFixedTime() ? cursor_->state().summary : run_->run().summaryNow();
+}
+
+std::uint64_t MessageTableModel::eventsShown() const {
+    return atFixedTime() ? cursor_->eventCount() : run_->run().eventCount();
+}
+
+bool MessageTableModel::atFixedTime() const {
+    return cursor_ != nullptr && !cursor_->isLive();
+}
+
 const TaskView& MessageTableModel::cachedView(int row) const {
     const Run& run = run_->run();
-    if (!cache_ || cache_->index != static_cast<std::uint32_t>(row) ||
-        cacheEvents_ != run.eventCount()) {
-        cache_ = taskViewAt(run, static_cast<std::uint32_t>(row));
-        cacheEvents_ = run.eventCount();
+    const auto index = static_cast<std::uint32_t>(row);
+    if (!cache_ || cache_->index != index || cacheGeneration_ != generation_) {
+        if (atFixedTime()) {
+            const RunState& state = cursor_->state();
+            cache_ = taskViewAt(run, index, state.messages[index], state.timeNs);
+        } else {
+            cache_ = taskViewAt(run, index);
+        }
+        cacheGeneration_ = generation_;
     }
     return *cache_;
 }
@@ -44,6 +67,13 @@ std::optional<TaskView> MessageTableModel::taskByKey(const QString& key) const {
     const auto index = taskIndexOfKey(run, key);
     if (!index) {
         return std::nullopt;
+    }
+    if (atFixedTime()) {
+        const RunState& state = cursor_->state();
+        if (*index >= state.messages.size()) {
+            return std::nullopt;  // not seen yet at the cursor
+        }
+        return taskViewAt(run, *index, state.messages[*index], state.timeNs);
     }
     return taskViewAt(run, *index);
 }
@@ -91,6 +121,14 @@ QString MessageTableModel::longestDeadLetterChannel() const {
 QVariant MessageTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= committed_) {
         return {};
+    }
+    const std::size_t known = atFixedTime() ? cursor_->state().messages.size()
+                                            : run_->run().messageCount();
+    if (static_cast<std::size_t>(index.row()) >= known) {
+        return {};  // a row on its way out (a move or reset being signalled)
+    }
+    if (role == SortRole && index.column() == TaskColumn) {
+        return index.row() + 1;  // the default order: sorting thousands of new rows reads it
     }
     const TaskView& t = cachedView(index.row());
     switch (role) {
@@ -284,6 +322,8 @@ QVariant MessageTableModel::headerData(int section, Qt::Orientation orientation,
 void MessageTableModel::runReset() {
     beginResetModel();
     committed_ = 0;
+    shown_.clear();
+    shownFixed_ = false;
     cache_.reset();
     watchedIndex_.reset();
     lastCommit_.invalidate();
@@ -291,12 +331,71 @@ void MessageTableModel::runReset() {
 }
 
 void MessageTableModel::runAppended() {
+    ++generation_;
+    if (atFixedTime()) {
+        return;  // the rows show the cursor's instant, which the new events do not change
+    }
     signalChangedRows();
     commitRows(false);
 }
 
+// A move shows another instant: rows for the tasks seen by then, and a
+// dataChanged for the rows whose state differs from what they showed (a
+// whole-table signal would make the sorting proxy read every row each frame
+// of a playback).
+void MessageTableModel::cursorMoved() {
+    const bool fixed = atFixedTime();
+    if (!fixed && !shownFixed_) {
+        return;  // the head grew: runAppended() has signalled it
+    }
+    ++generation_;
+    if (!fixed && committed_ > static_cast<int>(run_->run().messageCount())) {
+        runReset();  // the run was reset before this model heard of it
+    }
+    const int oldRows = committed_;
+    if (fixed) {
+        setRowCount(static_cast<int>(cursor_->state().messages.size()));
+    } else {
+        commitRows(true);
+    }
+    signalRows(rowsChangedByMove(std::min(oldRows, committed_)));
+    shown_ = fixed ? cursor_->state().messages : std::vector<MessageAt>();
+    shownFixed_ = fixed;
+    Q_EMIT watchedTaskChanged();  // its history marks what comes after the cursor
+}
+
+std::vector<std::uint32_t> MessageTableModel::rowsChangedByMove(int rows) const {
+    const Run& run = run_->run();
+    const bool fixed = atFixedTime();
+    const std::vector<MessageAt>* now = fixed ? &cursor_->state().messages : nullptr;
+    std::vector<std::uint32_t> changed;
+    for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(rows); ++i) {
+        const MessageAt& before = shownFixed_ && i < shown_.size() ? shown_[i] : run.messageNow(i);
+        const MessageAt& after = now != nullptr ? (*now)[i] : run.messageNow(i);
+        if (!(before == after) || (shownFixed_ && i >= shown_.size())) {
+            changed.push_back(i);
+        }
+    }
+    return changed;
+}
+
+void MessageTableModel::setRowCount(int rows) {
+    if (rows > committed_) {
+        beginInsertRows({}, committed_, rows - 1);
+        committed_ = rows;
+        endInsertRows();
+    } else if (rows < committed_) {
+        beginRemoveRows({}, rows, committed_ - 1);
+        committed_ = rows;
+        endRemoveRows();
+    }
+}
+
 void MessageTableModel::signalChangedRows() {
-    std::vector<std::uint32_t> rows = run_->touchedByLastAppend();
+    signalRows(run_->touchedByLastAppend());
+}
+
+void MessageTableModel::signalRows(std::vector<std::uint32_t> rows) {
     if (!watchedKey_.isEmpty() && !watchedIndex_) {
         watchedIndex_ = taskIndexOfKey(run_->run(), watchedKey_);
     }
@@ -331,7 +430,7 @@ void MessageTableModel::signalChangedRows() {
 
 void MessageTableModel::commitRows(bool force) {
     const int total = static_cast<int>(run_->run().messageCount());
-    if (total <= committed_) {
+    if (total <= committed_ || atFixedTime()) {
         return;
     }
     if (!force && commitIntervalMs_ > 0 && lastCommit_.isValid() &&

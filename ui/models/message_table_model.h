@@ -5,11 +5,14 @@
 #include <QStringList>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "models/task_view.h"
+#include "run/run_state.h"
 
 // One row per task (message identity) of the console's run, in first-seen
-// order: a projection of the core Run's head. It keeps no state about
+// order: a projection of the core Run at the time cursor (its head while
+// live; at a fixed t, the tasks seen by then, as Run::stateAt(t) has them). It keeps no state about
 // messages; every cell is read from the Run (TaskView). After each appended
 // batch it tells the views which rows changed and which were added.
 // Every task of the run is a row: nothing is trimmed.
@@ -17,6 +20,7 @@
 namespace qs::ui {
 
 class ConsoleRun;
+class TimeCursor;
 
 class MessageTableModel : public QAbstractTableModel {
     Q_OBJECT
@@ -57,7 +61,14 @@ public:
     // Shows rows still held back by the commit interval (tests, end of a run).
     void commitPendingRows();
 
+    // Follows `cursor` (not owned; it outlives the model). Without one: the head.
+    void setCursor(const TimeCursor* cursor);
+
     const ConsoleRun& consoleRun() const { return *run_; }
+    // The run's counts at the cursor (the head's while live).
+    const LedgerSummary& summary() const;
+    // Events of the run at the cursor: later ones have not happened yet there.
+    std::uint64_t eventsShown() const;
     std::optional<TaskView> task(int row) const;
     // Also tasks not yet shown as rows (commit interval).
     std::optional<TaskView> taskByKey(const QString& key) const;
@@ -81,7 +92,14 @@ Q_SIGNALS:
 private:
     void runAppended();
     void runReset();
+    void cursorMoved();
+    bool atFixedTime() const;
+    void setRowCount(int rows);
     void signalChangedRows();
+    // One dataChanged per run of nearby rows (and watchedTaskChanged when it is among them).
+    void signalRows(std::vector<std::uint32_t> rows);
+    // Of the first `rows` rows, those whose state the move changed.
+    std::vector<std::uint32_t> rowsChangedByMove(int rows) const;
     void commitRows(bool force);
     const TaskView& cachedView(int row) const;
     QVariant displayData(const TaskView& t, int column) const;
@@ -89,6 +107,9 @@ private:
     QVariant toolTip(const TaskView& t, int column) const;
 
     const ConsoleRun* run_;
+    const TimeCursor* cursor_ = nullptr;
+    std::vector<MessageAt> shown_;  // what the rows showed at the last fixed-time move
+    bool shownFixed_ = false;        // the rows show shown_ (else the head)
     int committed_ = 0;  // rows the views know about (a prefix of the run's messages)
     QString watchedKey_;
     std::optional<std::uint32_t> watchedIndex_;
@@ -96,7 +117,8 @@ private:
     QElapsedTimer lastCommit_;
     // The view of the last row read: a view asks for every column and role of a row in turn.
     mutable std::optional<TaskView> cache_;
-    mutable std::uint64_t cacheEvents_ = 0;
+    mutable std::uint64_t cacheGeneration_ = 0;
+    std::uint64_t generation_ = 1;  // bumped by every append and cursor move
 };
 
 }  // namespace qs::ui

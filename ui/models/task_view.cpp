@@ -1,5 +1,7 @@
 #include "models/task_view.h"
 
+#include <limits>
+
 #include "run/run.h"
 
 namespace qs::ui {
@@ -38,11 +40,22 @@ QString taskStateName(TaskState state) {
 
 namespace {
 
-// Why a waiting task waits again: how its latest hand-out ended.
-TaskState waitingState(const MessageRecord* record) {
-    if (record == nullptr || record->deliveries.empty())
+// The latest hand-out of `record` by stream time `atNs`; null = none by then.
+const DeliveryRecord* latestDelivery(const MessageRecord* record, std::int64_t atNs) {
+    if (record == nullptr)
+        return nullptr;
+    for (auto it = record->deliveries.rbegin(); it != record->deliveries.rend(); ++it) {
+        if (it->assignedNs <= atNs)
+            return &*it;
+    }
+    return nullptr;
+}
+
+// Why a waiting task waits again: how its latest hand-out (by then) ended.
+TaskState waitingState(const DeliveryRecord* latest) {
+    if (latest == nullptr)
         return TaskState::Waiting;
-    switch (record->deliveries.back().outcome) {
+    switch (latest->outcome) {
         case DeliveryOutcome::Rejected:
             return TaskState::Rejected;
         case DeliveryOutcome::Requeued:
@@ -55,10 +68,10 @@ TaskState waitingState(const MessageRecord* record) {
     }
 }
 
-TaskState taskState(MessageState core, const MessageRecord* record) {
+TaskState taskState(MessageState core, const DeliveryRecord* latest) {
     switch (core) {
         case MessageState::Waiting:
-            return waitingState(record);
+            return waitingState(latest);
         case MessageState::Delayed:
             return TaskState::Delayed;
         case MessageState::InFlight:
@@ -97,29 +110,37 @@ std::optional<std::uint32_t> taskIndexOfKey(const Run& run, const QString& key) 
 }
 
 TaskView taskViewAt(const Run& run, std::uint32_t index) {
-    const MessageAt& now = run.messageNow(index);
+    return taskViewAt(run, index, run.messageNow(index), std::numeric_limits<std::int64_t>::max());
+}
+
+TaskView taskViewAt(const Run& run, std::uint32_t index, const MessageAt& at, std::int64_t atNs) {
     const std::string_view id = run.messageId(index);
     const MessageRecord* record = run.ledger().message(id);
+    const DeliveryRecord* latest = latestDelivery(record, atNs);
     TaskView v;
     v.index = index;
     v.task = static_cast<int>(index) + 1;
     v.messageId = fromView(id);
     v.key = taskKey(run, index);
-    v.channel = fromView(now.channel.view());
-    v.state = taskState(now.state, record);
-    v.worker = fromView(now.worker.view());
-    v.receiveCount = now.receiveCount;
-    v.deliveries = now.deliveries;
+    v.channel = fromView(at.channel.view());
+    v.state = taskState(at.state, latest);
+    v.worker = fromView(at.worker.view());
+    v.receiveCount = at.receiveCount;
+    v.deliveries = at.deliveries;
     v.detailsForgotten = record == nullptr;
     if (record == nullptr)
         return v;
-    v.sequence = record->sequence;
-    v.sentNs = record->sentNs;
-    if (!record->deliveries.empty())
-        v.lastAssignedNs = record->deliveries.back().assignedNs;
-    if (isTerminal(record->state))
+    // A NAck stores a new copy: at the head the record knows its sequence; back
+    // in time the hand-out's is the one known then.
+    const bool head = atNs == std::numeric_limits<std::int64_t>::max();
+    v.sequence = head || latest == nullptr ? record->sequence : latest->sequence;
+    if (record->sentNs <= atNs)
+        v.sentNs = record->sentNs;
+    if (latest != nullptr)
+        v.lastAssignedNs = latest->assignedNs;
+    if (isTerminal(at.state))
         v.settledNs = record->endedNs;
-    if (record->state == MessageState::DeadLettered)
+    if (at.state == MessageState::DeadLettered)
         v.deadLetterChannel = QString::fromStdString(record->endDetail);
     return v;
 }

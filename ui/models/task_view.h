@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "events/event.h"
+#include "run/run_state.h"
 #include "models/message_key.h"
 
 namespace qs {
@@ -61,6 +62,9 @@ struct TaskView {
 
 // The task at `index` of `run` as it is now (the run's head).
 TaskView taskViewAt(const Run& run, std::uint32_t index);
+// The task at `index` as it was at stream time `atNs`: `at` is its state then
+// (RunState::messages[index]); times and outcomes later than atNs are left out.
+TaskView taskViewAt(const Run& run, std::uint32_t index, const MessageAt& at, std::int64_t atNs);
 // The key of the task at `index` (messageKey of the channel it was first seen in).
 QString taskKey(const Run& run, std::uint32_t index);
 // The run's index of the task a key (messageKey) names; nullopt = not in the run.

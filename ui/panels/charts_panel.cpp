@@ -405,6 +405,55 @@ void ChartsPanel::refreshMarkers(QChart* chart, std::vector<QLineSeries*>& pool,
     }
 }
 
+void ChartsPanel::setCursorNs(std::optional<std::int64_t> timeNs) {
+    cursorNs_ = timeNs;
+    fitAxes();
+}
+
+std::optional<double> ChartsPanel::cursorLineX() const {
+    const QLineSeries* line = cursorLines_[0];
+    if (line == nullptr || !line->isVisible() || line->count() == 0) {
+        return std::nullopt;
+    }
+    return line->at(0).x();
+}
+
+// A solid line across the chart at the cursor, when it is in the charts' window.
+void ChartsPanel::refreshCursorLines(double last) {
+    const std::array<QValueAxis*, 2> xs{tpX_, depthX_};
+    const std::array<QValueAxis*, 2> ys{tpY_, depthY_};
+    // x is the start of a second's bucket: in the newest second (still
+    // filling up, x 0 to 1) the line stands at its bucket, 0.
+    std::optional<double> x;
+    if (cursorNs_ && model_->originNs() != 0) {
+        x = std::min(0.0, static_cast<double>(*cursorNs_ - model_->originNs()) / 1e9 - last);
+    }
+    for (std::size_t i = 0; i < cursorLines_.size(); ++i) {
+        QLineSeries*& line = cursorLines_[i];
+        if (!x || *x < -span_) {
+            if (line != nullptr) {
+                line->setVisible(false);
+            }
+            continue;
+        }
+        const double at = *x;
+        QChart* chart = views_[i]->chart();
+        if (line == nullptr) {
+            line = new QLineSeries;
+            line->setName(QStringLiteral("time cursor"));
+            chart->addSeries(line);
+            line->attachAxis(xs[i]);
+            line->attachAxis(ys[i]);
+            line->setPen(QPen(Theme::current().selection, 2));
+        }
+        line->replace(QList<QPointF>{{at, ys[i]->min()}, {at, ys[i]->max()}});
+        line->setVisible(true);
+        for (QLegendMarker* m : chart->legend()->markers(line)) {
+            m->setVisible(false);  // a line, not a series of the chart
+        }
+    }
+}
+
 void ChartsPanel::refresh() {
     const bool times =
         shownVersion_[Throughput] != model_->version() || shownVersion_[Depth] != model_->version();
@@ -601,6 +650,7 @@ void ChartsPanel::fitAxes() {
                    static_cast<double>(last));
     refreshMarkers(views_[1]->chart(), depthMarkers_, depthX_, depthY_, -span_, 0,
                    static_cast<double>(last));
+    refreshCursorLines(static_cast<double>(last));
     fitLatencyAxis();
     fitting_ = false;
 }

@@ -2,6 +2,7 @@
 
 #include <QWidget>
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "models/charts_model.h"
@@ -36,6 +37,11 @@ public:
     QChartView* chartView(int which) const { return views_[static_cast<std::size_t>(which)]; }
     // The share chart's legend as plain text ("worker-1 50%" per line).
     QString shareLegendText() const;
+    // The time cursor: a line on the throughput and depth charts at t
+    // (monotonic ns, as events); nullopt = none (the head).
+    void setCursorNs(std::optional<std::int64_t> timeNs);
+    // The cursor line's x on the time charts (seconds before the newest); nullopt = not drawn.
+    std::optional<double> cursorLineX() const;
 
 public Q_SLOTS:
     void refresh();  // re-reads the model now, all four charts
@@ -58,6 +64,7 @@ private:
     // Short line charts show their legend beside the plot: under it, the legend
     // takes the height the time axis needs and Qt elides its labels to "...".
     void fitLegends();
+    void refreshCursorLines(double last);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -99,6 +106,8 @@ private:
     double maxBin_ = 1;
     std::vector<QLineSeries*> tpMarkers_;
     std::vector<QLineSeries*> depthMarkers_;
+    std::optional<std::int64_t> cursorNs_;
+    std::array<QLineSeries*, 2> cursorLines_{};  // throughput, depth
 };
 
 }  // namespace qs::ui

@@ -151,6 +151,34 @@ void EventLogPanel::refresh() {
     }
 }
 
+void EventLogPanel::showEvent(std::uint64_t index) {
+    follow_->setChecked(false);
+    // Back from the event to the nearest row the filter lets through.
+    for (int row = model_->rowOfEvent(index); row >= 0; --row) {
+        const QModelIndex shown = filter_->mapFromSource(model_->index(row, 0));
+        if (shown.isValid()) {
+            view_->selectionModel()->setCurrentIndex(
+                shown, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            view_->scrollTo(shown, QAbstractItemView::PositionAtCenter);
+            return;
+        }
+    }
+    view_->clearSelection();
+}
+
+void EventLogPanel::followNewest() {
+    follow_->setChecked(true);
+    refresh();
+}
+
+std::optional<std::uint64_t> EventLogPanel::selectedEvent() const {
+    const QModelIndex current = view_->selectionModel()->currentIndex();
+    if (!current.isValid() || !view_->selectionModel()->isSelected(current)) {
+        return std::nullopt;
+    }
+    return model_->eventIndex(filter_->mapToSource(current).row());
+}
+
 bool EventLogPanel::exportTo(const QString& path, QString* error, std::uint64_t* exported) {
     const Run& run = model_->consoleRun().run();
     std::vector<const Event*> events;

@@ -2,6 +2,8 @@
 
 #include <QSortFilterProxyModel>
 #include <QWidget>
+#include <cstdint>
+#include <optional>
 
 #include "models/event_log_model.h"
 
@@ -42,6 +44,12 @@ public:
     // rows in the window; the format follows the extension (.csv, otherwise
     // JSON Lines). *exported (optional) gets how many were written.
     bool exportTo(const QString& path, QString* error = nullptr, std::uint64_t* exported = nullptr);
+    // Selects and scrolls to the run's event `index` (Run::event), or the
+    // nearest earlier one the filter shows, and stops following the newest.
+    void showEvent(std::uint64_t index);
+    // The run's index of the selected event; nullopt = none selected.
+    std::optional<std::uint64_t> selectedEvent() const;
+    void followNewest();  // keeps the newest row in view again (the cursor went live)
 
 Q_SIGNALS:
     void statusMessage(const QString& text);  // what an action did, for the status bar

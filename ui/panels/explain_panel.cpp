@@ -17,6 +17,7 @@ namespace qs::ui {
 
 namespace {
 constexpr int kKeyRole = Qt::UserRole + 1;
+constexpr int kTimeRole = Qt::UserRole + 2;  // qint64 Explanation::timeNs
 
 QColor kindColor(Explanation::Kind k) {
     const Theme& t = Theme::current();
@@ -141,9 +142,38 @@ void ExplainPanel::append(const Explanation& e) {
     auto* item = new QListWidgetItem(dot(kindColor(e.kind), icons_),
                                      formatClock(e.timeNs) + QStringLiteral("  ") + e.text);
     item->setData(kKeyRole, e.key);
+    item->setData(kTimeRole, QVariant::fromValue<qint64>(e.timeNs));
     item->setToolTip(e.text);
+    if (cursorNs_ && e.timeNs > *cursorNs_) {
+        item->setData(Qt::ForegroundRole, Theme::current().mutedText);  // after the cursor
+    }
     list_->insertItem(0, item);
     list_->measure(item);
+}
+
+void ExplainPanel::showTime(std::optional<std::int64_t> timeNs) {
+    cursorNs_ = timeNs;
+    const QColor later = Theme::current().mutedText;
+    QListWidgetItem* atCursor = nullptr;
+    for (int i = 0; i < list_->count(); ++i) {  // newest first
+        QListWidgetItem* item = list_->item(i);
+        const bool after = timeNs && item->data(kTimeRole).toLongLong() > *timeNs;
+        item->setData(Qt::ForegroundRole, after ? QVariant(later) : QVariant());
+        if (timeNs && !after && atCursor == nullptr) {
+            atCursor = item;
+        }
+    }
+    if (atCursor != nullptr) {
+        list_->setCurrentItem(atCursor);
+        list_->scrollToItem(atCursor, QAbstractItemView::PositionAtCenter);
+    } else {
+        list_->clearSelection();
+    }
+}
+
+int ExplainPanel::currentLine() const {
+    const QListWidgetItem* item = list_->currentItem();
+    return item != nullptr && item->isSelected() ? list_->row(item) : -1;
 }
 
 void ExplainPanel::clear() {

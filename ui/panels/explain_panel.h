@@ -3,6 +3,8 @@
 #include <QHash>
 #include <QIcon>
 #include <QWidget>
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "models/explainer.h"
@@ -30,6 +32,10 @@ public:
     int lineCount() const;
     QString line(int i) const;  // 0 = newest
     QStringList lines() const;
+    // The time cursor: the newest sentence at or before t is selected and in
+    // view, the later ones (not yet happened there) greyed; nullopt = the head.
+    void showTime(std::optional<std::int64_t> timeNs);
+    int currentLine() const;  // the selected line (0 = newest), -1 = none
 
 Q_SIGNALS:
     void messageClicked(const QString& key);
@@ -41,6 +47,7 @@ private:
     ExplainList* list_;
     QHash<QRgb, QIcon> icons_;  // dot per colour
     int maxLines_ = 500;
+    std::optional<std::int64_t> cursorNs_;
 };
 
 }  // namespace qs::ui

@@ -231,12 +231,17 @@ void MessagePanel::showHistory() {
     const std::vector<std::uint32_t> trail = run.messageEvents(task->index);
     int acks = 0;
     QString rows;
+    // The whole journey; what comes after the time cursor is greyed (not yet there).
+    const std::uint64_t shown = model_->eventsShown();
     for (const std::uint32_t i : trail) {
         const Event& e = run.event(i);
-        acks += e.kind == EventKind::Acked ? 1 : 0;
-        rows += QStringLiteral("<tr><td><tt>%1</tt></td><td style='color:%2'>%3</td></tr>")
-                    .arg(formatClock(e.timeNs, true), historyColor(e.kind).name(),
-                         describeHistoryEvent(e).toHtmlEscaped());
+        const bool later = i >= shown;
+        acks += e.kind == EventKind::Acked && !later ? 1 : 0;
+        rows += QStringLiteral("<tr><td><tt>%1</tt></td><td style='color:%2'>%3%4</td></tr>")
+                    .arg(formatClock(e.timeNs, true),
+                         (later ? t.mutedText : historyColor(e.kind)).name(),
+                         describeHistoryEvent(e).toHtmlEscaped(),
+                         later ? QStringLiteral(" <i>(after the cursor)</i>") : QString());
     }
     history_->setHtml(
         QStringLiteral("<h3>Task #%1</h3><p>%2<br>id <tt>%3</tt><br>state <b>%4</b>, delivered "
@@ -262,7 +267,7 @@ void MessagePanel::refresh() {
         worker_->setCurrentIndex(std::max(0, worker_->findData(keep)));
     }
     // The run's own counts: the same the headless summary prints.
-    const LedgerSummary& s = model_->consoleRun().run().summaryNow();
+    const LedgerSummary& s = model_->summary();
     counts_->setText(
         QStringLiteral("waiting %1 · in flight %2 · acked %3 · dead-lettered %4")
             .arg(s.count(MessageState::Waiting) + s.count(MessageState::Delayed))

@@ -224,6 +224,7 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
     auto* configBox =
         new QGroupBox(QStringLiteral("Every worker (applies at its next poll)"), this);
     configBox->setLayout(form);
+    controls_ = {workers_, pauseAll, resumeAll, configBox};
 
     auto* cardsHost = new QWidget;
     cardsLayout_->setContentsMargins(0, 0, 0, 0);
@@ -253,7 +254,7 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
         if (!run_->setWorkerCount(workers_->value(), &error)) {
             summary_->setText(QStringLiteral("Cannot start workers: ") + error);
         }
-        syncCards();
+        syncPoolCards();
     });
 
     setControls(run_->config());
@@ -301,7 +302,7 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
             workers_->setValue(run_->workerCount());
             updating_ = false;
         }
-        syncCards();
+        syncPoolCards();
     });
     connect(run_, &RunController::configChanged, this, [this] {
         if (!applyTimer_.isActive()) {
@@ -395,7 +396,10 @@ void WorkerPoolPanel::removeWorker() {
     workers_->setValue(workers_->value() - 1);
 }
 
-void WorkerPoolPanel::syncCards() {
+void WorkerPoolPanel::syncPoolCards() {
+    if (past_) {
+        return;  // the past's cards stay until showPool()
+    }
     const auto snapshot = run_->snapshot();
     QStringList ids;
     if (snapshot) {
@@ -403,8 +407,15 @@ void WorkerPoolPanel::syncCards() {
             ids << QString::fromStdString(w.id);
         }
     }
+    syncCards(ids);
+    refresh();
+}
+
+void WorkerPoolPanel::syncCards(const QStringList& ids) {
     for (auto it = cards_.begin(); it != cards_.end();) {
         if (!ids.contains(it.key())) {
+            it.value()->hide();
+            it.value()->setObjectName(QString());  // gone now, though deleted later
             it.value()->deleteLater();
             it = cards_.erase(it);
         } else {
@@ -427,10 +438,61 @@ void WorkerPoolPanel::syncCards() {
         cards_.insert(ids[i], card);
         cardsLayout_->insertWidget(std::min(i, cardsLayout_->count() - 1), card);
     }
-    refresh();
+    for (WorkerCard* card : std::as_const(cards_)) {
+        card->setReadOnly(past_.has_value());
+    }
+}
+
+WorkerCard* WorkerPoolPanel::card(const QString& id) const {
+    return cards_.value(id);
+}
+
+void WorkerPoolPanel::setControlsEnabled(bool enabled) {
+    for (QWidget* w : std::as_const(controls_)) {
+        w->setEnabled(enabled);
+    }
+}
+
+void WorkerPoolPanel::showPast(const std::vector<workers::WorkerSnapshot>& workers) {
+    past_ = workers;
+    showPastCards();
+}
+
+void WorkerPoolPanel::showPool() {
+    if (!past_) {
+        return;
+    }
+    past_.reset();
+    syncPoolCards();
+}
+
+void WorkerPoolPanel::showPastCards() {
+    QStringList ids;
+    for (const auto& w : *past_) {
+        ids << QString::fromStdString(w.id);
+    }
+    syncCards(ids);
+    workers::WorkerCounters t;
+    for (const auto& w : *past_) {
+        cards_.value(QString::fromStdString(w.id))->setSnapshot(w);
+        t.received += w.counters.received;
+        t.acked += w.counters.acked;
+        t.rejected += w.counters.rejected;
+        t.redelivered += w.counters.redelivered;
+    }
+    summary_->setText(QStringLiteral("<b>At the time cursor:</b> %1 worker(s) · received %2 · "
+                                     "acked %3 · rejected %4 · redelivered %5")
+                          .arg(past_->size())
+                          .arg(t.received)
+                          .arg(t.acked)
+                          .arg(t.rejected)
+                          .arg(t.redelivered));
 }
 
 void WorkerPoolPanel::refresh() {
+    if (past_) {
+        return;  // the cursor's instant stays until it moves (showPast) or goes live
+    }
     const auto snapshot = run_->snapshot();
     if (!snapshot) {
         summary_->setText(
@@ -442,7 +504,7 @@ void WorkerPoolPanel::refresh() {
         return;
     }
     if (static_cast<int>(snapshot->workers.size()) != cards_.size()) {
-        syncCards();
+        syncPoolCards();
         return;
     }
     for (const auto& w : snapshot->workers) {

@@ -3,9 +3,12 @@
 #include <QHash>
 #include <QTimer>
 #include <QWidget>
+#include <optional>
+#include <vector>
 
 #include "widgets/limited_spin_box.h"
 #include "workers/worker_config.h"
+#include "workers/worker_state.h"
 
 class QSpinBox;
 class QCheckBox;
@@ -49,6 +52,13 @@ public:
 
 public Q_SLOTS:
     void refresh();         // re-reads the pool snapshot (called a few times per second)
+    // Cards of the past (the time cursor's instant, a recorded run), read-only,
+    // until showPool() returns to the live pool's.
+    void showPast(const std::vector<workers::WorkerSnapshot>& workers);
+    void showPool();
+    // The count, pause / resume all and the configuration (off while a recording is shown).
+    void setControlsEnabled(bool enabled);
+    WorkerCard* card(const QString& id) const;  // null = no card for it
     void applyConfigNow();  // pushes the controls' configuration to the pool
     void addWorker();
     void removeWorker();
@@ -58,7 +68,9 @@ private:
     void userChanged(workers::ConfigField field);
     workers::WorkProfile workFromControls(double centreMs) const;
     void scheduleApply();
-    void syncCards();
+    void syncCards(const QStringList& ids);
+    void syncPoolCards();
+    void showPastCards();
     void updateLabels();
 
     RunController* run_;
@@ -78,6 +90,8 @@ private:
     QLabel* summary_;
     QVBoxLayout* cardsLayout_;
     QHash<QString, WorkerCard*> cards_;
+    std::optional<std::vector<workers::WorkerSnapshot>> past_;
+    QList<QWidget*> controls_;  // setControlsEnabled()  // shown instead of the pool
     QTimer applyTimer_;
     QTimer scaleTimer_;
     bool updating_ = false;

@@ -77,6 +77,22 @@ void TimelineView::setLive(bool live) {
     update();
 }
 
+void TimelineView::setCursorNs(std::optional<std::int64_t> timeNs) {
+    cursorNs_ = timeNs;
+    if (timeNs) {
+        if (live_) {  // stop following "now" where the view was
+            viewEndNs_ = nowNs();
+            live_ = false;
+            Q_EMIT liveChanged(false);
+        }
+        // Keep the view still while the cursor is in it; recentre when it leaves.
+        if (*timeNs > viewEndNs_ || *timeNs < viewEndNs_ - spanNs_) {
+            viewEndNs_ = *timeNs + spanNs_ / 4;
+        }
+    }
+    update();
+}
+
 void TimelineView::setSelectedKey(const QString& key) {
     if (selected_ == key) {
         return;
@@ -448,12 +464,30 @@ void TimelineView::paintEvent(QPaintEvent*) {
         p.drawText(label.rect, Qt::AlignCenter, label.text);
     }
 
+    paintCursor(p, g, lanesBottom);
     p.fillRect(badgeRect, live_ ? theme.outcome(Outcome::Returned) : theme.mutedText);
     p.setPen(Qt::white);
     p.drawText(badgeRect, Qt::AlignCenter, badge);
 }
 
+// What has not happened yet at the cursor is greyed; the cursor is a line.
+void TimelineView::paintCursor(QPainter& p, const Geometry& g, double bottom) const {
+    if (!cursorNs_ || *cursorNs_ < g.t0 || *cursorNs_ > g.t1) {
+        return;
+    }
+    const Theme& theme = Theme::current();
+    const double x = xOf(g, *cursorNs_);
+    QColor veil = theme.panel;
+    veil.setAlpha(170);
+    p.fillRect(QRectF(x, g.plot.top(), g.plot.right() - x, bottom - g.plot.top()), veil);
+    p.setPen(QPen(theme.selection, 2));
+    p.drawLine(QPointF(x, g.plot.top() - 4), QPointF(x, bottom));
+}
+
 QString TimelineView::badgeText() const {
+    if (cursorNs_) {
+        return QStringLiteral("❚❚ TIME CURSOR — Live (Ctrl+L) returns");
+    }
     return live_ ? QStringLiteral("● LIVE") : QStringLiteral("❚❚ PAUSED — double-click for live");
 }
 

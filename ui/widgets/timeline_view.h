@@ -2,6 +2,7 @@
 
 #include <QWidget>
 #include <functional>
+#include <optional>
 
 #include "models/timeline_model.h"
 #include "widgets/timeline_labels.h"
@@ -25,6 +26,11 @@ public:
     // Where "now" is (monotonic ns); default qs::monotonicNanos().
     void setClock(std::function<std::int64_t()> clock) { clock_ = std::move(clock); }
 
+    // The time cursor (docs/ui.md, "Time travel"): a line at t, what comes
+    // after it greyed, the view kept around it; nullopt = none (the head).
+    void setCursorNs(std::optional<std::int64_t> timeNs);
+    std::optional<std::int64_t> cursorNs() const { return cursorNs_; }
+
     double spanSeconds() const { return spanNs_ / 1e9; }
     void setSpanSeconds(double seconds);
     bool isLive() const { return live_; }
@@ -41,7 +47,8 @@ public:
     QString markerTextNear(const QPoint& pos) const;
 
     QSize sizeHint() const override { return {900, 320}; }
-    QSize minimumSizeHint() const override { return {300, 120}; }
+    // Three 16 px lanes and the axis: the transport bar under it needs the rest at 1280x720.
+    QSize minimumSizeHint() const override { return {300, 90}; }
 
 public Q_SLOTS:
     void refresh();  // called once per frame by the event pump
@@ -79,6 +86,7 @@ private:
     QRectF badgeRectFor(const QString& badge) const;
     AxisLayout axisLayout(const Geometry& g) const;
     std::vector<PlacedLabel> markerLabels(const Geometry& g) const;
+    void paintCursor(QPainter& p, const Geometry& g, double bottom) const;
 
     const TimelineModel* model_ = nullptr;
     std::function<QString(const QString&)> label_;
@@ -86,6 +94,7 @@ private:
     std::int64_t spanNs_ = 20'000'000'000LL;
     std::int64_t viewEndNs_ = 0;  // when not live
     bool live_ = true;
+    std::optional<std::int64_t> cursorNs_;
     QString selected_;
     QPoint pressPos_;
     std::int64_t pressViewEnd_ = 0;

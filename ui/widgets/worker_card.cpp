@@ -234,14 +234,25 @@ void WorkerCard::setSnapshot(const workers::WorkerSnapshot& s) {
     batch_->setBatch(s.batch, s.currentIndex, s.state == WorkerState::Crashed);
     const bool down = s.state == WorkerState::Crashed || s.state == WorkerState::Stopped;
     pause_->setChecked(s.state == WorkerState::Paused);
-    pause_->setEnabled(!down);
+    pause_->setEnabled(!down && !readOnly_);
     slow_->setChecked(s.slowdown > 1.0);
-    slow_->setEnabled(!down);
-    crash_->setEnabled(!down);
-    restart_->setEnabled(down);
+    slow_->setEnabled(!down && !readOnly_);
+    crash_->setEnabled(!down && !readOnly_);
+    restart_->setEnabled(down && !readOnly_);
     if (!s.lastError.empty()) {
         setToolTip(QStringLiteral("Last error: ") + QString::fromStdString(s.lastError));
     }
+}
+
+void WorkerCard::setReadOnly(bool readOnly) {
+    readOnly_ = readOnly;
+    for (QToolButton* b : {pause_, slow_, crash_, restart_}) {
+        b->setEnabled(b->isEnabled() && !readOnly);
+    }
+}
+
+QString WorkerCard::countersText() const {
+    return counters_->text();
 }
 
 }  // namespace qs::ui

@@ -37,6 +37,11 @@ public:
 
     QString id() const { return id_; }
     void setSnapshot(const workers::WorkerSnapshot& snapshot);
+    // A card of the past (the time cursor, a recording): its buttons, which
+    // act on the live pool, are off.
+    void setReadOnly(bool readOnly);
+    bool isReadOnly() const { return readOnly_; }
+    QString countersText() const;
     static QString stateText(workers::WorkerState state);
     static QColor stateColor(workers::WorkerState state);
 
@@ -57,6 +62,7 @@ private:
     QToolButton* crash_;
     QToolButton* restart_;
     workers::WorkerState lastState_ = workers::WorkerState::Starting;
+    bool readOnly_ = false;
 };
 
 }  // namespace qs::ui

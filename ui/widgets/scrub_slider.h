@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QSlider>
+#include <vector>
+
+#include "run/run_landmarks.h"
+
+// The transport bar's slider over the whole run, with the run's landmarks
+// (configuration changes, crashes, dead-letters, redeliveries) drawn as
+// coloured ticks above its groove. Values are milliseconds since the run's
+// first event. UI thread only.
+namespace qs::ui {
+
+struct ScrubMark {
+    int value = 0;  // slider value (ms since the run's start)
+    Landmark landmark = Landmark::Marker;
+};
+
+class ScrubSlider : public QSlider {
+    Q_OBJECT
+public:
+    explicit ScrubSlider(QWidget* parent = nullptr);
+
+    void setMarks(std::vector<ScrubMark> marks);
+    void addMark(ScrubMark mark) { marks_.push_back(mark); update(); }
+    const std::vector<ScrubMark>& marks() const { return marks_; }
+    static QColor markColor(Landmark landmark);
+
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    int xOfValue(int value) const;
+
+    std::vector<ScrubMark> marks_;
+};
+
+}  // namespace qs::ui
