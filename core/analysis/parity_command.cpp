@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <charconv>
-#include <csignal>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -11,6 +10,7 @@
 
 #include "analysis/command_line.h"
 #include "analysis/parity_check.h"
+#include "common/interrupt_scope.h"
 #include "common/prefix_lines.h"
 #include "common/version.h"
 #include "runner/scenario_library.h"
@@ -18,12 +18,6 @@
 namespace qs::analysis {
 
 namespace {
-
-std::atomic<bool> gInterrupted{false};
-
-extern "C" void onParityInterrupt(int) {
-    gInterrupted.store(true);
-}
 
 constexpr int kExitUnavailable = 3;
 
@@ -247,7 +241,7 @@ int runParity(const std::vector<std::string>& args, std::ostream& out, std::ostr
     options.authToken = line.authToken;
     options.recordDir = line.recordDir;
     options.seed = line.seed;
-    options.cancelFlag = &gInterrupted;
+    options.cancelFlag = &interruptRequested();
     if (!line.quiet) {
         options.log = [&err](const std::string& text) { err << text << '\n' << std::flush; };
     }
@@ -283,13 +277,8 @@ int runParity(const std::vector<std::string>& args, std::ostream& out, std::ostr
 }
 
 int runParity(int argc, char** argv) {
-    gInterrupted.store(false);
-    auto previousInt = std::signal(SIGINT, onParityInterrupt);
-    auto previousTerm = std::signal(SIGTERM, onParityInterrupt);
-    const int code = runParity(argsOf(argc, argv, "parity"), std::cout, std::cerr);
-    std::signal(SIGINT, previousInt);
-    std::signal(SIGTERM, previousTerm);
-    return code;
+    const InterruptScope interrupts;
+    return runParity(argsOf(argc, argv, "parity"), std::cout, std::cerr);
 }
 
 }  // namespace qs::analysis
