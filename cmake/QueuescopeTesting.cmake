@@ -5,8 +5,9 @@
 #   gui      suites needing QApplication       slow       suites with long timed waits
 #   js       the kubemq-js conformance run
 #   realserver  suites that start the real KubeMQ v2.4.0 of ../shared/kubemq-server
-#               (they skip with a message when it is absent; not every suite that
-#               uses it carries the label yet: `ctest -L realserver` runs those that do)
+#               (they skip with a message when it is absent); `ctest -L realserver`
+#               runs every suite that uses it
+#   faults   fault injection (SIGKILLs)    fuzz       bounded fuzz runs
 # COST is the suite's usual wall time; `ctest -j` starts costly suites first, so a
 # fresh build tree (no CTestCostData.txt yet) does not end on a 90 s suite.
 #
