@@ -5,6 +5,7 @@
 #include <QTimer>
 #include <functional>
 
+#include "controllers/recording_comparer.h"
 #include "controllers/run_exporter.h"
 
 #include "models/charts_model.h"
@@ -117,6 +118,13 @@ public:
     using SavePathAsker =
         std::function<QString(const QString&, const QString&, const QString&)>;
     void setSavePathAsker(SavePathAsker asker) { savePathAsker_ = std::move(asker); }
+    // File → Compare with recording…: the run shown (as an export takes it)
+    // against `other`, as `queuescope compare` prints it, in a read-only
+    // dialog ("comparisonDialog"); refusals as an export's. The open dialog's
+    // asker (title, folder, filter) is QFileDialog's unless a test sets one.
+    RecordingComparer* comparer() const { return comparer_; }
+    void compareWith(const QString& other);
+    void setOpenPathAsker(SavePathAsker asker) { openPathAsker_ = std::move(asker); }
 
     // Loads and plays a scenario (bundled name or path).
     bool playScenario(const QString& nameOrPath, QString* error = nullptr);
@@ -136,6 +144,7 @@ public Q_SLOTS:
     void openRecordingInteractive(const QString& path);
     void exportReportDialog();  // File → Export report…
     void exportTraceDialog();   // File → Export trace…
+    void compareDialog();       // File → Compare with recording…
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -150,6 +159,12 @@ private:
     void fillRecentMenu(QMenu* menu);
     void buildExportActions(QMenu* file);
     void exportDialog(ExportKind kind);
+    // Calls `use` with the recording of the run shown and what it covers: at
+    // once for a recording opened, for the live run once its recording has
+    // committed what the views show. Refusals said in a dialog titled `title`.
+    using ShownRecordingUse = std::function<void(const QString&, const QString&)>;
+    void withShownRecording(const QString& title, const ShownRecordingUse& use);
+    void comparisonFinished(const ComparisonResult& result);
     void startExport(ExportKind kind, const QString& recording, const QString& out,
                      const QString& covers);
     void exportFinished(const ExportResult& result);
@@ -191,6 +206,8 @@ private:
     bool shownLive_ = true;            // the views show the head (followCursor did its work)
     QAction* closeRecordingAction_ = nullptr;
     RunExporter* exporter_ = nullptr;
+    RecordingComparer* comparer_ = nullptr;
+    SavePathAsker openPathAsker_;
     QList<QAction*> exportActions_;
     QProgressBar* exportBusy_ = nullptr;
     QTimer exportWait_;  // polls the live recording's commit before an export

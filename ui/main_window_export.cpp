@@ -1,7 +1,15 @@
-// File → Export report… and Export trace… (docs/ui.md, "Exporting a run").
+// File → Export report…, Export trace… and Compare with recording… (docs/ui.md,
+// "Exporting a run").
 #include <QAction>
 #include <QDesktopServices>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QVBoxLayout>
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -46,7 +54,15 @@ void MainWindow::buildExportActions(QMenu* file) {
     trace->setToolTip(QStringLiteral(
         "Write the run shown as Chrome trace JSON (what `queuescope trace` writes), to open in "
         "ui.perfetto.dev or chrome://tracing."));
-    exportActions_ = {report, trace};
+    comparer_ = new RecordingComparer(this);
+    connect(comparer_, &RecordingComparer::finished, this, &MainWindow::comparisonFinished);
+    QAction* compare = file->addAction(QStringLiteral("&Compare with recording…"), this,
+                                       &MainWindow::compareDialog);
+    compare->setObjectName(QStringLiteral("compareAction"));
+    compare->setToolTip(QStringLiteral(
+        "Compare the run shown with a recorded run, as `queuescope compare` does: each "
+        "difference judged against what the work-queue semantics allow."));
+    exportActions_ = {report, trace, compare};
 
     exportBusy_ = new QProgressBar(this);
     exportBusy_->setRange(0, 0);  // busy: the core says nothing of its progress
@@ -58,7 +74,7 @@ void MainWindow::buildExportActions(QMenu* file) {
 }
 
 bool MainWindow::isExporting() const {
-    return exporter_->isBusy() || exportWait_.isActive();
+    return exporter_->isBusy() || comparer_->isBusy() || exportWait_.isActive();
 }
 
 void MainWindow::exportReportDialog() {
@@ -86,15 +102,20 @@ void MainWindow::exportDialog(ExportKind kind) {
 }
 
 void MainWindow::exportRun(ExportKind kind, const QString& out) {
-    const QString what = RunExporter::kindName(kind);
-    const QString title = QStringLiteral("Cannot export the %1").arg(what);
+    withShownRecording(QStringLiteral("Cannot export the %1").arg(RunExporter::kindName(kind)),
+                       [this, kind, out](const QString& recording, const QString& covers) {
+                           startExport(kind, recording, out, covers);
+                       });
+}
+
+void MainWindow::withShownRecording(const QString& title, const ShownRecordingUse& use) {
     if (isExporting()) {
-        showExportError(title, QStringLiteral("An export is still being written; try again when "
-                                              "it is done."));
+        showExportError(title, QStringLiteral("An export or comparison is still under way; try "
+                                              "again when it is done."));
         return;
     }
     if (!recordingPath_.isEmpty()) {
-        startExport(kind, recordingPath_, out, QStringLiteral("the recording shown"));
+        use(recordingPath_, QStringLiteral("the recording shown"));
         return;
     }
     const RunRecorder::ExportMark mark = recorder_->markForExport();
@@ -104,21 +125,21 @@ void MainWindow::exportRun(ExportKind kind, const QString& out) {
                                 ? QStringLiteral("Recording runs is off (File → Recordings).")
                                 : QStringLiteral("There is no run to export yet.");
         showExportError(title, why + QStringLiteral(
-                                         "\n\nThe export is made from the run's recording: "
-                                         "play a scenario or send tasks, or open a recording "
-                                         "(File → Open recording…)."));
+                                         "\n\nExports and comparisons are made from the run's "
+                                         "recording: play a scenario or send tasks, or open a "
+                                         "recording (File → Open recording…)."));
         return;
     }
     // The live run as far as the views show it: wait until the recording has
     // committed that far (at most kCommitWaitMs), then read the file.
     const QString covers = QStringLiteral("the run so far (%1 events)").arg(mark.events);
-    setExportBusy(QStringLiteral("Committing the recording before the %1…").arg(what));
+    setExportBusy(QStringLiteral("Committing the recording…"));
     const QDeadlineTimer deadline(kCommitWaitMs);
     exportWait_.disconnect();
-    connect(&exportWait_, &QTimer::timeout, this, [this, kind, out, mark, covers, deadline, title] {
+    connect(&exportWait_, &QTimer::timeout, this, [this, use, mark, covers, deadline, title] {
         if (recorder_->committedThrough(mark)) {
             exportWait_.stop();
-            startExport(kind, mark.path, out, covers);
+            use(mark.path, covers);
         } else if (deadline.hasExpired()) {
             exportWait_.stop();
             setExportBusy(QString());
@@ -188,6 +209,66 @@ void MainWindow::showExportError(const QString& title, const QString& text) {
     box->setObjectName(QStringLiteral("exportError"));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
+}
+
+}  // namespace qs::ui
+
+namespace qs::ui {
+
+void MainWindow::compareDialog() {
+    const QString title = QStringLiteral("Compare with recording");
+    const QString folder =
+        recentRecordings_.isEmpty() ? recorder_->folder() : QFileInfo(recentRecordings_.first()).path();
+    const QString filter = QStringLiteral("Queuescope recordings (*.qsrun);;All files (*)");
+    const QString path = openPathAsker_ ? openPathAsker_(title, folder, filter)
+                                        : QFileDialog::getOpenFileName(this, title, folder, filter);
+    if (!path.isEmpty()) {
+        compareWith(path);
+    }
+}
+
+void MainWindow::compareWith(const QString& other) {
+    const QString b = QFileInfo(other).absoluteFilePath();
+    withShownRecording(QStringLiteral("Cannot compare"),
+                       [this, b](const QString& recording, const QString& covers) {
+                           exportCovers_ = covers;
+                           setExportBusy(QStringLiteral("Comparing %1 with %2…")
+                                             .arg(QFileInfo(recording).fileName(),
+                                                  QFileInfo(b).fileName()));
+                           comparer_->start(recording, b);
+                       });
+}
+
+void MainWindow::comparisonFinished(const ComparisonResult& result) {
+    setExportBusy(QString());
+    if (!result.error.isEmpty()) {
+        showExportError(QStringLiteral("Cannot compare"),
+                        result.error + QStringLiteral("\n\nNothing was compared."));
+        return;
+    }
+    auto* dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("comparisonDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(result.differs ? QStringLiteral("Comparison: the runs differ")
+                                          : QStringLiteral("Comparison: no difference beyond "
+                                                           "what the semantics allow"));
+    auto* layout = new QVBoxLayout(dialog);
+    auto* heading = new QLabel(
+        QStringLiteral("A: %1 (%2)\nB: %3").arg(result.a, exportCovers_, result.b), dialog);
+    heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    heading->setWordWrap(true);
+    layout->addWidget(heading);
+    auto* text = new QPlainTextEdit(result.text, dialog);
+    text->setObjectName(QStringLiteral("comparisonText"));
+    text->setReadOnly(true);
+    text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    layout->addWidget(text);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    dialog->resize(1000, 700);
+    dialog->show();  // not modal: the console goes on beside it
 }
 
 }  // namespace qs::ui

@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QFile>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -23,6 +24,7 @@
 
 #include "analysis/html_report.h"
 #include "analysis/recorded_run.h"
+#include "analysis/run_comparison.h"
 #include "analysis/trace_export.h"
 #include "controllers/connection_controller.h"
 #include "controllers/console_run.h"
@@ -68,6 +70,7 @@ private Q_SLOTS:
     void unwritablePathIsRefused();
     void noRunIsRefused();
     void vanishedRecordingIsRefused();
+    void compareShowsWhatTheCoreCompares();
 
 private:
     void startWindow();
@@ -271,6 +274,46 @@ void TestRunExport::vanishedRecordingIsRefused() {
     QVERIFY2(text.startsWith(path), qPrintable(text));
     QVERIFY(!QFileInfo::exists(out));
     QCOMPARE(window_->recordingPath(), path);  // still shown
+}
+
+void TestRunExport::compareShowsWhatTheCoreCompares() {
+    startWindow();
+    playScenario();
+    const QString path = openedRecording();
+    QVERIFY(!path.isEmpty());
+    std::string error;
+    const auto recorded = analysis::RecordedRun::load(path.toStdString(), &error);
+    QVERIFY2(recorded, error.c_str());
+
+    // The run shown against its own recording, through the menu.
+    window_->setOpenPathAsker([path](const QString&, const QString&, const QString&) { return path; });
+    window_->findChild<QAction*>(QStringLiteral("compareAction"))->trigger();
+    QVERIFY(window_->isExporting());
+    QTRY_VERIFY_WITH_TIMEOUT(window_->findChild<QDialog*>(QStringLiteral("comparisonDialog")),
+                             kDeadlineMs);
+    auto* dialog = window_->findChild<QDialog*>(QStringLiteral("comparisonDialog"));
+    auto* text = dialog->findChild<QPlainTextEdit*>(QStringLiteral("comparisonText"));
+    QVERIFY(text != nullptr && text->isReadOnly());
+    const std::string want = analysis::formatComparison(
+        analysis::compareRuns(*recorded, *recorded), path.toStdString(), path.toStdString());
+    QCOMPARE(text->toPlainText().toStdString(), want);
+    QVERIFY(dialog->windowTitle().contains(QStringLiteral("no difference")));
+    delete dialog;
+
+    // A file that is not a recording: refused with the core's words.
+    const QString junk = dir_->filePath(QStringLiteral("junk.qsrun"));
+    QFile f(junk);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("not a recording");
+    f.close();
+    window_->compareWith(junk);
+    QTRY_VERIFY_WITH_TIMEOUT(window_->findChild<QMessageBox*>(QStringLiteral("exportError")),
+                             kDeadlineMs);
+    auto* box = window_->findChild<QMessageBox*>(QStringLiteral("exportError"));
+    QVERIFY2(box->text().startsWith(junk) && box->text().contains(QStringLiteral("Nothing was compared")),
+             qPrintable(box->text()));
+    delete box;
+    QVERIFY(window_->findChild<QDialog*>(QStringLiteral("comparisonDialog")) == nullptr);
 }
 
 QTEST_MAIN(TestRunExport)
