@@ -42,13 +42,13 @@ void MainWindow::buildExportActions(QMenu* file) {
     connect(exporter_, &RunExporter::finished, this, &MainWindow::exportFinished);
     exportWait_.setInterval(kCommitPollMs);
 
-    QAction* report = file->addAction(QStringLiteral("Export &report…"), this,
+    QAction* report = file->addAction(QStringLiteral("Export re&port…"), this,
                                       &MainWindow::exportReportDialog);
     report->setObjectName(QStringLiteral("exportReportAction"));
     report->setToolTip(QStringLiteral(
         "Write the run shown as one self-contained HTML page (what `queuescope report` "
         "writes): result, settings, per-worker summary, charts, what happened."));
-    QAction* trace = file->addAction(QStringLiteral("Export &trace…"), this,
+    QAction* trace = file->addAction(QStringLiteral("Export tr&ace…"), this,
                                      &MainWindow::exportTraceDialog);
     trace->setObjectName(QStringLiteral("exportTraceAction"));
     trace->setToolTip(QStringLiteral(
@@ -56,7 +56,7 @@ void MainWindow::buildExportActions(QMenu* file) {
         "ui.perfetto.dev or chrome://tracing."));
     comparer_ = new RecordingComparer(this);
     connect(comparer_, &RecordingComparer::finished, this, &MainWindow::comparisonFinished);
-    QAction* compare = file->addAction(QStringLiteral("&Compare with recording…"), this,
+    QAction* compare = file->addAction(QStringLiteral("Co&mpare with recording…"), this,
                                        &MainWindow::compareDialog);
     compare->setObjectName(QStringLiteral("compareAction"));
     compare->setToolTip(QStringLiteral(
@@ -144,8 +144,8 @@ void MainWindow::withShownRecording(const QString& title, const ShownRecordingUs
             exportWait_.stop();
             setExportBusy(QString());
             showExportError(title, QStringLiteral("The recording %1 did not commit the run's "
-                                                  "events within %2 s (a slow disk?). Nothing "
-                                                  "was written.")
+                                                  "events within %2 s (a slow disk?): nothing "
+                                                  "was read or written.")
                                        .arg(mark.path)
                                        .arg(kCommitWaitMs / 1000));
         }
