@@ -7,7 +7,6 @@
 
 #include "controllers/recording_comparer.h"
 #include "controllers/run_exporter.h"
-
 #include "models/charts_model.h"
 #include "models/timeline_model.h"
 
@@ -115,8 +114,7 @@ public:
     void exportRun(ExportKind kind, const QString& out);
     // Asks where to save (title, suggested file name, filter); "" = cancelled.
     // QFileDialog by default; tests supply the path.
-    using SavePathAsker =
-        std::function<QString(const QString&, const QString&, const QString&)>;
+    using SavePathAsker = std::function<QString(const QString&, const QString&, const QString&)>;
     void setSavePathAsker(SavePathAsker asker) { savePathAsker_ = std::move(asker); }
     // File → Compare with recording…: the run shown (as an export takes it)
     // against `other`, as `queuescope compare` prints it, in a read-only
@@ -210,7 +208,7 @@ private:
     SavePathAsker openPathAsker_;
     QList<QAction*> exportActions_;
     QProgressBar* exportBusy_ = nullptr;
-    QTimer exportWait_;  // polls the live recording's commit before an export
+    QTimer exportWait_;     // polls the live recording's commit before an export
     QString exportCovers_;  // what the export under way covers, for its message
     SavePathAsker savePathAsker_;
     MessageTableModel* messages_;

@@ -8,14 +8,14 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QLabel>
-#include <QPlainTextEdit>
-#include <QVBoxLayout>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
 #include <QUrl>
+#include <QVBoxLayout>
 
 #include "controllers/run_recorder.h"
 #include "controllers/save_location.h"
@@ -42,14 +42,14 @@ void MainWindow::buildExportActions(QMenu* file) {
     connect(exporter_, &RunExporter::finished, this, &MainWindow::exportFinished);
     exportWait_.setInterval(kCommitPollMs);
 
-    QAction* report = file->addAction(QStringLiteral("Export re&port…"), this,
-                                      &MainWindow::exportReportDialog);
+    QAction* report =
+        file->addAction(QStringLiteral("Export re&port…"), this, &MainWindow::exportReportDialog);
     report->setObjectName(QStringLiteral("exportReportAction"));
     report->setToolTip(QStringLiteral(
         "Write the run shown as one self-contained HTML page (what `queuescope report` "
         "writes): result, settings, per-worker summary, charts, what happened."));
-    QAction* trace = file->addAction(QStringLiteral("Export tr&ace…"), this,
-                                     &MainWindow::exportTraceDialog);
+    QAction* trace =
+        file->addAction(QStringLiteral("Export tr&ace…"), this, &MainWindow::exportTraceDialog);
     trace->setObjectName(QStringLiteral("exportTraceAction"));
     trace->setToolTip(QStringLiteral(
         "Write the run shown as Chrome trace JSON (what `queuescope trace` writes), to open in "
@@ -124,10 +124,10 @@ void MainWindow::withShownRecording(const QString& title, const ShownRecordingUs
                             : !recorder_->isEnabled()
                                 ? QStringLiteral("Recording runs is off (File → Recordings).")
                                 : QStringLiteral("There is no run to export yet.");
-        showExportError(title, why + QStringLiteral(
-                                         "\n\nExports and comparisons are made from the run's "
-                                         "recording: play a scenario or send tasks, or open a "
-                                         "recording (File → Open recording…)."));
+        showExportError(title,
+                        why + QStringLiteral("\n\nExports and comparisons are made from the run's "
+                                             "recording: play a scenario or send tasks, or open a "
+                                             "recording (File → Open recording…)."));
         return;
     }
     // The live run as far as the views show it: wait until the recording has
@@ -183,9 +183,9 @@ void MainWindow::exportFinished(const ExportResult& result) {
         return;
     }
     noteSavedTo(result.out);
-    showStatus(QStringLiteral("%1 of %2 written to %3")
-                   .arg(capitalised(what), exportCovers_, result.out),
-               15000);
+    showStatus(
+        QStringLiteral("%1 of %2 written to %3").arg(capitalised(what), exportCovers_, result.out),
+        15000);
     auto* box = new QMessageBox(QMessageBox::Information,
                                 QStringLiteral("%1 written").arg(capitalised(what)),
                                 QStringLiteral("The %1 of %2 is in\n%3\n\n%4.")
@@ -217,8 +217,9 @@ namespace qs::ui {
 
 void MainWindow::compareDialog() {
     const QString title = QStringLiteral("Compare with recording");
-    const QString folder =
-        recentRecordings_.isEmpty() ? recorder_->folder() : QFileInfo(recentRecordings_.first()).path();
+    const QString folder = recentRecordings_.isEmpty()
+                               ? recorder_->folder()
+                               : QFileInfo(recentRecordings_.first()).path();
     const QString filter = QStringLiteral("Queuescope recordings (*.qsrun);;All files (*)");
     const QString path = openPathAsker_ ? openPathAsker_(title, folder, filter)
                                         : QFileDialog::getOpenFileName(this, title, folder, filter);
@@ -229,14 +230,13 @@ void MainWindow::compareDialog() {
 
 void MainWindow::compareWith(const QString& other) {
     const QString b = QFileInfo(other).absoluteFilePath();
-    withShownRecording(QStringLiteral("Cannot compare"),
-                       [this, b](const QString& recording, const QString& covers) {
-                           exportCovers_ = covers;
-                           setExportBusy(QStringLiteral("Comparing %1 with %2…")
-                                             .arg(QFileInfo(recording).fileName(),
-                                                  QFileInfo(b).fileName()));
-                           comparer_->start(recording, b);
-                       });
+    withShownRecording(QStringLiteral("Cannot compare"), [this, b](const QString& recording,
+                                                                   const QString& covers) {
+        exportCovers_ = covers;
+        setExportBusy(QStringLiteral("Comparing %1 with %2…")
+                          .arg(QFileInfo(recording).fileName(), QFileInfo(b).fileName()));
+        comparer_->start(recording, b);
+    });
 }
 
 void MainWindow::comparisonFinished(const ComparisonResult& result) {

@@ -286,7 +286,8 @@ void TestRunExport::compareShowsWhatTheCoreCompares() {
     QVERIFY2(recorded, error.c_str());
 
     // The run shown against its own recording, through the menu.
-    window_->setOpenPathAsker([path](const QString&, const QString&, const QString&) { return path; });
+    window_->setOpenPathAsker(
+        [path](const QString&, const QString&, const QString&) { return path; });
     window_->findChild<QAction*>(QStringLiteral("compareAction"))->trigger();
     QVERIFY(window_->isExporting());
     QTRY_VERIFY_WITH_TIMEOUT(window_->findChild<QDialog*>(QStringLiteral("comparisonDialog")),
@@ -294,8 +295,8 @@ void TestRunExport::compareShowsWhatTheCoreCompares() {
     auto* dialog = window_->findChild<QDialog*>(QStringLiteral("comparisonDialog"));
     auto* text = dialog->findChild<QPlainTextEdit*>(QStringLiteral("comparisonText"));
     QVERIFY(text != nullptr && text->isReadOnly());
-    const std::string want = analysis::formatComparison(
-        analysis::compareRuns(*recorded, *recorded), path.toStdString(), path.toStdString());
+    const std::string want = analysis::formatComparison(analysis::compareRuns(*recorded, *recorded),
+                                                        path.toStdString(), path.toStdString());
     QCOMPARE(text->toPlainText().toStdString(), want);
     QVERIFY(dialog->windowTitle().contains(QStringLiteral("no difference")));
     delete dialog;
@@ -310,7 +311,8 @@ void TestRunExport::compareShowsWhatTheCoreCompares() {
     QTRY_VERIFY_WITH_TIMEOUT(window_->findChild<QMessageBox*>(QStringLiteral("exportError")),
                              kDeadlineMs);
     auto* box = window_->findChild<QMessageBox*>(QStringLiteral("exportError"));
-    QVERIFY2(box->text().startsWith(junk) && box->text().contains(QStringLiteral("Nothing was compared")),
+    QVERIFY2(box->text().startsWith(junk) &&
+                 box->text().contains(QStringLiteral("Nothing was compared")),
              qPrintable(box->text()));
     delete box;
     QVERIFY(window_->findChild<QDialog*>(QStringLiteral("comparisonDialog")) == nullptr);

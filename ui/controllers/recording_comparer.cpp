@@ -50,7 +50,8 @@ std::unique_ptr<analysis::RecordedRun> load(const QString& path, QString* error)
         }
         return run;
     } catch (const std::exception& e) {
-        *error = QStringLiteral("%1: cannot be read: %2").arg(path, QString::fromLocal8Bit(e.what()));
+        *error =
+            QStringLiteral("%1: cannot be read: %2").arg(path, QString::fromLocal8Bit(e.what()));
         return nullptr;
     }
 }
@@ -68,7 +69,8 @@ ComparisonResult compareRecordings(const QString& a, const QString& b) {
         return result;
     }
     const analysis::RunComparison comparison = analysis::compareRuns(*runA, *runB);
-    result.text = fromView(analysis::formatComparison(comparison, a.toStdString(), b.toStdString()));
+    result.text =
+        fromView(analysis::formatComparison(comparison, a.toStdString(), b.toStdString()));
     result.differs = comparison.differs();
     return result;
 }

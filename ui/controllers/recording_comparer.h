@@ -14,11 +14,11 @@
 namespace qs::ui {
 
 struct ComparisonResult {
-    QString a;  // the run shown
-    QString b;  // the one chosen
-    QString text;   // the comparison's tables, as `queuescope compare` prints them
+    QString a;             // the run shown
+    QString b;             // the one chosen
+    QString text;          // the comparison's tables, as `queuescope compare` prints them
     bool differs = false;  // a difference the work-queue semantics do not allow
-    QString error;  // "" = compared; else the core's "PATH: why"
+    QString error;         // "" = compared; else the core's "PATH: why"
 };
 
 class RecordingComparer : public QObject {

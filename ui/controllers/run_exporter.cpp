@@ -35,7 +35,8 @@ bool RunExporter::start(ExportKind kind, const QString& recording, const QString
     busy_ = true;
     worker_ = std::thread([this, kind, recording, out] {
         const ExportResult result = exportRecording(kind, recording, out);
-        QMetaObject::invokeMethod(this, [this, result] { done(result); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, result] { done(result); }, Qt::QueuedConnection);
     });
     return true;
 }
