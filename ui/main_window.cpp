@@ -276,6 +276,7 @@ void MainWindow::buildMenus() {
     QAction* exportAct = file->addAction(QStringLiteral("E&xport events…"), eventLogPanel_,
                                          &EventLogPanel::exportInteractive);
     exportAct->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
+    buildExportActions(file);
     file->addMenu(createRecordingsMenu(recorder_, this, options_.useSettings));
     file->addSeparator();
     QAction* quit = file->addAction(QStringLiteral("&Quit"), this, &QWidget::close);

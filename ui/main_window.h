@@ -3,13 +3,17 @@
 #include <QDeadlineTimer>
 #include <QMainWindow>
 #include <QTimer>
+#include <functional>
 
+#include "controllers/recording_comparer.h"
+#include "controllers/run_exporter.h"
 #include "models/charts_model.h"
 #include "models/timeline_model.h"
 
 class QLabel;
 class QDockWidget;
 class QAction;
+class QProgressBar;
 
 // The console's main window: the assignment timeline and charts in the
 // centre; producer, worker pool, explanations, messages, event log and
@@ -98,6 +102,28 @@ public:
     // The status bar's message, whole even when it is shown elided.
     QString statusTextWhole() const;
 
+    // File → Export report… / Export trace… (docs/ui.md, "Exporting a run"):
+    // the run shown (the recording opened, else the live run's recording as
+    // far as it is committed) written by the core's report or trace writer
+    // off the UI thread. A refusal (no run, an export under way) and a failure
+    // (unwritable path, unreadable recording) are said in a dialog
+    // ("exportError"); success in the status bar and a dialog ("exportDone")
+    // that opens the file or its folder.
+    RunExporter* exporter() const { return exporter_; }
+    bool isExporting() const;
+    void exportRun(ExportKind kind, const QString& out);
+    // Asks where to save (title, suggested file name, filter); "" = cancelled.
+    // QFileDialog by default; tests supply the path.
+    using SavePathAsker = std::function<QString(const QString&, const QString&, const QString&)>;
+    void setSavePathAsker(SavePathAsker asker) { savePathAsker_ = std::move(asker); }
+    // File → Compare with recording…: the run shown (as an export takes it)
+    // against `other`, as `queuescope compare` prints it, in a read-only
+    // dialog ("comparisonDialog"); refusals as an export's. The open dialog's
+    // asker (title, folder, filter) is QFileDialog's unless a test sets one.
+    RecordingComparer* comparer() const { return comparer_; }
+    void compareWith(const QString& other);
+    void setOpenPathAsker(SavePathAsker asker) { openPathAsker_ = std::move(asker); }
+
     // Loads and plays a scenario (bundled name or path).
     bool playScenario(const QString& nameOrPath, QString* error = nullptr);
     // Shows the channels dock in front (for screenshots of the channels view).
@@ -114,6 +140,9 @@ public Q_SLOTS:
     void openRecordingDialog();  // File → Open recording…
     // openRecording(), a refusal said in a dialog.
     void openRecordingInteractive(const QString& path);
+    void exportReportDialog();  // File → Export report…
+    void exportTraceDialog();   // File → Export trace…
+    void compareDialog();       // File → Compare with recording…
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -126,6 +155,19 @@ private:
     void buildMenus();
     void buildTimeMenu(QMenu* view);
     void fillRecentMenu(QMenu* menu);
+    void buildExportActions(QMenu* file);
+    void exportDialog(ExportKind kind);
+    // Calls `use` with the recording of the run shown and what it covers: at
+    // once for a recording opened, for the live run once its recording has
+    // committed what the views show. Refusals said in a dialog titled `title`.
+    using ShownRecordingUse = std::function<void(const QString&, const QString&)>;
+    void withShownRecording(const QString& title, const ShownRecordingUse& use);
+    void comparisonFinished(const ComparisonResult& result);
+    void startExport(ExportKind kind, const QString& recording, const QString& out,
+                     const QString& covers);
+    void exportFinished(const ExportResult& result);
+    void showExportError(const QString& title, const QString& text);
+    void setExportBusy(const QString& message);
     void wireCursor();
     void followCursor();
     void showRecordedRun(const LoadedRecording& recording);
@@ -161,6 +203,14 @@ private:
     std::int64_t recordingEndNs_ = 0;  // the timeline's "now" while a recording is shown
     bool shownLive_ = true;            // the views show the head (followCursor did its work)
     QAction* closeRecordingAction_ = nullptr;
+    RunExporter* exporter_ = nullptr;
+    RecordingComparer* comparer_ = nullptr;
+    SavePathAsker openPathAsker_;
+    QList<QAction*> exportActions_;
+    QProgressBar* exportBusy_ = nullptr;
+    QTimer exportWait_;     // polls the live recording's commit before an export
+    QString exportCovers_;  // what the export under way covers, for its message
+    SavePathAsker savePathAsker_;
     MessageTableModel* messages_;
     EventLogModel* eventLog_;
     TimelineModel timeline_;

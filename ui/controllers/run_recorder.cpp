@@ -288,6 +288,26 @@ void RunRecorder::closed(const Closer* closer, const QString& error) {
     Q_EMIT recordingClosed(path, error);
 }
 
+bool RunRecorder::isClosing(const QString& path) const {
+    return std::any_of(closers_.begin(), closers_.end(),
+                       [&path](const auto& c) { return c->path == path; });
+}
+
+RunRecorder::ExportMark RunRecorder::markForExport() {
+    if (writer_ != nullptr) {
+        pump_->pumpOnce();
+    }
+    return {currentPath_, recorded_};
+}
+
+bool RunRecorder::committedThrough(const ExportMark& mark) const {
+    if (writer_ != nullptr && mark.path == currentPath_) {
+        const recording::RecordingWriterStats s = writer_->stats();
+        return s.eventsCommitted + s.eventsLost >= mark.events || !s.error.empty();
+    }
+    return !isClosing(mark.path);  // that recording ended: closed, or being closed
+}
+
 void RunRecorder::applyRetention() {
     if (!QFileInfo(folder_).isDir()) {
         return;

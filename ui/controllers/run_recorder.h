@@ -83,6 +83,20 @@ public:
     quint64 eventsLost() const { return streamLost_ + recordingLost_; }
     // Recordings whose close is still under way.
     int closing() const { return static_cast<int>(closers_.size()); }
+    bool isClosing(const QString& path) const;
+
+    // Where an export of the run so far stands: the recording's path ("" =
+    // this run is not being recorded) and the events handed to its writer, after one more frame of the
+    // stream (so the events the views show are in it).
+    struct ExportMark {
+        QString path;
+        quint64 events = 0;
+    };
+    ExportMark markForExport();
+    // True once the file at mark.path holds, committed, everything up to the
+    // mark (events the writer lost count as done: the file says so): its
+    // writer committed that far, or the recording is closed.
+    bool committedThrough(const ExportMark& mark) const;
     // The retention's last problems ("PATH: why"), if any.
     QStringList retentionErrors() const { return retentionErrors_; }
 
