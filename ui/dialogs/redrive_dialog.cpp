@@ -26,6 +26,10 @@ RedriveDialog::RedriveDialog(const QString& source, const QString& origins, QWid
             .arg(source.toHtmlEscaped()),
         this);
     intro->setWordWrap(true);
+    // A wrapped label's height follows its width, which a dialog's layout does
+    // not ask for: fix both so every line shows.
+    intro->setFixedWidth(440);
+    intro->setMinimumHeight(intro->heightForWidth(440));
     toOrigin_->setText(origins.isEmpty()
                            ? QStringLiteral("Each &back to the channel it came from")
                            : QStringLiteral("Each &back to the channel it came from (%1)")
@@ -64,7 +68,7 @@ RedriveDialog::RedriveDialog(const QString& source, const QString& origins, QWid
     layout->addWidget(name_);
     layout->addWidget(problem_);
     layout->addWidget(buttons);
-    resize(460, sizeHint().height());
+    layout->setSizeConstraint(QLayout::SetMinimumSize);
 }
 
 QString RedriveDialog::target() const {
