@@ -70,7 +70,6 @@ void RedriveJob::work(runner::RedriveOptions options) {
     result.channel = fromView(options.from);
     result.report = runner::redrive(*client_, options);
     result.left = storedIn(*client_, options.from);
-    done_.store(true);
     Q_EMIT finished(result);
 }
 

@@ -45,7 +45,6 @@ public:
     QString start(const client::ClientOptions& clientOptions, runner::RedriveOptions options);
     // Stops after the batch in hand (it is settled first: nothing is lost).
     void cancel();
-    bool running() const { return thread_.joinable() && !done_.load(); }
 
     // "Redrive of orders.dlq: moved 5 (orders: 5), failed 0, no target 0,
     // duplicated 0, left 0", then "; " and each reason of what did not move, and
@@ -63,7 +62,6 @@ private:
 
     std::shared_ptr<client::QueuesClient> client_;
     std::atomic<bool> cancel_{false};
-    std::atomic<bool> done_{false};
     std::thread thread_;
 };
 
