@@ -143,8 +143,14 @@ int main(int argc, char** argv) {
         QStringLiteral("With --open: put the time cursor this many seconds after the "
                        "recording's first event (default: its end)."),
         QStringLiteral("seconds"));
+    const QCommandLineOption redriveOpt(
+        QStringLiteral("redrive"),
+        QStringLiteral("With --screenshot: redrive this dead-letter channel (as Redrive… in the "
+                       "Channels tab, each message back where it came from) and take the "
+                       "screenshot when it has ended."),
+        QStringLiteral("channel"));
     parser.addOptions({screenshotOpt, scenarioOpt, afterOpt, embeddedOpt, portOpt, darkOpt, viewOpt,
-                       sizeOpt, spanOpt, firstRunOpt, openOpt, atOpt});
+                       sizeOpt, spanOpt, firstRunOpt, openOpt, atOpt, redriveOpt});
     parser.process(app);
 
     bool ok = false;
@@ -170,6 +176,11 @@ int main(int argc, char** argv) {
     if (!view.isEmpty() && view != QStringLiteral("messages") && view != QStringLiteral("log") &&
         view != QStringLiteral("channels")) {
         std::fprintf(stderr, "queuescope: --view must be messages, log or channels\n");
+        return 2;
+    }
+    const QString redrive = parser.value(redriveOpt);
+    if (parser.isSet(redriveOpt) && (!parser.isSet(screenshotOpt) || redrive.isEmpty())) {
+        std::fprintf(stderr, "queuescope: --redrive needs a channel name, with --screenshot\n");
         return 2;
     }
     const QStringList size = parser.value(sizeOpt).split(QLatin1Char('x'));
@@ -268,9 +279,9 @@ int main(int argc, char** argv) {
         const QString file = parser.value(screenshotOpt);
         // A recording is there at once; a live run needs its time.
         const double wait = !recording.isEmpty() && !parser.isSet(afterOpt) ? 0.2 : after;
-        QTimer::singleShot(static_cast<int>(wait * 1000), &window, [&window, file] {
+        // Let the last frame and the channel list arrive, then grab.
+        auto grabSoon = [&window, file] {
             window.channelBrowser()->refresh();
-            // Let the last frame and the channel list arrive, then grab.
             QTimer::singleShot(600, &window, [&window, file] {
                 window.charts()->refresh();  // every chart as of now, not one by one
                 const QPixmap pixmap = window.grab();
@@ -282,6 +293,18 @@ int main(int argc, char** argv) {
                 }
                 QApplication::exit(saved ? 0 : 1);
             });
+        };
+        QTimer::singleShot(static_cast<int>(wait * 1000), &window, [&window, redrive, grabSoon] {
+            if (redrive.isEmpty()) {
+                grabSoon();
+                return;
+            }
+            qs::ui::ChannelBrowser* browser = window.channelBrowser();
+            QObject::connect(browser, &qs::ui::ChannelBrowser::actionFinished, &window,
+                             [grabSoon](bool, const QString&) { grabSoon(); },
+                             Qt::SingleShotConnection);
+            browser->selectChannel(redrive);
+            browser->redriveChannel(redrive, QString());
         });
     }
     return QApplication::exec();

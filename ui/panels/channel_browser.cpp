@@ -15,11 +15,14 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <optional>
+#include <set>
 
 #include "client/queues_client.h"
 #include "common/protocol_limits.h"
 #include "controllers/connection_controller.h"
+#include "controllers/redrive_job.h"
 #include "dialogs/create_channel_dialog.h"
+#include "dialogs/redrive_dialog.h"
 #include "events/event_stream.h"
 #include "models/channel_list_model.h"
 #include "models/core_text.h"
@@ -63,7 +66,10 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
       status_(new QLabel(this)),
       outcome_(new QLabel(this)),
       peekTitle_(new QLabel(this)),
-      peekCount_(new LimitedSpinBox(protocol::kMaxNumberOfMessages, this)) {
+      peekCount_(new LimitedSpinBox(protocol::kMaxNumberOfMessages, this)),
+      redriveBar_(new QWidget(this)),
+      redriveProgress_(new QLabel(redriveBar_)),
+      redriveCancel_(new QPushButton(QStringLiteral("Cancel redrive"), redriveBar_)) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(ChannelListModel::SortRole);
     proxy_->setFilterKeyColumn(ChannelListModel::NameColumn);
@@ -110,6 +116,11 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     purgeButton->setToolTip(QStringLiteral(
         "Remove every waiting message of the selected channel (AckAllQueueMessages).\n"
         "Messages in flight at a consumer are not affected."));
+    auto* redriveButton = new QPushButton(QStringLiteral("Redrive…"), this);
+    redriveButton->setToolTip(QStringLiteral(
+        "Move the waiting messages of the selected dead-letter channel back to the channel\n"
+        "each came from, or to a channel you name. Each is removed here only after the\n"
+        "target took it."));
     auto* peekButton = new QPushButton(QStringLiteral("Peek"), this);
     peekButton->setToolTip(QStringLiteral(
         "Look at waiting messages without consuming them: they stay in the queue and their\n"
@@ -125,6 +136,7 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     bar->addWidget(createButton);
     bar->addWidget(deleteButton);
     bar->addWidget(purgeButton);
+    bar->addWidget(redriveButton);
     bar->addSpacing(12);
     bar->addWidget(fieldWithProblem(peekCount_, peekCount_->problemLabel()));
     bar->addWidget(peekButton);
@@ -185,6 +197,15 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     outcome_->setTextFormat(Qt::RichText);
     outcome_->setWordWrap(true);
     status_->setObjectName(QStringLiteral("channelListStatus"));
+    redriveProgress_->setObjectName(QStringLiteral("redriveProgress"));
+    redriveCancel_->setToolTip(QStringLiteral(
+        "Stop after the batch in hand: what moved stays moved, the rest stays here."));
+    auto* redriveLayout = new QHBoxLayout(redriveBar_);
+    redriveLayout->setContentsMargins(0, 0, 0, 0);
+    redriveLayout->addWidget(redriveProgress_, 1);
+    redriveLayout->addWidget(redriveCancel_);
+    redriveBar_->hide();
+    layout->addWidget(redriveBar_);
     auto* footer = new QHBoxLayout;
     footer->addWidget(outcome_, 1);
     footer->addWidget(status_);
@@ -195,6 +216,8 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     connect(createButton, &QPushButton::clicked, this, &ChannelBrowser::createChannel);
     connect(deleteButton, &QPushButton::clicked, this, &ChannelBrowser::deleteSelected);
     connect(purgeButton, &QPushButton::clicked, this, &ChannelBrowser::purgeSelected);
+    connect(redriveButton, &QPushButton::clicked, this, &ChannelBrowser::redriveSelected);
+    connect(redriveCancel_, &QPushButton::clicked, this, &ChannelBrowser::cancelRedrive);
     connect(peekButton, &QPushButton::clicked, this, &ChannelBrowser::peekSelected);
     connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& idx) {
         const QModelIndex src = proxy_->mapToSource(idx);
@@ -211,6 +234,8 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     connect(connection_, &ConnectionController::connectionChanged, this, [this] {
         model_->clear();
         peek_->setRowCount(0);
+        peeked_.clear();
+        peekedChannel_.clear();
         details_->clear();
         peekTitle_->setText(kPeekHint);  // a header naming the old server's channel misleads
         outcome_->clear();
@@ -345,6 +370,7 @@ void ChannelBrowser::peekSelected() {
 void ChannelBrowser::showPeek(const QString& channel, std::vector<client::QueueMessage> messages,
                               int expired) {
     peeked_ = std::move(messages);
+    peekedChannel_ = channel;
     peekTitle_->setText(
         QStringLiteral("Peek: %1 waiting message(s) in %2 (not consumed)%3")
             .arg(peeked_.size())
@@ -569,6 +595,109 @@ void ChannelBrowser::purgeChannel(const QString& name) {
                        out.ok);
             refresh();
         });
+}
+
+// The channels the last peek of `channel` says its messages came from.
+QString ChannelBrowser::originsOf(const QString& channel) const {
+    std::set<QString> origins;
+    if (channel == peekedChannel_) {
+        for (const auto& m : peeked_) {
+            if (m.attributes.reRouted && !m.attributes.reRoutedFrom.empty()) {
+                origins.insert(fromView(m.attributes.reRoutedFrom));
+            }
+        }
+    }
+    if (origins.empty() && !model_->sourceOf(channel).isEmpty()) {
+        origins.insert(model_->sourceOf(channel));
+    }
+    return QStringList(origins.begin(), origins.end()).join(QStringLiteral(", "));
+}
+
+void ChannelBrowser::redriveSelected() {
+    const QString name = selectedChannel();
+    if (name.isEmpty() || !connection_->client()) {
+        setOutcome(QStringLiteral("Select a dead-letter channel to redrive."), false);
+        return;
+    }
+    if (redriveRunning()) {
+        setOutcome(QStringLiteral("A redrive of %1 is running: wait for it or cancel it.")
+                       .arg(redriveChannel_),
+                   false);
+        return;
+    }
+    RedriveDialog dialog(name, originsOf(name), this);
+    if (dialog.exec() == QDialog::Accepted) {
+        redriveChannel(name, dialog.target());
+    }
+}
+
+void ChannelBrowser::redriveChannel(const QString& name, const QString& target) {
+    if (redriveRunning()) {
+        setOutcome(QStringLiteral("A redrive of %1 is running: wait for it or cancel it.")
+                       .arg(redriveChannel_),
+                   false);
+        return;
+    }
+    if (!connection_->client()) {
+        setOutcome(QStringLiteral("Not connected: cannot redrive %1.").arg(name), false);
+        return;
+    }
+    runner::RedriveOptions options;
+    options.from = name.toStdString();
+    options.to = target.toStdString();
+    options.batch = redriveBatch_;
+    delete redrive_;
+    redrive_ = new RedriveJob(this);
+    connect(redrive_, &RedriveJob::progressed, this, &ChannelBrowser::showRedriveProgress);
+    connect(redrive_, &RedriveJob::finished, this, &ChannelBrowser::finishRedrive);
+    const QString problem = redrive_->start(
+        connection_->settings().toClientOptions(QStringLiteral("-redrive")), std::move(options));
+    if (!problem.isEmpty()) {
+        setOutcome(QStringLiteral("Cannot redrive %1: %2").arg(name, problem), false);
+        return;
+    }
+    redriveChannel_ = name;
+    redriveProgress_->setText(QStringLiteral("Redriving %1: counting its messages…").arg(name));
+    redriveCancel_->setEnabled(true);
+    redriveBar_->show();
+}
+
+void ChannelBrowser::cancelRedrive() {
+    if (redriveRunning()) {
+        redrive_->cancel();
+        redriveCancel_->setEnabled(false);
+        redriveProgress_->setText(redriveProgress_->text() +
+                                  QStringLiteral(" · cancelling after this batch…"));
+    }
+}
+
+bool ChannelBrowser::redriveRunning() const {
+    return redrive_ != nullptr && redriveBar_->isVisibleTo(this);
+}
+
+QString ChannelBrowser::redriveProgressText() const {
+    return redriveRunning() ? redriveProgress_->text() : QString();
+}
+
+void ChannelBrowser::showRedriveProgress(quint64 moved, quint64 failed, qint64 left) {
+    if (!redriveRunning()) {
+        return;  // a late report of a job already finished
+    }
+    redriveProgress_->setText(
+        QStringLiteral("Redriving %1: moved %2 · failed %3 · left %4%5")
+            .arg(redriveChannel_)
+            .arg(moved)
+            .arg(failed)
+            .arg(left < 0 ? QStringLiteral("?") : QString::number(left))
+            .arg(redriveCancel_->isEnabled() ? QString()
+                                             : QStringLiteral(" · cancelling after this batch…")));
+}
+
+void ChannelBrowser::finishRedrive(const RedriveResult& result) {
+    redriveBar_->hide();
+    const bool ok = result.report.ok() && result.report.noTarget == 0;
+    setOutcome(RedriveJob::describe(result), ok);
+    refresh();
 }
 
 }  // namespace qs::ui

@@ -22,14 +22,17 @@ class EventStream;
 }
 
 // The channels view: every queue channel of the server with live stats,
-// search, create / delete / purge (with confirmation), and a peek view of
-// waiting messages (body, tags, attributes) that does not consume them.
+// search, create / delete / purge (with confirmation), a peek view of
+// waiting messages (body, tags, attributes) that does not consume them, and
+// the redrive of a dead-letter channel (RedriveJob) with progress and Cancel.
 // Every server call runs off the UI thread through the ConnectionController.
 namespace qs::ui {
 
 class ConnectionController;
 class ChannelListModel;
 class LimitedSpinBox;
+class RedriveJob;
+struct RedriveResult;
 
 class ChannelBrowser : public QWidget {
     Q_OBJECT
@@ -54,6 +57,13 @@ public:
     // The peek pane's header: the channel and count of the last peek, or kPeekHint.
     QString peekTitle() const;
     static const QString kPeekHint;
+    // The redrive in progress ("Redriving orders.dlq: moved 40 · failed 0 ·
+    // left 60"), or "" when none runs.
+    QString redriveProgressText() const;
+    bool redriveRunning() const;
+    // Messages per receive of a redrive (1..1024, default 100): a cancel lands
+    // between receives.
+    void setRedriveBatch(int batch) { redriveBatch_ = batch; }
 
 public Q_SLOTS:
     void refresh();  // list channels now
@@ -61,10 +71,16 @@ public Q_SLOTS:
     void createChannel();
     void deleteSelected();
     void purgeSelected();
+    // Asks where to (RedriveDialog), then redriveChannel().
+    void redriveSelected();
     // The same without asking first (the confirmation is the caller's).
     void createChannelNamed(const QString& name);
     void deleteChannel(const QString& name);
     void purgeChannel(const QString& name);
+    // Moves the messages of `name` to `target` ("" = each to its
+    // ReRoutedFromQueue) off the UI thread; the result goes to the outcome line.
+    void redriveChannel(const QString& name, const QString& target);
+    void cancelRedrive();
 
 Q_SIGNALS:
     void channelActivated(const QString& name);  // "use this queue for the run"
@@ -76,6 +92,9 @@ private:
     void showMessage(int row);
     void makeRoomForPeek();
     void setStatus(const QString& text, bool error = false);
+    void showRedriveProgress(quint64 moved, quint64 failed, qint64 left);
+    void finishRedrive(const RedriveResult& result);
+    QString originsOf(const QString& channel) const;
 
     ConnectionController* connection_;
     ChannelListModel* model_;
@@ -93,6 +112,13 @@ private:
     bool refreshing_ = false;
     EventStream* runStream_ = nullptr;
     std::vector<client::QueueMessage> peeked_;
+    QString peekedChannel_;
+    QWidget* redriveBar_;
+    QLabel* redriveProgress_;
+    QPushButton* redriveCancel_;
+    RedriveJob* redrive_ = nullptr;  // the one running, owned by this view
+    QString redriveChannel_;
+    int redriveBatch_ = 100;
 };
 
 }  // namespace qs::ui
