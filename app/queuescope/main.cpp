@@ -123,8 +123,8 @@ int main(int argc, char** argv) {
                                      QStringLiteral("Use the dark palette."));
     const QCommandLineOption viewOpt(
         QStringLiteral("view"),
-        QStringLiteral("Dock to show in front for the screenshot: messages, log, "
-                       "channels."),
+        QStringLiteral("Dock to show in front for the screenshot: messages, inflight, "
+                       "log, channels."),
         QStringLiteral("name"));
     const QCommandLineOption sizeOpt(QStringLiteral("size"),
                                      QStringLiteral("Window size WxH (default 1600x1000)."),
@@ -168,8 +168,8 @@ int main(int argc, char** argv) {
     }
     const QString view = parser.value(viewOpt);
     if (!view.isEmpty() && view != QStringLiteral("messages") && view != QStringLiteral("log") &&
-        view != QStringLiteral("channels")) {
-        std::fprintf(stderr, "queuescope: --view must be messages, log or channels\n");
+        view != QStringLiteral("channels") && view != QStringLiteral("inflight")) {
+        std::fprintf(stderr, "queuescope: --view must be messages, inflight, log or channels\n");
         return 2;
     }
     const QStringList size = parser.value(sizeOpt).split(QLatin1Char('x'));
@@ -262,6 +262,8 @@ int main(int argc, char** argv) {
         window.showChannels();
     } else if (view == QStringLiteral("log")) {
         window.showDock(QStringLiteral("eventLogDock"));
+    } else if (view == QStringLiteral("inflight")) {
+        window.showDock(QStringLiteral("leasesDock"));
     }  // "messages" is in front already
 
     if (screenshot) {
