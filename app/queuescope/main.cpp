@@ -23,6 +23,7 @@
 #include "controllers/time_cursor.h"
 #include "lessons/lesson_command.h"
 #include "main_window.h"
+#include "models/lease_board_model.h"
 #include "panels/channel_browser.h"
 #include "panels/charts_panel.h"
 #include "runner/headless_command.h"
@@ -275,6 +276,9 @@ int main(int argc, char** argv) {
             // Let the last frame and the channel list arrive, then grab.
             QTimer::singleShot(600, &window, [&window, file] {
                 window.charts()->refresh();  // every chart as of now, not one by one
+                if (window.leaseBoard()->isActive()) {
+                    window.leaseBoard()->rebuild();  // its coalesced rebuild may be pending
+                }
                 const QPixmap pixmap = window.grab();
                 const bool saved = pixmap.save(file, "PNG");
                 if (!saved) {

@@ -1,5 +1,5 @@
 // The in-flight lease board (docs/ui.md, "In flight") on a live run of the
-// embedded broker: workers hold each task 1.5 s; task 1 is poison (max
+// embedded broker: four workers hold each task 1.5 s; task 1 is poison (max
 // receive 2, so its second hand-out is its last). The board's rows are the
 // core state's in-flight messages (owners, receive counts), oldest first and
 // shaded; the last-chance hand-out is marked; rows leave when their message
@@ -32,10 +32,10 @@ namespace {
 constexpr const char* kScenario = R"({
   "name": "held leases",
   "channel": "tasks.leases",
-  "tasks": { "count": 6, "body": "Task #{n}",
+  "tasks": { "count": 7, "body": "Task #{n}",
              "policy": { "maxReceiveCount": 2, "deadLetterQueue": "tasks.leases.dlq" },
              "poison": [1] },
-  "workers": { "count": 3, "batch": 1, "waitSeconds": 1, "work": { "kind": "fixed", "ms": 1500 } },
+  "workers": { "count": 4, "batch": 1, "waitSeconds": 1, "work": { "kind": "fixed", "ms": 1500 } },
   "until": "drained",
   "timeoutSeconds": 60
 })";
@@ -49,7 +49,7 @@ std::vector<Row> boardRows(const LeaseBoardModel& board) {
     std::vector<Row> rows;
     for (int r = 0; r < board.rowCount(); ++r) {
         rows.emplace_back(
-            board.index(r, LeaseBoardModel::Task).data().toString().toStdString(),
+            board.index(r, LeaseBoardModel::MessageId).data().toString().toStdString(),
             board.index(r, LeaseBoardModel::Worker).data().toString().toStdString(),
             board.index(r, LeaseBoardModel::Receives).data(Qt::UserRole).toInt());
     }
@@ -155,6 +155,12 @@ void TestLeaseBoard::rowsAreTheCoreInFlightMessages() {
             board().index(0, LeaseBoardModel::HeldFor).data(Qt::UserRole).toLongLong() > before,
         kDeadlineMs);
     QVERIFY(window_->leasePanel()->summaryText().contains(QStringLiteral("in flight")));
+    // Tasks are named as everywhere in the console: by their first-seen number.
+    for (int r = 0; r < board().rowCount(); ++r) {
+        const Lease& l = board().leases()[static_cast<std::size_t>(r)];
+        QCOMPARE(board().index(r, LeaseBoardModel::Task).data().toString(),
+                 QStringLiteral("Task #%1").arg(l.message + 1));
+    }
 }
 
 // Task 1, rejected once, is handed out again showing receive count 2 of 2.

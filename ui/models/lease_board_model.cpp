@@ -71,10 +71,15 @@ QVariant LeaseBoardModel::data(const QModelIndex& index, int role) const {
         return {};
     }
     const Lease& l = leases_[static_cast<std::size_t>(index.row())];
+    if (l.message >= run_->run().messageCount()) {
+        return {};  // rows of a run just reset, until the reset reaches the model
+    }
     const bool oldest = index.row() == 0;
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-            case Task:
+            case Task:  // the number every other view calls it by (its first-seen order)
+                return QStringLiteral("Task #%1").arg(l.message + 1);
+            case MessageId:
                 return fromView(run_->run().messageId(l.message));
             case Worker:
                 return fromView(l.worker.view());
@@ -132,6 +137,9 @@ QVariant LeaseBoardModel::data(const QModelIndex& index, int role) const {
         if (index.column() == HeldFor) {
             return QStringLiteral("Time since the worker was handed it.");
         }
+        if (index.column() == MessageId || index.column() == Transaction) {
+            return index.data().toString();  // whole, when the cell elides it
+        }
     }
     return {};
 }
@@ -142,7 +150,9 @@ QVariant LeaseBoardModel::headerData(int section, Qt::Orientation orientation, i
     }
     switch (section) {
         case Task:
-            return QStringLiteral("Message");
+            return QStringLiteral("Task");
+        case MessageId:
+            return QStringLiteral("Message ID");
         case Worker:
             return QStringLiteral("Held by");
         case Transaction:

@@ -22,9 +22,13 @@ LeasePanel::LeasePanel(LeaseBoardModel* model, QWidget* parent)
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setStretchLastSection(true);
-    table_->setColumnWidth(LeaseBoardModel::Task, 260);
+    table_->setWordWrap(false);
+    table_->setTextElideMode(Qt::ElideMiddle);
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table_->setColumnWidth(LeaseBoardModel::Task, 80);
+    table_->setColumnWidth(LeaseBoardModel::MessageId, 230);
     table_->setColumnWidth(LeaseBoardModel::Worker, 110);
-    table_->setColumnWidth(LeaseBoardModel::Transaction, 200);
+    table_->setColumnWidth(LeaseBoardModel::Transaction, 180);
     table_->setColumnWidth(LeaseBoardModel::HeldFor, 80);
     table_->setColumnWidth(LeaseBoardModel::Receives, 80);
     table_->setColumnWidth(LeaseBoardModel::Channel, 130);
