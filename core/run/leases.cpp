@@ -24,6 +24,9 @@ void fillHandOut(const Run& run, std::uint32_t index, std::uint64_t eventLimit, 
             continue;
         }
         const Event& e = run.event(*it);
+        if (e.kind == EventKind::Redelivered) {
+            continue;  // a note on the hand-out (worker's or derived), may sit between its reports
+        }
         if (!isHandOut(e.kind)) {
             if (found) {
                 return;  // past this hand-out's own reports
@@ -37,7 +40,7 @@ void fillHandOut(const Run& run, std::uint32_t index, std::uint64_t eventLimit, 
             continue;
         }
         found = true;
-        lease.handedOutNs = run.streamTimeNs(*it);
+        lease.handedOutNs = e.timeNs;
         lease.receiveCount = e.receiveCount;
         if (lease.transaction.empty()) {
             lease.transaction = std::string(e.transaction.view());

@@ -20,8 +20,9 @@ struct Lease {
     Name worker;                // the holder: the worker's / client's id
     Name channel;
     std::string transaction;  // of the hand-out; empty when no event named it
-    // Stream time of the hand-out (Run::streamTimeNs of its event); 0 = the
-    // hand-out itself was never seen (the message was in flight before the run began).
+    // When it was handed out: the time of the first report of the hand-out
+    // (the ledger's DeliveryRecord::assignedNs); 0 = the hand-out itself was
+    // never seen (the message was in flight before the run began).
     std::int64_t handedOutNs = 0;
     std::int32_t receiveCount = 0;     // as the hand-out showed it
     std::int32_t maxReceiveCount = 0;  // the run's MaxReceiveCount (0 = unknown)

@@ -141,10 +141,16 @@ void TestLeaseBoard::rowsAreTheCoreInFlightMessages() {
              qPrintable(boardDifference(board(), run(), run().head())));
     pastNs_ = window_->timeCursor()->headNs();
     heldThen_ = std::get<0>(boardRows(board()).front());
-    // Every lease names its transaction and its hand-out time, from the core.
+    // Every lease's hand-out is the ledger's latest delivery of its message
+    // (worker and broker reports paired into one).
     for (const Lease& l : board().leases()) {
+        const MessageRecord* rec = run().ledger().message(run().messageId(l.message));
+        QVERIFY(rec != nullptr && !rec->deliveries.empty());
+        const DeliveryRecord& d = rec->deliveries.back();
         QVERIFY(!l.transaction.empty());
-        QVERIFY(l.handedOutNs > 0);
+        QCOMPARE(l.transaction, d.transaction);
+        QCOMPARE(l.handedOutNs, d.assignedNs);
+        QCOMPARE(l.worker.str(), d.worker);
         QCOMPARE(l.maxReceiveCount, 2);
     }
     // Held for ticks: the oldest row's age grows while it is held.
