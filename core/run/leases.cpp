@@ -66,9 +66,8 @@ std::vector<Lease> leasesOf(const Run& run, std::span<const MessageAt> messages,
         fillHandOut(run, i, eventLimit, lease);
         leases.push_back(std::move(lease));
     }
-    std::stable_sort(leases.begin(), leases.end(), [](const Lease& a, const Lease& b) {
-        return a.handedOutNs < b.handedOutNs;
-    });
+    std::stable_sort(leases.begin(), leases.end(),
+                     [](const Lease& a, const Lease& b) { return a.handedOutNs < b.handedOutNs; });
     return leases;
 }
 

@@ -84,9 +84,8 @@ std::vector<Lease> leasesFromLedger(const Run& run, const Ledger& ledger) {
         l.maxReceiveCount = ledger.options().maxReceiveCount;
         want.push_back(l);
     }
-    std::stable_sort(want.begin(), want.end(), [](const Lease& a, const Lease& b) {
-        return a.handedOutNs < b.handedOutNs;
-    });
+    std::stable_sort(want.begin(), want.end(),
+                     [](const Lease& a, const Lease& b) { return a.handedOutNs < b.handedOutNs; });
     return want;
 }
 
@@ -122,9 +121,9 @@ void TestLeases::everyPrefixMatchesTheLedger() {
         const std::vector<Lease> got = leasesAt(run, run.stateAfter(n));
         const std::vector<Lease> want = leasesFromLedger(run, ledger);
         QVERIFY2(got == want, qPrintable(QStringLiteral("after %1 events: %2 vs %3")
-                                              .arg(n)
-                                              .arg(QString::fromStdString(describe(got)),
-                                                   QString::fromStdString(describe(want)))));
+                                             .arg(n)
+                                             .arg(QString::fromStdString(describe(got)),
+                                                  QString::fromStdString(describe(want)))));
     }
 }
 

@@ -82,7 +82,8 @@ QString boardDifference(const LeaseBoardModel& board, const Run& run, const RunS
             return QStringLiteral("row %1 is older than the row before it").arg(i);
     }
     for (int r = 0; r < board.rowCount(); ++r) {
-        const bool shaded = board.index(r, LeaseBoardModel::Task).data(Qt::BackgroundRole).isValid();
+        const bool shaded =
+            board.index(r, LeaseBoardModel::Task).data(Qt::BackgroundRole).isValid();
         if (shaded != (r == 0))
             return QStringLiteral("row %1 shaded: %2").arg(r).arg(shaded);
     }
@@ -173,8 +174,11 @@ void TestLeaseBoard::rowsAreTheCoreInFlightMessages() {
 void TestLeaseBoard::lastReceiveIsMarked() {
     auto markedRow = [this] {
         for (int r = 0; r < board().rowCount(); ++r) {
-            if (board().index(r, LeaseBoardModel::Note).data().toString().contains(
-                    QStringLiteral("last receive")))
+            if (board()
+                    .index(r, LeaseBoardModel::Note)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("last receive")))
                 return r;
         }
         return -1;
@@ -185,8 +189,11 @@ void TestLeaseBoard::lastReceiveIsMarked() {
              qPrintable(boardDifference(board(), run(), run().head())));
     for (int r = 0; r < board().rowCount(); ++r) {
         const Lease& l = board().leases()[static_cast<std::size_t>(r)];
-        const bool marked = board().index(r, LeaseBoardModel::Note).data().toString().contains(
-            QStringLiteral("last receive"));
+        const bool marked = board()
+                                .index(r, LeaseBoardModel::Note)
+                                .data()
+                                .toString()
+                                .contains(QStringLiteral("last receive"));
         QCOMPARE(marked, l.receiveCount == 2);
         QCOMPARE(board().index(r, LeaseBoardModel::Receives).data().toString(),
                  QStringLiteral("%1 / 2").arg(l.receiveCount));

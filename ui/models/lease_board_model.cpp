@@ -127,12 +127,13 @@ QVariant LeaseBoardModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ToolTipRole) {
         if (index.column() == Receives) {
-            return l.maxReceiveCount > 0
-                       ? QStringLiteral("Receive count this hand-out showed, of the run's "
-                                        "MaxReceiveCount %1.")
-                             .arg(l.maxReceiveCount)
-                       : QStringLiteral("Receive count this hand-out showed (the run's "
-                                        "MaxReceiveCount is not known).");
+            return l.maxReceiveCount > 0 ? QStringLiteral(
+                                               "Receive count this hand-out showed, of the run's "
+                                               "MaxReceiveCount %1.")
+                                               .arg(l.maxReceiveCount)
+                                         : QStringLiteral(
+                                               "Receive count this hand-out showed (the run's "
+                                               "MaxReceiveCount is not known).");
         }
         if (index.column() == HeldFor) {
             return QStringLiteral("Time since the worker was handed it.");
@@ -198,8 +199,7 @@ void LeaseBoardModel::scheduleRebuild() {
 void LeaseBoardModel::rebuild() {
     rebuildTimer_.stop();
     const Run& run = run_->run();
-    std::vector<Lease> next =
-        cursor_->isLive() ? leasesNow(run) : leasesAt(run, cursor_->state());
+    std::vector<Lease> next = cursor_->isLive() ? leasesNow(run) : leasesAt(run, cursor_->state());
     if (sameRows(leases_, next)) {
         leases_ = std::move(next);
         if (!leases_.empty()) {

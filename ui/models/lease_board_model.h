@@ -26,7 +26,17 @@ class TimeCursor;
 class LeaseBoardModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Task, MessageId, Worker, Transaction, HeldFor, Receives, Channel, Note, ColumnCount };
+    enum Column {
+        Task,
+        MessageId,
+        Worker,
+        Transaction,
+        HeldFor,
+        Receives,
+        Channel,
+        Note,
+        ColumnCount
+    };
     static constexpr int kRebuildMs = 250;
     static constexpr int kTickMs = 1000;
 
