@@ -30,11 +30,13 @@
 #include "dialogs/recordings_menu.h"
 #include "models/channel_list_model.h"
 #include "models/event_log_model.h"
+#include "models/lease_board_model.h"
 #include "models/message_table_model.h"
 #include "panels/channel_browser.h"
 #include "panels/charts_panel.h"
 #include "panels/event_log_panel.h"
 #include "panels/explain_panel.h"
+#include "panels/lease_panel.h"
 #include "panels/message_panel.h"
 #include "panels/producer_panel.h"
 #include "panels/timeline_panel.h"
@@ -208,6 +210,9 @@ void MainWindow::buildDocks() {
     messagePanel_ = new MessagePanel(messages_, this);
     eventLogPanel_ = new EventLogPanel(eventLog_, this);
     channels_ = new ChannelBrowser(connection_, this);
+    leaseBoard_ = new LeaseBoardModel(consoleRun_, cursor_, this);
+    leaseBoard_->setActive(false);  // until its dock is first seen
+    leasePanel_ = new LeasePanel(leaseBoard_, this);
 
     // The producer form scrolls inside the panel, below Send (which never scrolls).
     auto* producerDock = dock(QStringLiteral("Producer"), QStringLiteral("producerDock"), producer_,
@@ -222,8 +227,11 @@ void MainWindow::buildDocks() {
                          eventLogPanel_, Qt::BottomDockWidgetArea);
     channelsDock_ = dock(QStringLiteral("Channels"), QStringLiteral("channelsDock"), channels_,
                          Qt::BottomDockWidgetArea);
+    auto* leasesDock = dock(QStringLiteral("In flight"), QStringLiteral("leasesDock"),
+                            leasePanel_, Qt::BottomDockWidgetArea);
     splitDockWidget(producerDock, explainDock, Qt::Vertical);
-    tabifyDockWidget(messagesDock_, logDock);
+    tabifyDockWidget(messagesDock_, leasesDock);
+    tabifyDockWidget(leasesDock, logDock);
     tabifyDockWidget(logDock, channelsDock_);
     messagesDock_->raise();
     resizeDocks({producerDock, poolDock}, {360, 430}, Qt::Horizontal);

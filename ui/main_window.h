@@ -41,6 +41,8 @@ class RunRecorder;
 class FirstRunGreeting;
 class TimeCursor;
 class ReplayPlayer;
+class LeaseBoardModel;
+class LeasePanel;
 class TransportBar;
 struct LoadedRecording;
 
@@ -77,6 +79,9 @@ public:
     ProducerPanel* producerPanel() const { return producer_; }
     ChannelBrowser* channelBrowser() const { return channels_; }
     MessagePanel* messagePanel() const { return messagePanel_; }
+    // The in-flight lease board (docs/ui.md, "In flight").
+    LeaseBoardModel* leaseBoard() const { return leaseBoard_; }
+    LeasePanel* leasePanel() const { return leasePanel_; }
     ScenarioPlayer* scenarioPlayer() const { return player_; }
     FirstRunGreeting* greeting() const { return greeting_; }
     // Shows the first-run greeting (a first start does; --first-run for screenshots).
@@ -222,6 +227,8 @@ private:
     ProducerPanel* producer_ = nullptr;
     ChannelBrowser* channels_ = nullptr;
     MessagePanel* messagePanel_ = nullptr;
+    LeaseBoardModel* leaseBoard_ = nullptr;
+    LeasePanel* leasePanel_ = nullptr;
     EventLogPanel* eventLogPanel_ = nullptr;
     ScenarioPlayer* player_ = nullptr;
     RunRecorder* recorder_ = nullptr;

@@ -22,6 +22,7 @@
 #include "controllers/scenario_player.h"
 #include "controllers/time_cursor.h"
 #include "main_window.h"
+#include "models/lease_board_model.h"
 #include "models/message_table_model.h"
 #include "models/worker_at_view.h"
 #include "panels/charts_panel.h"
@@ -133,6 +134,7 @@ bool MainWindow::openRecording(const QString& path, QString* error) {
         pump_->setStream(nullptr);  // the live stream waits until the console is live again
     }
     recordingPath_ = QFileInfo(path).absoluteFilePath();
+    leaseBoard_->setLiveClock(false);  // a recording has no "now": ages stop at its end
     recentRecordings_ = withRecentRecording(recentRecordings_, recordingPath_);
     if (options_.useSettings) {
         QSettings settings;
@@ -201,6 +203,7 @@ void MainWindow::closeRecording() {
     }
     replay_->pause();
     recordingPath_.clear();
+    leaseBoard_->setLiveClock(true);
     closeRecordingAction_->setEnabled(false);
     timelineView()->setClock({});
     setLiveControlsEnabled(true);

@@ -23,6 +23,7 @@
 #include "controllers/time_cursor.h"
 #include "lessons/lesson_command.h"
 #include "main_window.h"
+#include "models/lease_board_model.h"
 #include "panels/channel_browser.h"
 #include "panels/charts_panel.h"
 #include "runner/headless_command.h"
@@ -123,8 +124,8 @@ int main(int argc, char** argv) {
                                      QStringLiteral("Use the dark palette."));
     const QCommandLineOption viewOpt(
         QStringLiteral("view"),
-        QStringLiteral("Dock to show in front for the screenshot: messages, log, "
-                       "channels."),
+        QStringLiteral("Dock to show in front for the screenshot: messages, inflight, "
+                       "log, channels."),
         QStringLiteral("name"));
     const QCommandLineOption sizeOpt(QStringLiteral("size"),
                                      QStringLiteral("Window size WxH (default 1600x1000)."),
@@ -174,8 +175,8 @@ int main(int argc, char** argv) {
     }
     const QString view = parser.value(viewOpt);
     if (!view.isEmpty() && view != QStringLiteral("messages") && view != QStringLiteral("log") &&
-        view != QStringLiteral("channels")) {
-        std::fprintf(stderr, "queuescope: --view must be messages, log or channels\n");
+        view != QStringLiteral("channels") && view != QStringLiteral("inflight")) {
+        std::fprintf(stderr, "queuescope: --view must be messages, inflight, log or channels\n");
         return 2;
     }
     const QString redrive = parser.value(redriveOpt);
@@ -273,6 +274,8 @@ int main(int argc, char** argv) {
         window.showChannels();
     } else if (view == QStringLiteral("log")) {
         window.showDock(QStringLiteral("eventLogDock"));
+    } else if (view == QStringLiteral("inflight")) {
+        window.showDock(QStringLiteral("leasesDock"));
     }  // "messages" is in front already
 
     if (screenshot) {
@@ -284,6 +287,9 @@ int main(int argc, char** argv) {
             window.channelBrowser()->refresh();
             QTimer::singleShot(600, &window, [&window, file] {
                 window.charts()->refresh();  // every chart as of now, not one by one
+                if (window.leaseBoard()->isActive()) {
+                    window.leaseBoard()->rebuild();  // its coalesced rebuild may be pending
+                }
                 const QPixmap pixmap = window.grab();
                 const bool saved = pixmap.save(file, "PNG");
                 if (!saved) {

@@ -1,0 +1,179 @@
+// The leases of a Run (run/leases.h) on a hand-built timeline: at every
+// prefix they are exactly the ledger's in-flight messages with their latest
+// delivery (holder, transaction, receive count, hand-out time), oldest
+// hand-out first; the hand-out at MaxReceiveCount is the last chance; a
+// crash and an ack end leases.
+#include <QTest>
+#include <string>
+#include <vector>
+
+#include "events/ledger.h"
+#include "run/leases.h"
+#include "run/run.h"
+
+using namespace qs;
+
+namespace {
+
+Event makeEvent(std::int64_t timeNs, EventKind kind, const std::string& id,
+                const std::string& worker) {
+    Event e;
+    e.timeNs = timeNs;
+    e.kind = kind;
+    e.source = worker.empty() ? EventSource::Producer : EventSource::Worker;
+    e.actor = worker;
+    e.channel = "q";
+    e.messageId = id;
+    return e;
+}
+
+Event assigned(std::int64_t timeNs, const std::string& id, const std::string& worker,
+               std::uint64_t sequence, int receiveCount) {
+    Event e = makeEvent(timeNs, EventKind::MessageAssigned, id, worker);
+    e.sequence = sequence;
+    e.receiveCount = receiveCount;
+    e.transaction = "tx-" + worker + "-" + std::to_string(timeNs);
+    return e;
+}
+
+Event settled(std::int64_t timeNs, EventKind kind, const Event& assignment) {
+    Event e = assignment;
+    e.timeNs = timeNs;
+    e.kind = kind;
+    return e;
+}
+
+// m1 and m2 to worker-a (m1 acked, worker-a crashes holding m2); m3 to
+// worker-b, rejected, handed out again at receive count 2 (the max) and held;
+// m2 handed to worker-b after the crash, acked.
+std::vector<Event> timeline() {
+    std::vector<Event> v;
+    for (const char* id : {"m1", "m2", "m3"})
+        v.push_back(makeEvent(100, EventKind::TaskSent, id, {}));
+    const Event a1 = assigned(200, "m1", "worker-a", 1, 1);
+    const Event a2 = assigned(210, "m2", "worker-a", 2, 1);
+    const Event b3 = assigned(220, "m3", "worker-b", 3, 1);
+    v.insert(v.end(), {a1, a2, b3});
+    v.push_back(settled(300, EventKind::Acked, a1));
+    v.push_back(settled(310, EventKind::Rejected, b3));
+    v.push_back(assigned(320, "m3", "worker-b", 4, 2));
+    Event crash = makeEvent(400, EventKind::WorkerCrashed, {}, "worker-a");
+    crash.value = 1;
+    v.push_back(crash);
+    const Event b2 = assigned(500, "m2", "worker-b", 5, 1);
+    v.push_back(b2);
+    v.push_back(settled(600, EventKind::Acked, b2));
+    return v;
+}
+
+// The leases a ledger fed the same events implies, oldest hand-out first.
+std::vector<Lease> leasesFromLedger(const Run& run, const Ledger& ledger) {
+    std::vector<Lease> want;
+    for (std::uint32_t i = 0; i < run.messageCount(); ++i) {
+        const MessageRecord* rec = ledger.message(run.messageId(i));
+        if (rec == nullptr || rec->state != MessageState::InFlight)
+            continue;
+        const DeliveryRecord& d = rec->deliveries.back();
+        Lease l;
+        l.message = i;
+        l.worker = Name(d.worker);
+        l.channel = Name(rec->channel);
+        l.transaction = d.transaction;
+        l.handedOutNs = d.assignedNs;
+        l.receiveCount = d.receiveCount;
+        l.maxReceiveCount = ledger.options().maxReceiveCount;
+        want.push_back(l);
+    }
+    std::stable_sort(want.begin(), want.end(),
+                     [](const Lease& a, const Lease& b) { return a.handedOutNs < b.handedOutNs; });
+    return want;
+}
+
+std::string describe(const std::vector<Lease>& leases) {
+    std::string s;
+    for (const Lease& l : leases)
+        s += std::to_string(l.message) + ":" + l.worker.str() + "/" + l.transaction + "/rc" +
+             std::to_string(l.receiveCount) + "@" + std::to_string(l.handedOutNs) + " ";
+    return s;
+}
+
+}  // namespace
+
+class TestLeases : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everyPrefixMatchesTheLedger();
+    void headIsTheLastPrefix();
+    void lastChanceAtMaxReceiveCount();
+    void unknownMaxMarksNothing();
+};
+
+void TestLeases::everyPrefixMatchesTheLedger() {
+    RunModelOptions options;
+    options.ledger.maxReceiveCount = 2;
+    options.checkpointInterval = 3;  // states from checkpoints and replays alike
+    Run run(options);
+    const std::vector<Event> events = timeline();
+    run.append(events);
+    for (std::uint64_t n = 0; n <= events.size(); ++n) {
+        Ledger ledger(options.ledger);
+        ledger.apply(std::span<const Event>(events.data(), n));
+        const std::vector<Lease> got = leasesAt(run, run.stateAfter(n));
+        const std::vector<Lease> want = leasesFromLedger(run, ledger);
+        QVERIFY2(got == want, qPrintable(QStringLiteral("after %1 events: %2 vs %3")
+                                             .arg(n)
+                                             .arg(QString::fromStdString(describe(got)),
+                                                  QString::fromStdString(describe(want)))));
+    }
+}
+
+void TestLeases::headIsTheLastPrefix() {
+    Run run;
+    const std::vector<Event> events = timeline();
+    for (std::size_t n = 0; n < events.size(); ++n) {
+        run.append(events[n]);
+        QVERIFY(leasesNow(run) == leasesAt(run, run.head()));
+    }
+    // At the end only m3 is held: worker-b, its second hand-out.
+    const std::vector<Lease> end = leasesNow(run);
+    QCOMPARE(end.size(), std::size_t{1});
+    QCOMPARE(run.messageId(end[0].message), std::string_view("m3"));
+    QCOMPARE(end[0].worker.str(), std::string("worker-b"));
+    QCOMPARE(end[0].receiveCount, 2);
+    QCOMPARE(end[0].handedOutNs, std::int64_t{320});
+    QCOMPARE(end[0].transaction, std::string("tx-worker-b-320"));
+    QCOMPARE(end[0].heldNs(1320), std::int64_t{1000});
+}
+
+void TestLeases::lastChanceAtMaxReceiveCount() {
+    RunModelOptions options;
+    options.ledger.maxReceiveCount = 2;
+    Run run(options);
+    const std::vector<Event> events = timeline();
+    run.append(events);
+    // After m3's first hand-out (receive count 1 of 2): not yet.
+    const std::vector<Lease> early = leasesAt(run, run.stateAt(220));
+    QCOMPARE(early.size(), std::size_t{3});
+    QCOMPARE(early[0].worker.str(), std::string("worker-a"));  // m1, the oldest
+    QCOMPARE(run.messageId(early[0].message), std::string_view("m1"));
+    for (const Lease& l : early)
+        QVERIFY(!l.lastChance());
+    // Its second hand-out shows 2: a reject now dead-letters it.
+    const std::vector<Lease> late = leasesAt(run, run.stateAt(320));
+    QCOMPARE(late.size(), std::size_t{2});
+    QCOMPARE(run.messageId(late[1].message), std::string_view("m3"));
+    QVERIFY(late[1].lastChance());
+    QVERIFY(!late[0].lastChance());
+}
+
+void TestLeases::unknownMaxMarksNothing() {
+    Run run;  // no MaxReceiveCount known
+    run.append(timeline());
+    for (const Lease& l : leasesAt(run, run.stateAt(320))) {
+        QCOMPARE(l.maxReceiveCount, 0);
+        QVERIFY(!l.lastChance());
+    }
+}
+
+QTEST_APPLESS_MAIN(TestLeases)
+#include "tst_leases.moc"
