@@ -52,10 +52,20 @@ install_deps() {
   fi
 }
 
+# Every build is a unity build of the libraries (QUEUESCOPE_UNITY: their
+# sources compile in batches that parse gRPC's, protobuf's and Qt's headers
+# once) and goes through ccache, which the package list installs: a second
+# build of the same sources on this machine reuses the first's objects.
+# CCACHE_DISABLE=1 turns ccache off; a launcher set in the environment
+# (CMAKE_CXX_COMPILER_LAUNCHER) is kept.
 configure() {  # configure <build dir> <cmake args...>
   local dir=$1; shift
-  cmake -S "$here" -B "$dir" -G Ninja "$@" >"$dir.configure.log" 2>&1 || {
-    cat "$dir.configure.log"; return 1; }
+  local launcher=()
+  if [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ] && command -v ccache >/dev/null 2>&1; then
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
+  cmake -S "$here" -B "$dir" -G Ninja -DQUEUESCOPE_UNITY=ON "${launcher[@]}" "$@" \
+    >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
 }
 
 # Suites that failed and then passed on their one retry, as "stage: suite" lines;
