@@ -10,38 +10,12 @@
 #include "events/ledger.h"
 #include "run/leases.h"
 #include "run/run.h"
+#include "run_test_events.h"
 
 using namespace qs;
+using namespace qs::test;
 
 namespace {
-
-Event makeEvent(std::int64_t timeNs, EventKind kind, const std::string& id,
-                const std::string& worker) {
-    Event e;
-    e.timeNs = timeNs;
-    e.kind = kind;
-    e.source = worker.empty() ? EventSource::Producer : EventSource::Worker;
-    e.actor = worker;
-    e.channel = "q";
-    e.messageId = id;
-    return e;
-}
-
-Event assigned(std::int64_t timeNs, const std::string& id, const std::string& worker,
-               std::uint64_t sequence, int receiveCount) {
-    Event e = makeEvent(timeNs, EventKind::MessageAssigned, id, worker);
-    e.sequence = sequence;
-    e.receiveCount = receiveCount;
-    e.transaction = "tx-" + worker + "-" + std::to_string(timeNs);
-    return e;
-}
-
-Event settled(std::int64_t timeNs, EventKind kind, const Event& assignment) {
-    Event e = assignment;
-    e.timeNs = timeNs;
-    e.kind = kind;
-    return e;
-}
 
 // m1 and m2 to worker-a (m1 acked, worker-a crashes holding m2); m3 to
 // worker-b, rejected, handed out again at receive count 2 (the max) and held;

@@ -7,40 +7,13 @@
 #include <vector>
 
 #include "run/run.h"
+#include "run_test_events.h"
 #include "run_test_support.h"
 
 using namespace qs;
 using namespace qs::test;
 
 namespace {
-
-Event makeEvent(std::int64_t timeNs, EventKind kind, const std::string& messageId = {},
-                const std::string& actor = {}) {
-    Event e;
-    e.timeNs = timeNs;
-    e.kind = kind;
-    e.source = actor.empty() ? EventSource::Producer : EventSource::Worker;
-    e.actor = actor;
-    e.channel = "q";
-    e.messageId = messageId;
-    return e;
-}
-
-Event assigned(std::int64_t timeNs, const std::string& id, const std::string& worker,
-               std::uint64_t sequence, int receiveCount) {
-    Event e = makeEvent(timeNs, EventKind::MessageAssigned, id, worker);
-    e.sequence = sequence;
-    e.receiveCount = receiveCount;
-    e.transaction = "tx-" + worker + "-" + std::to_string(timeNs);
-    return e;
-}
-
-Event settled(std::int64_t timeNs, EventKind kind, const Event& assignment) {
-    Event e = assignment;
-    e.timeNs = timeNs;
-    e.kind = kind;
-    return e;
-}
 
 // A client-only timeline (as against a remote server): three tasks sent in
 // one request, a batch of two to worker-a, who acks one and crashes holding

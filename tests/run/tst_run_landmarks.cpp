@@ -6,22 +6,12 @@
 
 #include "run/run.h"
 #include "run/run_landmarks.h"
+#include "run_test_events.h"
 
 using namespace qs;
+using namespace qs::test;
 
 namespace {
-
-Event makeEvent(std::int64_t timeNs, EventKind kind, const std::string& messageId = {},
-                const std::string& actor = {}) {
-    Event e;
-    e.timeNs = timeNs;
-    e.kind = kind;
-    e.source = actor.empty() ? EventSource::Producer : EventSource::Worker;
-    e.actor = actor;
-    e.channel = "q";
-    e.messageId = messageId;
-    return e;
-}
 
 // 0 sent, 1 config, 2 assigned, 3 crash, 4 redelivered, 5 assigned, 6 config, 7 dead-lettered
 std::vector<Event> timeline() {
