@@ -225,7 +225,7 @@ private:
         sendDeadLettering(*c, 5);
         deadLetter(*c, 5);
         // KubeMQ v2.4.0's QueuesInfo can count the dead-letter queue a moment
-        // after the rejects were answered (seen once in ~10 runs): wait for five.
+        // after the rejects were answered (2 of 4 runs here): wait for five.
         QTRY_COMPARE_WITH_TIMEOUT(stored(*c, kDeadLetter), std::uint64_t(5), 30000);
 
         std::ostringstream out;
