@@ -149,7 +149,7 @@ exe=$(sed -n 's/^Exec=\([^ ]*\).*/\1/p' "$desktop"); command -v "$exe" >/dev/nul
 icon=$(sed -n 's/^Icon=//p' "$desktop"); [ -s "/usr/share/icons/hicolor/scalable/apps/$icon.svg" ] || { echo "Icon=$icon not installed" >&2; exit 1; }
 check "desktop entry, metainfo, icons, man pages, systemd unit, scenarios, lessons: present"
 queuescope-broker --port 0 >/tmp/broker.out 2>/dev/null & pid=$!
-for _ in $(seq 1 100); do grep -q listening /tmp/broker.out && break; sleep 0.1; done
+for _ in $(seq 1 100); do grep -qs listening /tmp/broker.out && break; sleep 0.1; done
 grep -q 'listening on 127.0.0.1:' /tmp/broker.out || { echo "queuescope-broker did not start" >&2; exit 1; }
 kill -TERM "$pid"; wait "$pid"
 check "queuescope-broker: $(cat /tmp/broker.out), stopped cleanly on SIGTERM"
