@@ -13,38 +13,42 @@ bool isHandOut(EventKind kind) {
 }
 
 // Fills the lease from the newest hand-out of message `index` to its holder
-// among the run's first `eventLimit` events. The worker's and the broker's
-// reports of one hand-out are both looked at: the earlier time, and whichever
-// named the transaction.
+// among the run's first `eventLimit` events. A hand-out has up to two reports,
+// the worker's (MessageAssigned) and the broker's (BrokerDelivered), and other
+// events of the message (a late report of the previous reject, say) may arrive
+// between them. As the ledger pairs them: the first report in stream order
+// gives the time and, when it names one, the transaction. A second
+// report from the same side, or a hand-out to someone else or at another
+// receive count, belongs to an earlier hand-out and ends the walk.
 void fillHandOut(const Run& run, std::uint32_t index, std::uint64_t eventLimit, Lease& lease) {
     const std::vector<std::uint32_t> trail = run.messageEvents(index);
-    bool found = false;
+    EventKind firstSide = EventKind::TaskSent;  // the side found first (walking back)
     for (auto it = trail.rbegin(); it != trail.rend(); ++it) {
         if (*it >= eventLimit) {
             continue;
         }
         const Event& e = run.event(*it);
-        if (e.kind == EventKind::Redelivered) {
-            continue;  // a note on the hand-out (worker's or derived), may sit between its reports
-        }
         if (!isHandOut(e.kind)) {
-            if (found) {
-                return;  // past this hand-out's own reports
-            }
             continue;
         }
-        if (e.actor != lease.worker || (found && e.receiveCount != lease.receiveCount)) {
+        const bool found = firstSide != EventKind::TaskSent;
+        if (e.actor != lease.worker || (found && e.receiveCount != lease.receiveCount) ||
+            (found && e.kind == firstSide)) {
             if (found) {
                 return;
             }
             continue;
         }
-        found = true;
+        // Walking back, each report seen is earlier in the stream than the last.
         lease.handedOutNs = e.timeNs;
         lease.receiveCount = e.receiveCount;
-        if (lease.transaction.empty()) {
+        if (!e.transaction.empty()) {
             lease.transaction = std::string(e.transaction.view());
         }
+        if (found) {
+            return;  // both reports seen
+        }
+        firstSide = e.kind;
     }
 }
 

@@ -80,6 +80,7 @@ private Q_SLOTS:
     void headIsTheLastPrefix();
     void lastChanceAtMaxReceiveCount();
     void unknownMaxMarksNothing();
+    void bothReportsOfAHandOutArePaired();
 };
 
 void TestLeases::everyPrefixMatchesTheLedger() {
@@ -147,6 +148,37 @@ void TestLeases::unknownMaxMarksNothing() {
         QCOMPARE(l.maxReceiveCount, 0);
         QVERIFY(!l.lastChance());
     }
+}
+
+// The broker's and the worker's reports of one hand-out, with the worker's late
+// report of its previous reject arriving between them (seen on a busy
+// machine): the lease is the ledger's delivery, timed by the first report.
+void TestLeases::bothReportsOfAHandOutArePaired() {
+    const auto brokerReport = [](const Event& handOut, std::int64_t timeNs) {
+        Event e = settled(timeNs, EventKind::BrokerDelivered, handOut);
+        e.source = EventSource::Broker;
+        return e;
+    };
+    std::vector<Event> events{makeEvent(100, EventKind::TaskSent, "m1")};
+    const Event first = assigned(200, "m1", "worker-a", 1, 1);
+    events.push_back(brokerReport(first, 199));
+    events.push_back(first);
+    Event nacked = settled(301, EventKind::BrokerNacked, first);
+    nacked.source = EventSource::Broker;
+    events.push_back(nacked);
+    const Event second = assigned(305, "m1", "worker-a", 2, 2);
+    events.push_back(brokerReport(second, 302));
+    events.push_back(settled(300, EventKind::Rejected, first));  // late
+    events.push_back(second);
+    Run run;
+    run.append(events);
+    Ledger ledger(run.ledger().options());
+    ledger.apply(events);
+    const std::vector<Lease> got = leasesNow(run);
+    QCOMPARE(describe(got), describe(leasesFromLedger(run, ledger)));
+    QCOMPARE(got.size(), std::size_t{1});
+    QCOMPARE(got[0].handedOutNs, std::int64_t{302});
+    QCOMPARE(got[0].receiveCount, 2);
 }
 
 QTEST_APPLESS_MAIN(TestLeases)
