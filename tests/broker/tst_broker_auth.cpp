@@ -1,6 +1,6 @@
 #include <grpcpp/grpcpp.h>
 
-#include <QtTest>
+#include <QTest>
 
 #include "test_broker.h"
 

@@ -5,7 +5,7 @@
 
 #include <QProcess>
 #include <QRegularExpression>
-#include <QtTest>
+#include <QTest>
 
 #include "exposition_parser.h"
 #include "http_get.h"

@@ -4,7 +4,7 @@
 // calls did.
 #include <grpcpp/grpcpp.h>
 
-#include <QtTest>
+#include <QTest>
 
 #include <atomic>
 #include <map>

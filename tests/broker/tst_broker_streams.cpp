@@ -1,6 +1,6 @@
 #include <grpcpp/grpcpp.h>
 
-#include <QtTest>
+#include <QTest>
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <thread>

@@ -2,7 +2,7 @@
 // corrupt tail, compaction, group commit, and a second broker on the same
 // directory. Real files in a temporary directory; no gRPC.
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 #include <filesystem>
 #include <fstream>
 #include <thread>

@@ -1,5 +1,5 @@
 // Spec §4 cases 29-33: AckAllQueueMessages and SendQueueMessagesBatch.
-#include <QtTest>
+#include <QTest>
 
 #include "conformance_qt.h"
 #include "conformance_rpc.h"

@@ -1,5 +1,5 @@
 // Spec §4 cases 23-28: lazy expiration and delayed delivery.
-#include <QtTest>
+#include <QTest>
 
 #include "conformance_qt.h"
 #include "conformance_rpc.h"

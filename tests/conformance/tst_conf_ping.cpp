@@ -1,6 +1,6 @@
 // Spec §4 cases 1-2: Ping and the service path.
 #include <QRegularExpression>
-#include <QtTest>
+#include <QTest>
 
 #include "conformance_qt.h"
 #include "conformance_rpc.h"

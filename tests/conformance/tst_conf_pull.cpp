@@ -1,5 +1,5 @@
 // Spec §4 cases 16-22: pull / peek, long-poll timing and request validation.
-#include <QtTest>
+#include <QTest>
 
 #include "conformance_qt.h"
 #include "conformance_rpc.h"

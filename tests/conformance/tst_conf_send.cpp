@@ -1,5 +1,5 @@
 // Spec §4 cases 3-15: send validation, defaults, channel-name rules, sequences.
-#include <QtTest>
+#include <QTest>
 
 #include "conformance_qt.h"
 #include "conformance_rpc.h"

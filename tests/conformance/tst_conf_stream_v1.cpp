@@ -1,6 +1,6 @@
 // Spec §4 cases 34-37, 41-45, 47: the v1 StreamQueueMessage transaction stream
 // (the cases without long timers; those are in tst_conf_stream_v1_timers).
-#include <QtTest>
+#include <QTest>
 
 #include "conformance_qt.h"
 #include "conformance_rpc.h"

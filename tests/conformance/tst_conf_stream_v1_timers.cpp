@@ -1,5 +1,5 @@
 // Spec §4 cases 38-40, 46: v1 StreamQueueMessage wait and visibility timers.
-#include <QtTest>
+#include <QTest>
 
 #include "conformance_qt.h"
 #include "conformance_rpc.h"

@@ -1,6 +1,6 @@
 // Spec §4 case 80 (§2.16): with a token configured every RPC but Ping needs
 // the raw token in the `authorization` metadata.
-#include <QtTest>
+#include <QTest>
 #include <memory>
 
 #include "conformance_qt.h"

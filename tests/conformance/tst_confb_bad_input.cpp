@@ -3,7 +3,7 @@
 // unchanged afterwards (same waiting messages, same sequences, same receive
 // counts, no new queue anywhere). Plus the gRPC body limit: an oversized
 // request is refused while another connected client keeps working.
-#include <QtTest>
+#include <QTest>
 #include <climits>
 #include <functional>
 #include <memory>

@@ -1,6 +1,6 @@
 // Spec §4 cases 76-79: channel management through SendRequest on
 // kubemq.cluster.internal.requests (create, list, search, delete).
-#include <QtTest>
+#include <QTest>
 #include <memory>
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 // work-queue example of spec §6.7 (every task delivered exactly once when the
 // consumers ack before closing) and redelivery of a cut consumer's unsettled
 // messages to another consumer (§2.8.5, §6.1).
-#include <QtTest>
+#include <QTest>
 #include <memory>
 #include <mutex>
 #include <thread>

@@ -1,7 +1,7 @@
 // Spec §4 cases 48-53, 69, 70, 72: QueuesDownstream Get (waiting, limits,
 // validation, serialization per stream, competing streams, expiry), and a Get
 // above the pull limit of 1024 (served, as by a real v2.4.0).
-#include <QtTest>
+#include <QTest>
 #include <memory>
 #include <set>
 #include <thread>

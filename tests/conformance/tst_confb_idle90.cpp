@@ -1,7 +1,7 @@
 // Spec §4 case 71 (§2.8.4): the downstream API has no server visibility
 // timeout — unsettled messages stay reserved through 90 s of inactivity.
 // Alone in its own executable because it has to sit idle for 90 s.
-#include <QtTest>
+#include <QTest>
 #include <memory>
 #include <thread>
 

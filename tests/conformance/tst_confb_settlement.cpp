@@ -1,6 +1,6 @@
 // Spec §4 cases 54-68: QueuesDownstream settlement and query operations on
 // transactions (ack, nack, re-queue, active offsets, close, dead-lettering).
-#include <QtTest>
+#include <QTest>
 #include <memory>
 #include <thread>
 

@@ -1,6 +1,6 @@
 // Spec §4 cases 73-75: QueuesUpstream results, empty requests and
 // correlation of many requests on one stream.
-#include <QtTest>
+#include <QTest>
 #include <map>
 #include <memory>
 

@@ -1,4 +1,4 @@
-#include <QtTest>
+#include <QTest>
 #include <algorithm>
 #include <limits>
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 // equal text gives one entry whichever thread interns it, that text read on
 // another thread is intact, that comparing with a string interns nothing, and
 // what a full NameTable does.
-#include <QtTest>
+#include <QTest>
 #include <atomic>
 #include <sstream>
 #include <string>

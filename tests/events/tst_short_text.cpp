@@ -1,7 +1,7 @@
 // ShortText: the identifier string of events (inline up to 36 bytes, heap
 // beyond). Checks the boundary, aliasing assignments and moves, since a bug
 // there would corrupt MessageIDs silently.
-#include <QtTest>
+#include <QTest>
 #include <string>
 #include <unordered_set>
 #include <utility>

@@ -4,7 +4,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include <QtTest>
+#include <QTest>
 
 #include <atomic>
 #include <stdexcept>

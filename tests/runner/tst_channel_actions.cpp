@@ -1,5 +1,6 @@
 
-#include <QtTest>
+#include <QTemporaryDir>
+#include <QTest>
 #include <chrono>
 #include <csignal>
 #include <memory>

@@ -2,7 +2,7 @@
 // given its own configuration earlier; a worker that refuses its patched
 // configuration is reported and keeps the one it had. Real embedded broker,
 // real workers.
-#include <QtTest>
+#include <QTest>
 #include <string>
 #include <vector>
 

@@ -4,7 +4,7 @@
 // real (rejected past their MaxReceiveCount), moved back, and checked in both
 // channels afterwards; bad options, messages with nowhere to go, a partial
 // move and a server that goes away mid-redrive are each said, never lost.
-#include <QtTest>
+#include <QTest>
 #include <chrono>
 #include <map>
 #include <memory>

@@ -2,7 +2,7 @@
 // headless runner and the console's scenario player both drive: ties at equal
 // times, worker groups, the tasks' start, the end steps and the end rule.
 // Plain values: no broker, no clock.
-#include <QtTest>
+#include <QTest>
 #include <string>
 #include <vector>
 

@@ -2,7 +2,7 @@
 // runner and the console's scenario player both apply it: its effect on the
 // pool, and the warning when it names an unknown worker, asks for an invalid
 // scale or a setting a worker refuses. Real embedded broker, real workers.
-#include <QtTest>
+#include <QTest>
 #include <chrono>
 #include <functional>
 #include <string>

@@ -1,6 +1,6 @@
 // DeliveryRegistry: recognises a redelivery by MessageID and forgets a
 // message once it is settled for good, so it holds only what is in flight.
-#include <QtTest>
+#include <QTest>
 #include <string>
 #include <thread>
 #include <vector>
