@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "run/chunked_vector.h"
@@ -15,7 +16,7 @@ namespace qs::run {
 // per message, appended only, so a message's whole journey is read without
 // scanning the run.
 //
-// Memory: 8 bytes per link plus 4 per message.
+// Memory: 8 bytes per link plus 8 per message.
 // Threading: none (that of its Run).
 class MessageTrail {
 public:
@@ -25,9 +26,16 @@ public:
 
     // The events that touched `message`, oldest first (empty = none).
     std::vector<std::uint32_t> events(std::uint32_t message) const;
+    // The oldest of them, without walking the list; nullopt = none.
+    std::optional<std::uint32_t> firstEvent(std::uint32_t message) const {
+        if (message >= firstEvent_.size() || firstEvent_[message] == kNone)
+            return std::nullopt;
+        return firstEvent_[message];
+    }
     std::size_t linkCount() const { return links_.size(); }
     std::size_t memoryBytes() const {
-        return links_.memoryBytes() + lastLink_.capacity() * sizeof(std::uint32_t);
+        return links_.memoryBytes() +
+               (lastLink_.capacity() + firstEvent_.capacity()) * sizeof(std::uint32_t);
     }
 
 private:
@@ -38,7 +46,8 @@ private:
     };
 
     ChunkedVector<Link, 8192> links_;
-    std::vector<std::uint32_t> lastLink_;  // per message; kNone = no link yet
+    std::vector<std::uint32_t> lastLink_;    // per message; kNone = no link yet
+    std::vector<std::uint32_t> firstEvent_;  // per message; kNone = no link yet
 };
 
 }  // namespace qs::run

@@ -112,6 +112,10 @@ public:
     std::vector<std::uint32_t> messageEvents(std::uint32_t index) const {
         return trail_.events(index);
     }
+    // The first of them (where the message was first seen), in constant time.
+    std::optional<std::uint32_t> messageFirstEvent(std::uint32_t index) const {
+        return trail_.firstEvent(index);
+    }
 
     // The messages the newest event touched (changed or not; a row may repeat).
     const std::vector<std::uint32_t>& messagesTouchedByLastEvent() const {

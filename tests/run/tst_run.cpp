@@ -239,6 +239,9 @@ private Q_SLOTS:
         QCOMPARE(run.messageEvents(m2), want);
         QVERIFY(run.event(run.messageEvents(m2).front()).kind == EventKind::TaskSent);
         QVERIFY(run.messageEvents(99).empty());
+        for (std::uint32_t m = 0; m < run.messageCount(); ++m)
+            QCOMPARE(run.messageFirstEvent(m), std::optional(run.messageEvents(m).front()));
+        QVERIFY(!run.messageFirstEvent(99).has_value());
     }
 
     // What changed since the last look, each message once.

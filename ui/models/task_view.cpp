@@ -95,8 +95,8 @@ TaskState taskState(MessageState core, const DeliveryRecord* latest) {
 // The channel the task was first seen in: its key stays the same when a
 // copy moves (dead-letter, re-queue).
 QString firstChannel(const Run& run, std::uint32_t index) {
-    const std::vector<std::uint32_t> trail = run.messageEvents(index);
-    return trail.empty() ? QString() : fromView(run.event(trail.front()).channel.view());
+    const std::optional<std::uint32_t> first = run.messageFirstEvent(index);
+    return first ? fromView(run.event(*first).channel.view()) : QString();
 }
 
 }  // namespace
