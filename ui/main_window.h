@@ -135,9 +135,10 @@ public:
     using SavePathAsker = std::function<QString(const QString&, const QString&, const QString&)>;
     void setSavePathAsker(SavePathAsker asker) { savePathAsker_ = std::move(asker); }
     // File → Compare with recording…: the run shown (as an export takes it)
-    // against `other`, as `queuescope compare` prints it, in a read-only
-    // dialog ("comparisonDialog"); refusals as an export's. The open dialog's
-    // asker (title, folder, filter) is QFileDialog's unless a test sets one.
+    // against `other`, compared off the UI thread by the core, side by side in
+    // a window that is not modal (ComparisonView, "comparisonDialog");
+    // refusals as an export's. The open dialog's asker (title, folder, filter)
+    // is QFileDialog's unless a test sets one.
     RecordingComparer* comparer() const { return comparer_; }
     void compareWith(const QString& other);
     void setOpenPathAsker(SavePathAsker asker) { openPathAsker_ = std::move(asker); }
