@@ -63,6 +63,7 @@ void MainWindow::buildOpening() {
 
     openProgress_ = new QProgressBar(this);
     openProgress_->setObjectName(QStringLiteral("openProgress"));
+    openProgress_->setAccessibleName(QStringLiteral("Opening a recording"));
     openProgress_->setMaximumWidth(140);
     openProgress_->setToolTip(
         QStringLiteral("Opening a recording: its events are read, then "

@@ -112,7 +112,7 @@ QWidget* ComparisonView::buildHeading(const QString& covers) {
         QStringLiteral("QLabel { color: %1; padding: 4px 0; }").arg(mark.name()));
     layout->addWidget(verdict_);
     auto* files = selectableLabel(
-        QStringLiteral("<b>This run</b>: %1 — %2<br><b>Other recording</b>: %3")
+        QStringLiteral("<b>This run</b> (A): %1 — %2<br><b>Other recording</b> (B): %3")
             .arg(result_.a.toHtmlEscaped(), covers.toHtmlEscaped(), result_.b.toHtmlEscaped()),
         heading);
     files->setObjectName(QStringLiteral("comparisonFiles"));
@@ -125,6 +125,7 @@ QWidget* ComparisonView::buildTables() {
     auto* split = new QSplitter(Qt::Vertical, this);
     tree_ = new QTreeView(split);
     tree_->setObjectName(QStringLiteral("comparisonTree"));
+    tree_->setAccessibleName(QStringLiteral("The two runs side by side"));
     tree_->setModel(comparison_);
     tree_->setAlternatingRowColors(false);
     tree_->setUniformRowHeights(true);
@@ -144,6 +145,7 @@ QWidget* ComparisonView::buildTables() {
     tasksLayout->addWidget(heading);
     taskTable_ = new QTableView(tasksPane);
     taskTable_->setObjectName(QStringLiteral("taskDifferences"));
+    taskTable_->setAccessibleName(QStringLiteral("Tasks that ended differently"));
     taskTable_->setModel(tasks_);
     taskTable_->verticalHeader()->hide();
     taskTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
