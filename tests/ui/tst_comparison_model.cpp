@@ -44,7 +44,7 @@ QString cell(const QModelIndex& row, int column) {
 }
 
 const QString kTotals = QStringLiteral("Totals");
-const QString kWorkers = QStringLiteral("Per worker (the share may differ)");
+const QString kWorkers = QStringLiteral("Per worker");
 
 }  // namespace
 

@@ -74,9 +74,9 @@ void ComparisonModel::setComparison(const analysis::RunComparison& comparison) {
         }
     };
     add("Totals", comparison.totals, true);
-    add("Per worker (the share may differ)", comparison.workers, true);
+    add("Per worker", comparison.workers, true);
     add("Latency", comparison.latencies, true);
-    add("How hand-outs reached their workers", comparison.timing, true);
+    add("Hand-out timing", comparison.timing, true);
     add("Settings that differ", comparison.settings, false);
     endResetModel();
 }

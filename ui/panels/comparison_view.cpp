@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScreen>
 #include <QSplitter>
 #include <QTableView>
 #include <QTreeView>
@@ -29,11 +30,13 @@ QLabel* selectableLabel(const QString& text, QWidget* parent) {
     return label;
 }
 
-// Columns as wide as their contents, the first at most kMaxName wide and a
-// value at most kMaxValue (its whole text is in the tooltip); the last
-// column (why) takes what is left.
-constexpr int kMaxName = 300;
-constexpr int kMaxValue = 420;
+// Columns as wide as their contents (a name at most kMaxName, a value at
+// most kMaxValue; the whole text is in the tooltip); the last column (why)
+// takes what is left.
+constexpr int kMaxName = 250;
+constexpr int kMaxValue = 480;
+constexpr int kMinValue = 200;
+constexpr int kWhyRoom = 120;  // left to the why column before the values narrow
 
 void fitColumns(QAbstractItemView* view, QHeaderView* header) {
     for (int c = 0; c < header->count() - 1; ++c) {
@@ -41,6 +44,22 @@ void fitColumns(QAbstractItemView* view, QHeaderView* header) {
         header->resizeSection(c, std::min(wanted + 16, c == 0 ? kMaxName : kMaxValue));
     }
     header->setStretchLastSection(true);
+}
+
+// Narrows the two value columns alike until every column but the last fits
+// `width`: the verdict stays in view on a small screen.
+void fitValuesInto(QHeaderView* header, int thisRun, int otherRun, int width) {
+    int used = 0;
+    for (int c = 0; c < header->count() - 1; ++c) {
+        used += header->sectionSize(c);
+    }
+    const int over = used - width;
+    if (over <= 0) {
+        return;
+    }
+    for (const int c : {thisRun, otherRun}) {
+        header->resizeSection(c, std::max(kMinValue, header->sectionSize(c) - (over + 1) / 2));
+    }
 }
 
 }  // namespace
@@ -74,7 +93,26 @@ ComparisonView::ComparisonView(const ComparisonResult& result, const QString& co
             [this] { QApplication::clipboard()->setText(result_.text); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
-    resize(1200, 800);
+    // Room for both columns of a worker's row beside the names and verdicts.
+    const QRect screen = this->screen()->availableGeometry();
+    resize(std::min(1360, screen.width() - 40), std::min(860, screen.height() - 60));
+}
+
+// The columns follow the window's width until the user sizes one by hand.
+void ComparisonView::resizeEvent(QResizeEvent* event) {
+    QDialog::resizeEvent(event);
+    fitting_ = true;
+    if (!treeSizedByHand_) {
+        fitColumns(tree_, tree_->header());
+        fitValuesInto(tree_->header(), ComparisonModel::ThisRun, ComparisonModel::OtherRun,
+                      tree_->viewport()->width() - kWhyRoom);
+    }
+    if (!tasksSizedByHand_) {
+        fitColumns(taskTable_, taskTable_->horizontalHeader());
+        fitValuesInto(taskTable_->horizontalHeader(), TaskDifferenceModel::ThisRun,
+                      TaskDifferenceModel::OtherRun, taskTable_->viewport()->width() - kWhyRoom);
+    }
+    fitting_ = false;
 }
 
 QString ComparisonView::verdictLine() const {
@@ -131,7 +169,10 @@ QWidget* ComparisonView::buildTables() {
     tree_->setUniformRowHeights(true);
     tree_->setSelectionBehavior(QAbstractItemView::SelectRows);
     tree_->expandAll();
-    fitColumns(tree_, tree_->header());
+    // The last column stretches with the view: only the others are sized by hand.
+    connect(tree_->header(), &QHeaderView::sectionResized, this, [this](int column) {
+        treeSizedByHand_ |= !fitting_ && column != ComparisonModel::ColumnCount - 1;
+    });
 
     auto* tasksPane = new QWidget(split);
     auto* tasksLayout = new QVBoxLayout(tasksPane);
@@ -150,7 +191,9 @@ QWidget* ComparisonView::buildTables() {
     taskTable_->verticalHeader()->hide();
     taskTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
     taskTable_->setWordWrap(false);
-    fitColumns(taskTable_, taskTable_->horizontalHeader());
+    connect(taskTable_->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int column) {
+        tasksSizedByHand_ |= !fitting_ && column != TaskDifferenceModel::ColumnCount - 1;
+    });
     taskTable_->setVisible(tasks_->rowCount() > 0);
     // A few tasks: as tall as they are, the rest of the room to the tables above.
     constexpr int kFewRows = 8;

@@ -36,6 +36,9 @@ public:
     QString verdictLine() const;
     QString textCopy() const { return result_.text; }  // what "Copy as text" copies
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     QWidget* buildHeading(const QString& covers);
     QWidget* buildTables();
@@ -47,6 +50,9 @@ private:
     QLabel* verdict_ = nullptr;
     QTreeView* tree_ = nullptr;
     QTableView* taskTable_ = nullptr;
+    bool fitting_ = false;  // the columns are being fitted to the window
+    bool treeSizedByHand_ = false;
+    bool tasksSizedByHand_ = false;
 };
 
 }  // namespace qs::ui
