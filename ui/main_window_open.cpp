@@ -77,6 +77,7 @@ void MainWindow::buildOpening() {
     openCancel_->hide();
     connect(openCancel_, &QToolButton::clicked, this, [this] {
         loader_->cancel();
+        openCancel_->hide();
         if (!feed_) {
             showOpenProgress(false);
             showStatus(QStringLiteral("Stopped opening the recording; nothing was changed."), 5000);
