@@ -142,12 +142,13 @@ for f in "$desktop" "$metainfo" /usr/share/icons/hicolor/scalable/apps/org.queue
          /usr/share/icons/hicolor/48x48/apps/org.queuescope.Queuescope.png \
          /usr/share/man/man1/queuescope.1.gz /usr/share/man/man1/queuescope-broker.1.gz \
          /usr/lib/systemd/system/queuescope-broker.service /usr/share/queuescope/scenarios/01-classic-work-queue.json \
-         /usr/share/queuescope/lessons/01-competing-consumers.json; do
+         /usr/share/queuescope/lessons/01-competing-consumers.json \
+         /usr/share/mime/packages/org.queuescope.Queuescope.xml; do
   [ -s "$f" ] || { echo "missing: $f" >&2; exit 1; }
 done
 exe=$(sed -n 's/^Exec=\([^ ]*\).*/\1/p' "$desktop"); command -v "$exe" >/dev/null || { echo "Exec=$exe not on PATH" >&2; exit 1; }
 icon=$(sed -n 's/^Icon=//p' "$desktop"); [ -s "/usr/share/icons/hicolor/scalable/apps/$icon.svg" ] || { echo "Icon=$icon not installed" >&2; exit 1; }
-check "desktop entry, metainfo, icons, man pages, systemd unit, scenarios, lessons: present"
+check "desktop entry, metainfo, *.qsrun MIME type, icons, man pages, systemd unit, scenarios, lessons: present"
 queuescope-broker --port 0 >/tmp/broker.out 2>/dev/null & pid=$!
 for _ in $(seq 1 100); do grep -qs listening /tmp/broker.out && break; sleep 0.1; done
 grep -q 'listening on 127.0.0.1:' /tmp/broker.out || { echo "queuescope-broker did not start" >&2; exit 1; }

@@ -17,6 +17,8 @@
 #include "common/clock.h"
 #include "controllers/connection_controller.h"
 #include "controllers/recent_recordings.h"
+#include "controllers/recording_feed.h"
+#include "controllers/recording_loader.h"
 #include "controllers/replay_player.h"
 #include "controllers/time_cursor.h"
 #include "controllers/console_run.h"
@@ -102,6 +104,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
         recorder_->setRetention(loadRetentionLimits(QSettings()));
     }
     buildMenus();
+    buildOpening();
     wireEngine();
     wireCursor();
     setAcceptDrops(true);

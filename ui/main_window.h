@@ -4,6 +4,7 @@
 #include <QMainWindow>
 #include <QTimer>
 #include <functional>
+#include <memory>
 
 #include "controllers/recording_comparer.h"
 #include "controllers/run_exporter.h"
@@ -14,6 +15,7 @@ class QLabel;
 class QDockWidget;
 class QAction;
 class QProgressBar;
+class QToolButton;
 
 // The console's main window: the assignment timeline and charts in the
 // centre; producer, worker pool, explanations, messages, event log and
@@ -45,6 +47,8 @@ class LeaseBoardModel;
 class LeasePanel;
 class TransportBar;
 struct LoadedRecording;
+class RecordingLoader;
+class RecordingFeed;
 
 struct MainWindowOptions {
     bool autoConnect = true;    // probe localhost:50000, else start the embedded broker
@@ -96,8 +100,17 @@ public:
     // Shows the recording at `path` in every view, the cursor at its end; a
     // live run ends first (its own recording is kept). False with *error, the
     // core's refusal ("PATH: why"), when it is not a readable recording:
-    // nothing changes then.
+    // nothing changes then. Reads and shows it on the calling thread, for
+    // tests and scripts; the console's menus, drops and command line use
+    // startOpeningRecording().
     bool openRecording(const QString& path, QString* error = nullptr);
+    // The same off the UI thread: the file is read on a thread of its own,
+    // then shown in slices, with the progress in the status bar; the window
+    // answers all along. Ends in recordingShown() or recordingRefused().
+    // Opening another meanwhile cancels this read: the latest open wins.
+    void startOpeningRecording(const QString& path);
+    bool isOpeningRecording() const;
+    RecordingLoader* recordingLoader() const { return loader_; }
     // Back to the live console (an empty run) from a recording.
     void closeRecording();
     QString recordingPath() const { return recordingPath_; }  // "" = the live console
@@ -122,9 +135,10 @@ public:
     using SavePathAsker = std::function<QString(const QString&, const QString&, const QString&)>;
     void setSavePathAsker(SavePathAsker asker) { savePathAsker_ = std::move(asker); }
     // File → Compare with recording…: the run shown (as an export takes it)
-    // against `other`, as `queuescope compare` prints it, in a read-only
-    // dialog ("comparisonDialog"); refusals as an export's. The open dialog's
-    // asker (title, folder, filter) is QFileDialog's unless a test sets one.
+    // against `other`, compared off the UI thread by the core, side by side in
+    // a window that is not modal (ComparisonView, "comparisonDialog");
+    // refusals as an export's. The open dialog's asker (title, folder, filter)
+    // is QFileDialog's unless a test sets one.
     RecordingComparer* comparer() const { return comparer_; }
     void compareWith(const QString& other);
     void setOpenPathAsker(SavePathAsker asker) { openPathAsker_ = std::move(asker); }
@@ -136,6 +150,10 @@ public:
     // Brings a dock (by object name) to the front.
     void showDock(const QString& objectName);
 
+Q_SIGNALS:
+    void recordingShown(const QString& path);  // every view shows it (absolute path)
+    void recordingRefused(const QString& path, const QString& error);  // nothing changed
+
 public Q_SLOTS:
     void selectMessage(const QString& key);
     void resetRun();
@@ -143,7 +161,7 @@ public Q_SLOTS:
     void useEmbeddedBroker();
     void setDarkTheme(bool dark);
     void openRecordingDialog();  // File → Open recording…
-    // openRecording(), a refusal said in a dialog.
+    // startOpeningRecording(), a refusal said in a dialog ("openError").
     void openRecordingInteractive(const QString& path);
     void exportReportDialog();  // File → Export report…
     void exportTraceDialog();   // File → Export trace…
@@ -175,8 +193,14 @@ private:
     void setExportBusy(const QString& message);
     void wireCursor();
     void followCursor();
-    void showRecordedRun(const LoadedRecording& recording);
-    void feedRecording(const LoadedRecording& recording);
+    void buildOpening();
+    void recordingReadProgressed(const QString& path, quint64 read, quint64 total);
+    void recordingRefusedByLoader(const QString& path, const QString& error);
+    void showOpenProgress(bool shown);
+    void adoptRecording(const std::shared_ptr<const LoadedRecording>& recording);
+    void feedRecordingSlice();
+    void finishShowing();
+    void stopFeeding();
     void setLiveControlsEnabled(bool enabled);
     void wireEngine();
     void slowRefresh();
@@ -208,6 +232,12 @@ private:
     std::int64_t recordingEndNs_ = 0;  // the timeline's "now" while a recording is shown
     bool shownLive_ = true;            // the views show the head (followCursor did its work)
     QAction* closeRecordingAction_ = nullptr;
+    RecordingLoader* loader_ = nullptr;
+    std::unique_ptr<RecordingFeed> feed_;  // a recording being shown, slice by slice
+    QTimer feedTimer_;
+    bool sayRefusal_ = false;  // the open under way says a refusal in a dialog
+    QProgressBar* openProgress_ = nullptr;
+    QToolButton* openCancel_ = nullptr;
     RunExporter* exporter_ = nullptr;
     RecordingComparer* comparer_ = nullptr;
     SavePathAsker openPathAsker_;

@@ -1,21 +1,15 @@
-// File → Export report…, Export trace… and Compare with recording… (docs/ui.md,
-// "Exporting a run").
+// File → Export report… and Export trace… (docs/ui.md, "Exporting a run"); the
+// run shown as a recording, which Compare with recording… reads too
+// (main_window_compare.cpp).
 #include <QAction>
 #include <QDesktopServices>
-#include <QDialog>
-#include <QDialogButtonBox>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
-#include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
-#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
 #include <QUrl>
-#include <QVBoxLayout>
 
 #include "controllers/run_recorder.h"
 #include "controllers/save_location.h"
@@ -209,66 +203,6 @@ void MainWindow::showExportError(const QString& title, const QString& text) {
     box->setObjectName(QStringLiteral("exportError"));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
-}
-
-}  // namespace qs::ui
-
-namespace qs::ui {
-
-void MainWindow::compareDialog() {
-    const QString title = QStringLiteral("Compare with recording");
-    const QString folder = recentRecordings_.isEmpty()
-                               ? recorder_->folder()
-                               : QFileInfo(recentRecordings_.first()).path();
-    const QString filter = QStringLiteral("Queuescope recordings (*.qsrun);;All files (*)");
-    const QString path = openPathAsker_ ? openPathAsker_(title, folder, filter)
-                                        : QFileDialog::getOpenFileName(this, title, folder, filter);
-    if (!path.isEmpty()) {
-        compareWith(path);
-    }
-}
-
-void MainWindow::compareWith(const QString& other) {
-    const QString b = QFileInfo(other).absoluteFilePath();
-    withShownRecording(QStringLiteral("Cannot compare"), [this, b](const QString& recording,
-                                                                   const QString& covers) {
-        exportCovers_ = covers;
-        setExportBusy(QStringLiteral("Comparing %1 with %2…")
-                          .arg(QFileInfo(recording).fileName(), QFileInfo(b).fileName()));
-        comparer_->start(recording, b);
-    });
-}
-
-void MainWindow::comparisonFinished(const ComparisonResult& result) {
-    setExportBusy(QString());
-    if (!result.error.isEmpty()) {
-        showExportError(QStringLiteral("Cannot compare"),
-                        result.error + QStringLiteral("\n\nNothing was compared."));
-        return;
-    }
-    auto* dialog = new QDialog(this);
-    dialog->setObjectName(QStringLiteral("comparisonDialog"));
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(result.differs ? QStringLiteral("Comparison: the runs differ")
-                                          : QStringLiteral("Comparison: no difference beyond "
-                                                           "what the semantics allow"));
-    auto* layout = new QVBoxLayout(dialog);
-    auto* heading = new QLabel(
-        QStringLiteral("A: %1 (%2)\nB: %3").arg(result.a, exportCovers_, result.b), dialog);
-    heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    heading->setWordWrap(true);
-    layout->addWidget(heading);
-    auto* text = new QPlainTextEdit(result.text, dialog);
-    text->setObjectName(QStringLiteral("comparisonText"));
-    text->setReadOnly(true);
-    text->setLineWrapMode(QPlainTextEdit::NoWrap);
-    text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    layout->addWidget(text);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
-    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
-    layout->addWidget(buttons);
-    dialog->resize(1000, 700);
-    dialog->show();  // not modal: the console goes on beside it
 }
 
 }  // namespace qs::ui

@@ -1,20 +1,13 @@
 // MainWindow: time travel (docs/ui.md, "Time travel") — the time cursor every
-// view follows, its menu, and recorded runs opened from a file, the recent
-// list or a drop onto the window.
-#include <QDragEnterEvent>
-#include <QDropEvent>
-#include <QFileDialog>
+// view follows, its menu, and the way back from a recorded run to the live
+// console (main_window_open.cpp opens them).
 #include <QFileInfo>
 #include <QMenu>
-#include <QMessageBox>
-#include <QMimeData>
-#include <QSettings>
 #include <QStatusBar>
 #include <algorithm>
 
 #include "controllers/console_run.h"
 #include "controllers/event_pump.h"
-#include "controllers/recent_recordings.h"
 #include "controllers/recording_loader.h"
 #include "controllers/replay_player.h"
 #include "controllers/run_controller.h"
@@ -65,6 +58,9 @@ void MainWindow::wireCursor() {
 
 // Every view shows the cursor's instant: each reads the core state there.
 void MainWindow::followCursor() {
+    if (feed_) {
+        return;  // a recording being shown: the views follow once it is all in
+    }
     const bool live = cursor_->isLive();
     if (live && shownLive_ && recordingPath_.isEmpty()) {
         return;  // the head: the views follow the run's appends themselves
@@ -91,117 +87,13 @@ void MainWindow::followCursor() {
     }
 }
 
-void MainWindow::fillRecentMenu(QMenu* menu) {
-    menu->clear();
-    if (recentRecordings_.isEmpty()) {
-        menu->addAction(QStringLiteral("(none opened yet)"))->setEnabled(false);
-    }
-    for (const QString& path : std::as_const(recentRecordings_)) {
-        menu->addAction(QFileInfo(path).fileName(), this,
-                        [this, path] { openRecordingInteractive(path); })
-            ->setToolTip(path);
-    }
-}
-
-void MainWindow::openRecordingDialog() {
-    const QString folder =
-        recentRecordings_.isEmpty() ? recorder_->folder() : QFileInfo(recentRecordings_.first()).path();
-    const QString path = QFileDialog::getOpenFileName(
-        this, QStringLiteral("Open recording"), folder,
-        QStringLiteral("Queuescope recordings (*.qsrun);;All files (*)"));
-    if (!path.isEmpty()) {
-        openRecordingInteractive(path);
-    }
-}
-
-void MainWindow::openRecordingInteractive(const QString& path) {
-    QString error;
-    if (!openRecording(path, &error)) {
-        QMessageBox::warning(this, QStringLiteral("Cannot open the recording"),
-                             error + QStringLiteral("\n\nNothing was changed."));
-    }
-}
-
-bool MainWindow::openRecording(const QString& path, QString* error) {
-    std::optional<LoadedRecording> loaded = loadRecording(path, error);
-    if (!loaded) {
-        return false;  // read whole before anything changes: a bad file loses nothing
-    }
-    replay_->pause();
-    player_->stop();
-    if (recordingPath_.isEmpty()) {
-        run_->resetRun();  // ends (and keeps) the live run's own recording
-        pump_->setStream(nullptr);  // the live stream waits until the console is live again
-    }
-    recordingPath_ = QFileInfo(path).absoluteFilePath();
-    leaseBoard_->setLiveClock(false);  // a recording has no "now": ages stop at its end
-    recentRecordings_ = withRecentRecording(recentRecordings_, recordingPath_);
-    if (options_.useSettings) {
-        QSettings settings;
-        saveRecentRecordings(settings, recentRecordings_);
-    }
-    showRecordedRun(*loaded);
-    return true;
-}
-
-// Shows a recording read whole: its events in every view, the controls of
-// the live pool off, the cursor live at its end.
-void MainWindow::showRecordedRun(const LoadedRecording& recording) {
-    consoleRun_->reset(recording.ledgerOptions);
-    timeline_.clear();
-    chartsModel_.clear();
-    recordingEndNs_ = 0;
-    timelineView()->setClock([this] { return recordingEndNs_; });
-    feedRecording(recording);
-    messages_->commitPendingRows();
-    eventLogPanel_->refresh();
-    charts_->refresh();
-    setLiveControlsEnabled(false);
-    closeRecordingAction_->setEnabled(true);
-    const QString file = QFileInfo(recording.path).fileName();
-    setWindowTitle(QStringLiteral("Queuescope — recording %1").arg(file));
-    showStatus(QStringLiteral("Showing the recording %1 (%2, %L3 events%4). Play or scrub it below "
-                              "the timeline; File → Back to the live console returns.")
-                   .arg(file, recording.name)
-                   .arg(recording.events.size())
-                   .arg(recording.finished ? QString() : QStringLiteral(", unfinished")));
-    shownLive_ = false;
-    followCursor();
-}
-
-// The recorded events reach the run, the timeline and the charts a second
-// at a time, as the pump would have handed them; the depth chart samples
-// the work queue between them.
-void MainWindow::feedRecording(const LoadedRecording& recording) {
-    const std::string channel = recording.channel.toStdString();
-    std::vector<Event> second;
-    auto flush = [&] {
-        consoleRun_->append(second);
-        timeline_.apply(second);
-        chartsModel_.apply(second);
-        const ChannelAt* c = consoleRun_->run().channelNow(channel);
-        chartsModel_.sampleDepth(second.back().timeNs,
-                                 c ? static_cast<qint64>(c->count(MessageState::Waiting)) : 0,
-                                 c ? static_cast<qint64>(c->count(MessageState::InFlight)) : 0);
-        recordingEndNs_ = std::max(recordingEndNs_, second.back().timeNs);
-        second.clear();
-    };
-    for (const Event& e : recording.events) {
-        if (!second.empty() && e.timeNs - second.front().timeNs >= 1'000'000'000LL) {
-            flush();
-        }
-        second.push_back(e);
-    }
-    if (!second.empty()) {
-        flush();
-    }
-}
-
 void MainWindow::closeRecording() {
     if (recordingPath_.isEmpty()) {
         return;
     }
     replay_->pause();
+    stopFeeding();
+    showOpenProgress(loader_->isBusy());
     recordingPath_.clear();
     leaseBoard_->setLiveClock(true);
     closeRecordingAction_->setEnabled(false);
@@ -219,24 +111,6 @@ void MainWindow::closeRecording() {
 void MainWindow::setLiveControlsEnabled(bool enabled) {
     producer_->setEnabled(enabled);
     workerPanel_->setControlsEnabled(enabled);
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    const QList<QUrl> urls = event->mimeData()->urls();
-    if (urls.size() == 1 && urls.first().isLocalFile()) {
-        event->acceptProposedAction();  // any file: a bad one is refused with the reason
-    }
-}
-
-void MainWindow::dropEvent(QDropEvent* event) {
-    const QList<QUrl> urls = event->mimeData()->urls();
-    if (urls.size() != 1 || !urls.first().isLocalFile()) {
-        return;
-    }
-    event->acceptProposedAction();
-    const QString path = urls.first().toLocalFile();
-    // After the drop returns: a dialog inside the drop would hold the source's drag.
-    QTimer::singleShot(0, this, [this, path] { openRecordingInteractive(path); });
 }
 
 }  // namespace qs::ui

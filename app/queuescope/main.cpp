@@ -26,6 +26,7 @@
 #include "models/lease_board_model.h"
 #include "panels/channel_browser.h"
 #include "panels/charts_panel.h"
+#include "panels/comparison_view.h"
 #include "runner/headless_command.h"
 #include "runner/redrive_command.h"
 #include "runner/summary_command.h"
@@ -150,9 +151,26 @@ int main(int argc, char** argv) {
                        "Channels tab, each message back where it came from) and take the "
                        "screenshot when it has ended."),
         QStringLiteral("channel"));
+    const QCommandLineOption compareOpt(
+        QStringLiteral("compare"),
+        QStringLiteral("With --screenshot and a recording: compare it with this recording (as "
+                       "File → Compare with recording…) and save the comparison window."),
+        QStringLiteral("file"));
     parser.addOptions({screenshotOpt, scenarioOpt, afterOpt, embeddedOpt, portOpt, darkOpt, viewOpt,
-                       sizeOpt, spanOpt, firstRunOpt, openOpt, atOpt, redriveOpt});
+                       sizeOpt, spanOpt, firstRunOpt, openOpt, atOpt, redriveOpt, compareOpt});
+    // `queuescope RUN.qsrun`: what a file manager runs for a recording (the
+    // desktop entry's Exec=queuescope %f).
+    parser.addPositionalArgument(
+        QStringLiteral("recording"),
+        QStringLiteral("A recorded run (*.qsrun) to open, as --open does."),
+        QStringLiteral("[RUN.qsrun]"));
     parser.process(app);
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(openOpt))) {
+        std::fprintf(stderr, "queuescope: give one recording to open, as RUN.qsrun or --open\n");
+        return 2;
+    }
+    const QString recording = positional.isEmpty() ? parser.value(openOpt) : positional.first();
 
     bool ok = false;
     const int port = parser.value(portOpt).toInt(&ok);
@@ -168,8 +186,9 @@ int main(int argc, char** argv) {
     double at = -1;
     if (parser.isSet(atOpt)) {
         at = parser.value(atOpt).toDouble(&ok);
-        if (!ok || at < 0 || !parser.isSet(openOpt)) {
-            std::fprintf(stderr, "queuescope: --at must be a number of seconds >= 0, with --open\n");
+        if (!ok || at < 0 || recording.isEmpty()) {
+            std::fprintf(stderr,
+                         "queuescope: --at must be a number of seconds >= 0, with a recording\n");
             return 2;
         }
     }
@@ -182,6 +201,12 @@ int main(int argc, char** argv) {
     const QString redrive = parser.value(redriveOpt);
     if (parser.isSet(redriveOpt) && (!parser.isSet(screenshotOpt) || redrive.isEmpty())) {
         std::fprintf(stderr, "queuescope: --redrive needs a channel name, with --screenshot\n");
+        return 2;
+    }
+    const QString compareWith = parser.value(compareOpt);
+    if (parser.isSet(compareOpt) && (!screenshot || recording.isEmpty() || compareWith.isEmpty())) {
+        std::fprintf(stderr, "queuescope: --compare needs a file, with --screenshot and a "
+                             "recording\n");
         return 2;
     }
     const QStringList size = parser.value(sizeOpt).split(QLatin1Char('x'));
@@ -215,25 +240,43 @@ int main(int argc, char** argv) {
             return 2;
         }
         window.timelineView()->setSpanSeconds(span);
-    } else if (screenshot && !parser.isSet(openOpt)) {
+    } else if (screenshot && recording.isEmpty()) {
         window.timelineView()->setSpanSeconds(std::max(5.0, after + 1.0));
     }
     window.show();
 
-    const QString recording = parser.value(openOpt);
+    // A recording is read off the UI thread; the cursor and the span are set
+    // once it is shown. A file that is not a recording: exit 3 for a
+    // screenshot, a dialog over the (unchanged) console otherwise.
+    auto* opening = new QObject(&window);  // the connections of the first open only
     if (!recording.isEmpty()) {
-        QString error;
-        if (!window.openRecording(recording, &error)) {
-            std::fprintf(stderr, "queuescope: %s\n", qPrintable(error));
-            return 3;
-        }
-        const qs::ui::TimeCursor* cursor = window.timeCursor();
-        if (!parser.isSet(spanOpt)) {
-            const double length = static_cast<double>(cursor->headNs() - cursor->startNs()) / 1e9;
-            window.timelineView()->setSpanSeconds(std::max(2.0, length * 1.1 + 0.2));
-        }
-        if (at >= 0) {
-            window.timeCursor()->moveTo(cursor->startNs() + static_cast<std::int64_t>(at * 1e9));
+        QObject::connect(
+            &window, &qs::ui::MainWindow::recordingShown, opening,
+            [&window, at, opening, fitSpan = !parser.isSet(spanOpt)] {
+                opening->deleteLater();
+                const qs::ui::TimeCursor* cursor = window.timeCursor();
+                if (fitSpan) {
+                    const double length =
+                        static_cast<double>(cursor->headNs() - cursor->startNs()) / 1e9;
+                    window.timelineView()->setSpanSeconds(std::max(2.0, length * 1.1 + 0.2));
+                }
+                if (at >= 0) {
+                    window.timeCursor()->moveTo(cursor->startNs() +
+                                                static_cast<std::int64_t>(at * 1e9));
+                }
+            });
+        QObject::connect(&window, &qs::ui::MainWindow::recordingRefused, opening,
+                         [screenshot, opening](const QString&, const QString& error) {
+                             opening->deleteLater();
+                             std::fprintf(stderr, "queuescope: %s\n", qPrintable(error));
+                             if (screenshot) {
+                                 QApplication::exit(3);
+                             }
+                         });
+        if (screenshot) {
+            window.startOpeningRecording(recording);
+        } else {
+            window.openRecordingInteractive(recording);
         }
     }
     // A recording shown needs no broker, unless a scenario is played too.
@@ -280,7 +323,7 @@ int main(int argc, char** argv) {
 
     if (screenshot) {
         const QString file = parser.value(screenshotOpt);
-        // A recording is there at once; a live run needs its time.
+        // A recording is there once it is shown; a live run needs its time.
         const double wait = !recording.isEmpty() && !parser.isSet(afterOpt) ? 0.2 : after;
         // Let the last frame and the channel list arrive, then grab.
         auto grabSoon = [&window, file] {
@@ -300,18 +343,58 @@ int main(int argc, char** argv) {
                 QApplication::exit(saved ? 0 : 1);
             });
         };
-        QTimer::singleShot(static_cast<int>(wait * 1000), &window, [&window, redrive, grabSoon] {
-            if (redrive.isEmpty()) {
-                grabSoon();
-                return;
-            }
-            qs::ui::ChannelBrowser* browser = window.channelBrowser();
-            QObject::connect(browser, &qs::ui::ChannelBrowser::actionFinished, &window,
-                             [grabSoon](bool, const QString&) { grabSoon(); },
+        auto grabAfterWait = [&window, wait, redrive, grabSoon] {
+            QTimer::singleShot(
+                static_cast<int>(wait * 1000), &window, [&window, redrive, grabSoon] {
+                    if (redrive.isEmpty()) {
+                        grabSoon();
+                        return;
+                    }
+                    qs::ui::ChannelBrowser* browser = window.channelBrowser();
+                    QObject::connect(
+                        browser, &qs::ui::ChannelBrowser::actionFinished, &window,
+                        [grabSoon](bool, const QString&) { grabSoon(); }, Qt::SingleShotConnection);
+                    browser->selectChannel(redrive);
+                    browser->redriveChannel(redrive, QString());
+                });
+        };
+        // The comparison window, once the core has compared the two runs.
+        auto grabComparison = [&window, file, compareWith, width, height] {
+            QObject::connect(
+                window.comparer(), &qs::ui::RecordingComparer::finished, &window,
+                [&window, file, width, height](const qs::ui::ComparisonResult& result) {
+                    if (!result.error.isEmpty()) {
+                        std::fprintf(stderr, "queuescope: %s\n", qPrintable(result.error));
+                        QApplication::exit(3);
+                        return;
+                    }
+                    QTimer::singleShot(300, &window, [&window, file, width, height] {
+                        auto* view = window.findChild<qs::ui::ComparisonView*>();
+                        view->resize(width, height);
+                        QTimer::singleShot(300, &window, [view, file] {
+                            const bool saved = view->grab().save(file, "PNG");
+                            if (saved) {
+                                std::printf("%s\n", qPrintable(QFileInfo(file).absoluteFilePath()));
+                            } else {
+                                std::fprintf(stderr, "queuescope: cannot write %s\n",
+                                             qPrintable(file));
+                            }
+                            QApplication::exit(saved ? 0 : 1);
+                        });
+                    });
+                },
+                Qt::SingleShotConnection);
+            window.compareWith(compareWith);
+        };
+        if (recording.isEmpty()) {
+            grabAfterWait();
+        } else if (!compareWith.isEmpty()) {
+            QObject::connect(&window, &qs::ui::MainWindow::recordingShown, &window, grabComparison,
                              Qt::SingleShotConnection);
-            browser->selectChannel(redrive);
-            browser->redriveChannel(redrive, QString());
-        });
+        } else {
+            QObject::connect(&window, &qs::ui::MainWindow::recordingShown, &window, grabAfterWait,
+                             Qt::SingleShotConnection);
+        }
     }
     return QApplication::exec();
 }

@@ -164,17 +164,29 @@ std::vector<ComparedValue> compareWorkers(const RecordedRun& a, const RecordedRu
     }
     std::sort(names.begin(), names.end(),
               [](const std::string& x, const std::string& y) { return naturalLess(x, y); });
-    auto share = [](const WorkerStats* w) {
+    auto handOuts = [](const RecordedRun& run) {
+        std::uint64_t total = 0;
+        for (const WorkerStats& w : run.summary().result.workers) {
+            total += w.received;
+        }
+        return total;
+    };
+    // "share 40%": the worker's part of all the run's hand-outs.
+    auto share = [](const WorkerStats* w, std::uint64_t total) {
         if (w == nullptr) {
             return std::string("-");
         }
-        return n(w->received) + " received, " + n(w->acked) + " acked, " + n(w->crashes) +
-               " crashes, " + n(w->emptyPolls) + " empty polls";
+        const std::uint64_t percent = total == 0 ? 0 : (w->received * 100 + total / 2) / total;
+        return "share " + n(percent) + "%, " + n(w->received) + " received, " + n(w->acked) +
+               " acked, " + n(w->rejected) + " rejected, " + n(w->crashes) + " crashes, " +
+               n(w->emptyPolls) + " empty polls";
     };
+    const std::uint64_t totalA = handOuts(a);
+    const std::uint64_t totalB = handOuts(b);
     std::vector<ComparedValue> rows;
     for (const std::string& name : names) {
         const auto& [x, y] = byName[name];
-        rows.push_back(judged(name, share(x), share(y), Verdict::Allowed));
+        rows.push_back(judged(name, share(x, totalA), share(y, totalB), Verdict::Allowed));
     }
     return rows;
 }
@@ -445,11 +457,21 @@ void noteDuplicateHandOuts(const RecordedRun& run, const std::string& side,
 }  // namespace
 
 bool RunComparison::differs() const {
-    auto bad = [](const auto& rows) {
-        return std::any_of(rows.begin(), rows.end(),
-                           [](const auto& r) { return r.verdict == Verdict::Differs; });
+    return count(Verdict::Differs) > 0;
+}
+
+std::size_t RunComparison::count(Verdict verdict) const {
+    std::size_t found = 0;
+    auto add = [&found, verdict](const auto& rows) {
+        found += static_cast<std::size_t>(std::count_if(
+            rows.begin(), rows.end(), [verdict](const auto& r) { return r.verdict == verdict; }));
     };
-    return bad(totals) || bad(latencies) || bad(workers) || bad(timing) || bad(tasks);
+    add(totals);
+    add(latencies);
+    add(workers);
+    add(timing);
+    add(tasks);
+    return found;
 }
 
 RunComparison compareRuns(const RecordedRun& a, const RecordedRun& b) {
@@ -526,19 +548,8 @@ std::string formatComparison(const RunComparison& c, const std::string& nameA,
     for (const std::string& note : c.notes) {
         out += "\nNote: " + note + "\n";
     }
-    std::size_t differing = 0;
-    std::size_t allowed = 0;
-    auto count = [&](const auto& rows) {
-        for (const auto& r : rows) {
-            differing += r.verdict == Verdict::Differs ? 1 : 0;
-            allowed += r.verdict == Verdict::Allowed ? 1 : 0;
-        }
-    };
-    count(c.totals);
-    count(c.latencies);
-    count(c.workers);
-    count(c.timing);
-    count(c.tasks);
+    const std::size_t differing = c.count(Verdict::Differs);
+    const std::size_t allowed = c.count(Verdict::Allowed);
     out += "\nResult: ";
     if (differing == 0) {
         out += "SAME - no difference outside what the semantics allow (" + std::to_string(allowed) +

@@ -62,7 +62,7 @@ struct RunComparison {
     std::vector<ComparedValue> settings;   // those that differ only (Note)
     std::vector<ComparedValue> totals;     // each run-level count, judged
     std::vector<ComparedValue> latencies;  // Allowed or Same
-    std::vector<ComparedValue> workers;    // per worker: share of deliveries and acks
+    std::vector<ComparedValue> workers;    // per worker: share of hand-outs, received, acked...
     std::vector<ComparedValue> timing;     // hand-outs per timing class (handout_timing.h)
     std::vector<TaskDifference> tasks;     // sorted: not allowed first, then by task
     // Plain sentences about what a run shows that no rule judges, e.g. a
@@ -73,6 +73,8 @@ struct RunComparison {
 
     // True when a difference is one the semantics do not allow.
     bool differs() const;
+    // Judged rows and task differences with this verdict (settings are not judged).
+    std::size_t count(Verdict verdict) const;
 };
 
 RunComparison compareRuns(const RecordedRun& a, const RecordedRun& b);

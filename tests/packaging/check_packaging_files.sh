@@ -12,7 +12,7 @@ pass() { echo "PASS: $*"; }
 need() {
   command -v "$1" >/dev/null || { echo "FAIL: $1 is not installed (bash packaging/dev.sh deps installs it)"; exit 1; }
 }
-need desktop-file-validate; need appstreamcli; need man
+need desktop-file-validate; need appstreamcli; need man; need update-mime-database
 
 out=$(desktop-file-validate "$linux/$id.desktop" 2>&1)
 [ -z "$out" ] && pass "desktop-file-validate $id.desktop" || fail "desktop-file-validate: $out"
@@ -28,6 +28,29 @@ for size in 16 24 32 48 64 128 256; do
   png=$linux/icons/hicolor/${size}x${size}/apps/$id.png
   [ -s "$png" ] || fail "missing icon $png"
 done
+
+# The *.qsrun file type: the shared-mime-info package file builds a MIME database
+# (as the package's dpkg trigger does) that maps *.qsrun to the type, a kind of SQLite
+# file; the desktop entry opens that type with the file as its argument.
+type=application/x-queuescope-run
+mime=$linux/$id.mime.xml
+db=$(mktemp -d)
+mkdir -p "$db/mime/packages" && cp "$mime" "$db/mime/packages/$id.xml"
+out=$(XDG_DATA_DIRS=$db update-mime-database "$db/mime" 2>&1)
+status=$?
+[ $status -eq 0 ] && [ -z "$out" ] && pass "update-mime-database reads $id.mime.xml" ||
+  fail "update-mime-database on $id.mime.xml: $out"
+grep -qx "50:$type:\*\.qsrun" "$db/mime/globs2" && pass "*.qsrun is $type" ||
+  fail "the MIME database does not map *.qsrun to $type"
+grep -qx "$type application/vnd.sqlite3" "$db/mime/subclasses" &&
+  pass "$type is a kind of application/vnd.sqlite3" || fail "$type is not a subclass of SQLite"
+rm -rf "$db"
+grep -qx "MimeType=$type;" "$linux/$id.desktop" && pass "the desktop entry opens $type" ||
+  fail "the desktop entry's MimeType= does not name $type"
+grep -qx 'Exec=queuescope %f' "$linux/$id.desktop" && pass "the desktop entry passes the file" ||
+  fail "the desktop entry's Exec= does not pass the file (%f)"
+grep -q "<mediatype>$type</mediatype>" "$linux/$id.metainfo.xml" &&
+  pass "the metainfo provides $type" || fail "the metainfo does not provide $type"
 
 unit=$linux/queuescope-broker.service
 grep -q '^ExecStart=/usr/bin/queuescope-broker .*--bind 127\.0\.0\.1' "$unit" &&

@@ -4,7 +4,8 @@
 // test); the export runs off the UI thread and ends in a dialog naming the
 // file; the report holds the run's figures and the trace is valid JSON with a
 // slice for each of the run's deliveries. The finished run's recording,
-// opened, exports to exactly what the core's writers make of it. An
+// opened, exports to exactly what the core's writers make of it, and compared
+// with itself shows the core's comparison side by side. An
 // unwritable path, no run at all and a recording gone from the disk are
 // refused in a dialog, and no file is left.
 #include <QAction>
@@ -12,7 +13,6 @@
 #include <QDir>
 #include <QFile>
 #include <QMessageBox>
-#include <QPlainTextEdit>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -32,6 +32,9 @@
 #include "controllers/run_recorder.h"
 #include "controllers/scenario_player.h"
 #include "main_window.h"
+#include "models/comparison_model.h"
+#include "models/task_difference_model.h"
+#include "panels/comparison_view.h"
 #include "run/run.h"
 
 using namespace qs;
@@ -292,14 +295,31 @@ void TestRunExport::compareShowsWhatTheCoreCompares() {
     QVERIFY(window_->isExporting());
     QTRY_VERIFY_WITH_TIMEOUT(window_->findChild<QDialog*>(QStringLiteral("comparisonDialog")),
                              kDeadlineMs);
-    auto* dialog = window_->findChild<QDialog*>(QStringLiteral("comparisonDialog"));
-    auto* text = dialog->findChild<QPlainTextEdit*>(QStringLiteral("comparisonText"));
-    QVERIFY(text != nullptr && text->isReadOnly());
-    const std::string want = analysis::formatComparison(analysis::compareRuns(*recorded, *recorded),
-                                                        path.toStdString(), path.toStdString());
-    QCOMPARE(text->toPlainText().toStdString(), want);
-    QVERIFY(dialog->windowTitle().contains(QStringLiteral("no difference")));
-    delete dialog;
+    auto* view = window_->findChild<ComparisonView*>(QStringLiteral("comparisonDialog"));
+    QVERIFY(view != nullptr);
+    const analysis::RunComparison want = analysis::compareRuns(*recorded, *recorded);
+    // "Copy as text" copies what `queuescope compare` prints.
+    QCOMPARE(view->textCopy().toStdString(),
+             analysis::formatComparison(want, path.toStdString(), path.toStdString()));
+    // Side by side: every total of the core, this run's value and the other's.
+    const ComparisonModel* model = view->comparisonModel();
+    const QModelIndex totals = model->sectionIndex(QStringLiteral("Totals"));
+    QVERIFY(totals.isValid());
+    QCOMPARE(model->rowCount(totals), static_cast<int>(want.totals.size()));
+    for (int r = 0; r < model->rowCount(totals); ++r) {
+        const analysis::ComparedValue& row = want.totals[static_cast<std::size_t>(r)];
+        QCOMPARE(model->index(r, ComparisonModel::ThisRun, totals).data().toString(),
+                 QString::fromStdString(row.a));
+        QCOMPARE(model->index(r, ComparisonModel::OtherRun, totals).data().toString(),
+                 QString::fromStdString(row.b));
+        QCOMPARE(model->index(r, ComparisonModel::Verdict, totals).data().toString(),
+                 QStringLiteral("same"));
+    }
+    QCOMPARE(view->taskModel()->rowCount(), 0);
+    QVERIFY2(view->verdictLine().startsWith(QStringLiteral("The same work")),
+             qPrintable(view->verdictLine()));
+    QVERIFY(!view->isModal());
+    delete view;
 
     // A file that is not a recording: refused with the core's words.
     const QString junk = dir_->filePath(QStringLiteral("junk.qsrun"));

@@ -394,16 +394,12 @@ void TestTimeTravel::refusalIsShownInADialog() {
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(QByteArray(4096, 'x'));
     file.close();
-    QString shown;
-    QTimer::singleShot(0, this, [&shown] {
-        // The dialog is modal: read it, then close it.
-        QTRY_VERIFY_WITH_TIMEOUT(QApplication::activeModalWidget() != nullptr, 10000);
-        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-        QVERIFY(box != nullptr);
-        shown = box->text();
-        box->accept();
-    });
+    // Read off the UI thread: the refusal comes later, in a window-modal box.
     window_->openRecordingInteractive(junk);
+    QTRY_VERIFY_WITH_TIMEOUT(window_->findChild<QMessageBox*>(QStringLiteral("openError")), 10000);
+    auto* box = window_->findChild<QMessageBox*>(QStringLiteral("openError"));
+    const QString shown = box->text();
+    delete box;
     QVERIFY2(shown.startsWith(junk), qPrintable(shown));
     QVERIFY(shown.contains(QStringLiteral("Nothing was changed")));
     QVERIFY(window_->recordingPath().isEmpty());

@@ -59,7 +59,7 @@ std::unique_ptr<analysis::RecordedRun> load(const QString& path, QString* error)
 }  // namespace
 
 ComparisonResult compareRecordings(const QString& a, const QString& b) {
-    ComparisonResult result{a, b, {}, false, {}};
+    ComparisonResult result{a, b, {}, false, {}, {}};
     const auto runA = load(a, &result.error);
     if (!runA) {
         return result;
@@ -68,10 +68,10 @@ ComparisonResult compareRecordings(const QString& a, const QString& b) {
     if (!runB) {
         return result;
     }
-    const analysis::RunComparison comparison = analysis::compareRuns(*runA, *runB);
+    result.comparison = analysis::compareRuns(*runA, *runB);
     result.text =
-        fromView(analysis::formatComparison(comparison, a.toStdString(), b.toStdString()));
-    result.differs = comparison.differs();
+        fromView(analysis::formatComparison(result.comparison, a.toStdString(), b.toStdString()));
+    result.differs = result.comparison.differs();
     return result;
 }
 

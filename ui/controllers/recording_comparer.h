@@ -4,6 +4,8 @@
 #include <QString>
 #include <thread>
 
+#include "analysis/run_comparison.h"
+
 // Compares two recorded runs (*.qsrun) as `queuescope compare A B` does
 // (analysis/run_comparison.h: compareRuns, formatComparison), off the UI
 // thread: each run is read whole first.
@@ -19,6 +21,7 @@ struct ComparisonResult {
     QString text;          // the comparison's tables, as `queuescope compare` prints them
     bool differs = false;  // a difference the work-queue semantics do not allow
     QString error;         // "" = compared; else the core's "PATH: why"
+    analysis::RunComparison comparison;  // every row, judged (what `text` prints)
 };
 
 class RecordingComparer : public QObject {

@@ -1,0 +1,266 @@
+// Opening a recording off the UI thread (docs/ui.md, "Time travel"): a large
+// recording is read on a thread of its own and shown in slices while the
+// event loop keeps turning (a 10 ms timer keeps firing, progress is
+// reported), and the console ends exactly as the synchronous load leaves it;
+// a second open while one is under way replaces it (only the latest is
+// shown); Stop cancels the read and changes nothing; a corrupt file is
+// refused in a dialog and the recording shown stays.
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QToolButton>
+#include <algorithm>
+#include <memory>
+
+#include "controllers/console_run.h"
+#include "controllers/recording_loader.h"
+#include "controllers/time_cursor.h"
+#include "main_window.h"
+#include "models/charts_model.h"
+#include "models/message_table_model.h"
+#include "models/timeline_model.h"
+#include "recording_factory.h"
+#include "run/run.h"
+
+using namespace qs;
+using namespace qs::ui;
+
+namespace {
+
+constexpr int kDeadlineMs = 90000;
+constexpr int kLargeTasks = 60000;  // 180,000 events, ten minutes of run time
+
+std::unique_ptr<MainWindow> newWindow() {
+    MainWindowOptions options;
+    options.autoConnect = false;
+    options.useSettings = false;
+    options.recordRuns = false;
+    auto window = std::make_unique<MainWindow>(options);
+    window->resize(1280, 800);
+    window->show();
+    return window;
+}
+
+// What the views were given, compared between two windows.
+QString difference(const MainWindow& a, const MainWindow& b) {
+    const Run& ra = a.consoleRun()->run();
+    const Run& rb = b.consoleRun()->run();
+    if (ra.eventCount() != rb.eventCount()) {
+        return QStringLiteral("events %1 / %2").arg(ra.eventCount()).arg(rb.eventCount());
+    }
+    if (!(ra.head().messages == rb.head().messages) || !(ra.head().workers == rb.head().workers)) {
+        return QStringLiteral("the run's state at its head");
+    }
+    if (a.messages()->rowCount() != b.messages()->rowCount()) {
+        return QStringLiteral("message rows");
+    }
+    const TimelineModel& ta = a.timelineModel();
+    const TimelineModel& tb = b.timelineModel();
+    if (ta.lanes().size() != tb.lanes().size() || ta.barCount() != tb.barCount() ||
+        ta.lastTimeNs() != tb.lastTimeNs()) {
+        return QStringLiteral("timeline");
+    }
+    const auto& ca = a.chartsModel().buckets();
+    const auto& cb = b.chartsModel().buckets();
+    if (ca.size() != cb.size()) {
+        return QStringLiteral("chart seconds %1 / %2").arg(ca.size()).arg(cb.size());
+    }
+    for (std::size_t i = 0; i < ca.size(); ++i) {
+        if (ca[i].second != cb[i].second || ca[i].sent != cb[i].sent ||
+            ca[i].acked != cb[i].acked || ca[i].waiting != cb[i].waiting ||
+            ca[i].inFlight != cb[i].inFlight) {
+            return QStringLiteral("chart second %1").arg(ca[i].second);
+        }
+    }
+    if (a.chartsModel().ackedPerWorker() != b.chartsModel().ackedPerWorker()) {
+        return QStringLiteral("acked per worker");
+    }
+    if (a.timeCursor()->headNs() != b.timeCursor()->headNs() || !a.timeCursor()->isLive()) {
+        return QStringLiteral("time cursor");
+    }
+    if (a.recordingPath() != b.recordingPath() || a.windowTitle() != b.windowTitle()) {
+        return QStringLiteral("path or title");
+    }
+    return {};
+}
+
+}  // namespace
+
+class TestRecordingOpen : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void loadsWhileTheWindowAnswers();
+    void aSecondOpenReplacesTheFirst();
+    void anOpenDuringTheFeedReplacesIt();
+    void stopChangesNothing();
+    void aCorruptFileIsRefusedAndChangesNothing();
+
+private:
+    QTemporaryDir dir_;
+    QString large_;
+    QString small_;
+    std::unique_ptr<MainWindow> window_;
+};
+
+void TestRecordingOpen::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+    std::string error;
+    large_ = dir_.filePath(QStringLiteral("large.qsrun"));
+    QVERIFY2(test::writePlannedRun(large_, test::roundRobin(kLargeTasks, 4), "large", &error),
+             error.c_str());
+    small_ = dir_.filePath(QStringLiteral("small.qsrun"));
+    QVERIFY2(test::writePlannedRun(small_, test::roundRobin(12, 3), "small", &error),
+             error.c_str());
+}
+
+void TestRecordingOpen::init() {
+    window_ = newWindow();
+    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+}
+
+void TestRecordingOpen::cleanup() {
+    window_.reset();
+}
+
+void TestRecordingOpen::loadsWhileTheWindowAnswers() {
+    QSignalSpy shown(window_.get(), &MainWindow::recordingShown);
+    QSignalSpy progressed(window_->recordingLoader(), &RecordingLoader::progressed);
+    int ticksWhileOpening = 0;
+    bool progressSeen = false;
+    QElapsedTimer sinceTick;
+    qint64 longestGapMs = 0;  // between two ticks while opening
+    QTimer ticker;
+    ticker.setInterval(10);
+    connect(&ticker, &QTimer::timeout, this, [&] {
+        if (window_->isOpeningRecording() || shown.count() == 1) {
+            longestGapMs = std::max(longestGapMs, sinceTick.restart());
+        }
+        if (window_->isOpeningRecording()) {
+            ++ticksWhileOpening;
+            progressSeen |=
+                window_->findChild<QProgressBar*>(QStringLiteral("openProgress"))->isVisible();
+        }
+    });
+    ticker.start();
+    QElapsedTimer clock;
+    clock.start();
+    sinceTick.start();
+    window_->startOpeningRecording(large_);
+    const qint64 returnedAfterMs = clock.elapsed();
+    QVERIFY(window_->isOpeningRecording());
+    QCOMPARE(window_->consoleRun()->run().eventCount(), 0u);  // nothing changed yet
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kDeadlineMs);
+    const qint64 openedAfterMs = clock.elapsed();
+    QTRY_VERIFY(sinceTick.elapsed() < 100);  // a tick after the last slice too
+    ticker.stop();
+    QVERIFY(!window_->isOpeningRecording());
+    QCOMPARE(shown.at(0).at(0).toString(), QFileInfo(large_).absoluteFilePath());
+    QCOMPARE(window_->consoleRun()->run().eventCount(), std::uint64_t{3} * kLargeTasks);
+    // The event loop turned all along: the timer fired, the progress was shown.
+    // At least a tick per 100 ms on average (here: one per 16 ms; a load on the
+    // UI thread gives one or two in all).
+    QVERIFY2(
+        ticksWhileOpening >= std::max<qint64>(10, openedAfterMs / 100),
+        qPrintable(QStringLiteral("%1 ticks in %2 ms").arg(ticksWhileOpening).arg(openedAfterMs)));
+    QVERIFY(progressSeen);
+    QVERIFY(progressed.count() >= 1);
+    QVERIFY(!window_->findChild<QProgressBar*>(QStringLiteral("openProgress"))->isVisible());
+
+    // The same as the synchronous load.
+    const std::unique_ptr<MainWindow> direct = newWindow();
+    QString error;
+    clock.restart();
+    QVERIFY2(direct->openRecording(large_, &error), qPrintable(error));
+    const qint64 directMs = clock.elapsed();
+    qInfo(
+        "startOpeningRecording returned after %lld ms; shown after %lld ms; the 10 ms timer "
+        "fired %d times meanwhile, at most %lld ms apart; %lld progress reports. "
+        "openRecording() held the thread for %lld ms.",
+        returnedAfterMs, openedAfterMs, ticksWhileOpening, longestGapMs,
+        static_cast<long long>(progressed.count()), directMs);
+    const QString differs = difference(*window_, *direct);
+    QVERIFY2(differs.isEmpty(), qPrintable(differs));
+}
+
+void TestRecordingOpen::aSecondOpenReplacesTheFirst() {
+    QSignalSpy shown(window_.get(), &MainWindow::recordingShown);
+    QSignalSpy refused(window_.get(), &MainWindow::recordingRefused);
+    window_->startOpeningRecording(large_);
+    window_->startOpeningRecording(small_);  // while the large one is read
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kDeadlineMs);
+    QCOMPARE(shown.at(0).at(0).toString(), QFileInfo(small_).absoluteFilePath());
+    QVERIFY(!window_->isOpeningRecording());  // nothing else is coming
+    QCOMPARE(window_->recordingPath(), QFileInfo(small_).absoluteFilePath());
+    QCOMPARE(window_->consoleRun()->run().eventCount(), 36u);
+    QCOMPARE(refused.count(), 0);
+}
+
+void TestRecordingOpen::anOpenDuringTheFeedReplacesIt() {
+    QSignalSpy shown(window_.get(), &MainWindow::recordingShown);
+    // Once the large one is read whole and its feed begins, open the small one.
+    connect(
+        window_->recordingLoader(), &RecordingLoader::loaded, this,
+        [this] { window_->startOpeningRecording(small_); }, Qt::SingleShotConnection);
+    window_->startOpeningRecording(large_);
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kDeadlineMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!window_->isOpeningRecording(), kDeadlineMs);
+    QCOMPARE(shown.count(), 1);
+    QCOMPARE(shown.at(0).at(0).toString(), QFileInfo(small_).absoluteFilePath());
+    QCOMPARE(window_->consoleRun()->run().eventCount(), 36u);
+    QCOMPARE(window_->messages()->rowCount(), 12);
+}
+
+void TestRecordingOpen::stopChangesNothing() {
+    QSignalSpy shown(window_.get(), &MainWindow::recordingShown);
+    QSignalSpy refused(window_.get(), &MainWindow::recordingRefused);
+    window_->startOpeningRecording(large_);
+    auto* stop = window_->findChild<QToolButton*>(QStringLiteral("openCancel"));
+    QVERIFY(stop != nullptr && stop->isVisible());
+    stop->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!window_->isOpeningRecording(), kDeadlineMs);
+    QCOMPARE(shown.count(), 0);
+    QCOMPARE(refused.count(), 0);
+    QVERIFY(window_->recordingPath().isEmpty());
+    QCOMPARE(window_->consoleRun()->run().eventCount(), 0u);
+    QVERIFY(!window_->findChild<QProgressBar*>(QStringLiteral("openProgress"))->isVisible());
+}
+
+void TestRecordingOpen::aCorruptFileIsRefusedAndChangesNothing() {
+    QString error;
+    QVERIFY2(window_->openRecording(small_, &error), qPrintable(error));
+    const std::uint64_t events = window_->consoleRun()->run().eventCount();
+    // The large recording cut in half: not a readable SQLite database any more.
+    QFile whole(large_);
+    QVERIFY(whole.open(QIODevice::ReadOnly));
+    const QString corrupt = dir_.filePath(QStringLiteral("corrupt.qsrun"));
+    QFile half(corrupt);
+    QVERIFY(half.open(QIODevice::WriteOnly));
+    half.write(whole.read(whole.size() / 2));
+    half.close();
+    QSignalSpy refused(window_.get(), &MainWindow::recordingRefused);
+    window_->openRecordingInteractive(corrupt);
+    QTRY_VERIFY_WITH_TIMEOUT(window_->findChild<QMessageBox*>(QStringLiteral("openError")),
+                             kDeadlineMs);
+    auto* box = window_->findChild<QMessageBox*>(QStringLiteral("openError"));
+    QVERIFY2(box->text().startsWith(corrupt), qPrintable(box->text()));
+    QVERIFY(box->text().contains(QStringLiteral("Nothing was changed")));
+    delete box;
+    QCOMPARE(refused.count(), 1);
+    QCOMPARE(window_->recordingPath(), QFileInfo(small_).absoluteFilePath());
+    QCOMPARE(window_->consoleRun()->run().eventCount(), events);
+    QVERIFY(!window_->isOpeningRecording());
+}
+
+QTEST_MAIN(TestRecordingOpen)
+#include "tst_recording_open.moc"
