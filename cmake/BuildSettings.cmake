@@ -21,6 +21,9 @@ target_compile_definitions(queuescope_build_settings INTERFACE
 if(QUEUESCOPE_ASAN)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
+  # Code that must scale work to an instrumented build (tests/broker's crash
+  # harness) reads this, as __SANITIZE_THREAD__ is unset below.
+  add_compile_definitions(QUEUESCOPE_SANITIZER_BUILD=1)
 endif()
 if(QUEUESCOPE_TSAN)
   # Debian's libprotobuf is not built with TSan; protobuf's headers add members
@@ -28,6 +31,7 @@ if(QUEUESCOPE_TSAN)
   # ABI against that library. Instrument our code, keep the library's layout.
   add_compile_options(-fsanitize=thread -fno-omit-frame-pointer -U__SANITIZE_THREAD__)
   add_link_options(-fsanitize=thread)
+  add_compile_definitions(QUEUESCOPE_SANITIZER_BUILD=1)
 endif()
 
 # The build links ~60 executables against gRPC, protobuf and Qt; GNU ld spends

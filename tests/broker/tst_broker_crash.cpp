@@ -40,7 +40,7 @@ namespace {
 constexpr int kDeadlineMs = 60000;
 // Under a sanitizer each restart and reconnect takes seconds instead of
 // milliseconds: fewer kills keep the run within its ctest timeout there.
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#if defined(QUEUESCOPE_SANITIZER_BUILD)  // cmake/BuildSettings.cmake
 constexpr int kCycles = 12;
 #else
 constexpr int kCycles = 50;
