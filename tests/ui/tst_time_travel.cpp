@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QHash>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -30,6 +31,9 @@
 #include "main_window.h"
 #include "models/message_table_model.h"
 #include "models/task_view.h"
+#include "models/message_key.h"
+#include "models/run_channels_model.h"
+#include "panels/channel_browser.h"
 #include "panels/charts_panel.h"
 #include "panels/event_log_panel.h"
 #include "panels/explain_panel.h"
@@ -37,6 +41,7 @@
 #include "panels/producer_panel.h"
 #include "panels/worker_pool_panel.h"
 #include "run/run.h"
+#include "run/leases.h"
 #include "run/run_landmarks.h"
 #include "runner/headless_command.h"
 #include "widgets/timeline_view.h"
@@ -142,6 +147,65 @@ QString cardsDifference(const MainWindow& window, const RunState& state) {
         if (card->countersText() != want || !card->isReadOnly()) {
             return name + QStringLiteral(": ") + card->countersText() + QStringLiteral(" vs ") + want;
         }
+    }
+    return {};
+}
+
+// Empty when the timeline, the charts and the Channels view show the Run at
+// t (their projections there); else the first difference.
+QString projectionDifference(const MainWindow& window, const Run& run, std::int64_t t) {
+    const RunState want = run.stateAt(t);
+    const TimelineView* view = window.timelineView();
+    if (view->model() != &window.timelineAtCursor().model()) {
+        return QStringLiteral("the timeline does not show its projection at t");
+    }
+    for (const TimelineView::PaintedBar& p : view->paintedBars()) {
+        if (p.bar->startNs > t || p.drawnEndNs > t) {
+            return QStringLiteral("a bar painted after t");
+        }
+    }
+    // Open bars: the hand-outs the Run has open at t, by the same worker;
+    // each one its worker had reported by t (a bar starts at the worker's
+    // MessageAssigned: the broker's BrokerDelivered comes microseconds first).
+    QHash<QString, QString> open;
+    for (const auto& [lane, bar] : view->model()->openBars()) {
+        open.insert(bar->key, view->model()->lanes()[static_cast<std::size_t>(lane)].worker);
+    }
+    int reported = 0;
+    for (const Lease& lease : leasesAt(run, want)) {
+        const QString key = messageKey(lease.channel.view(), run.messageId(lease.message));
+        bool assigned = false;
+        for (const std::uint32_t i : run.messageEvents(lease.message)) {
+            const Event& e = run.event(i);
+            assigned = assigned || (i < want.events && e.kind == EventKind::MessageAssigned &&
+                                    e.actor == lease.worker && e.timeNs >= lease.handedOutNs);
+        }
+        if (assigned) {
+            ++reported;
+            if (open.value(key) != fromView(lease.worker.view())) {
+                return QStringLiteral("no open bar for a hand-out open at t: ") + key;
+            }
+        }
+    }
+    if (open.size() != reported) {
+        return QStringLiteral("open bars %1 vs hand-outs open at t %2").arg(open.size()).arg(reported);
+    }
+    const ChartsModel* charts = window.charts()->model();
+    if (charts != &window.chartsAtCursor().model() || charts->buckets().empty()) {
+        return QStringLiteral("the charts do not show their projection at t");
+    }
+    if (charts->buckets().back().second != (t - run.event(0).timeNs) / 1'000'000'000LL) {
+        return QStringLiteral("the newest bucket does not hold t");
+    }
+    const ChannelAt* queue = want.channel("tasks.timetravel");
+    const qint64 waiting = queue ? static_cast<qint64>(queue->count(MessageState::Waiting)) : 0;
+    if (charts->buckets().back().waiting != waiting) {
+        return QStringLiteral("depth %1 vs %2").arg(charts->buckets().back().waiting).arg(waiting);
+    }
+    const ChannelBrowser* channels = window.channelBrowser();
+    if (!channels->showingRun() || !channels->asOfText().contains(QStringLiteral("As of")) ||
+        channels->runModel()->rowCount() != static_cast<int>(want.channels.size())) {
+        return QStringLiteral("the Channels view does not show the run's channels at t");
     }
     return {};
 }
@@ -256,6 +320,8 @@ void TestTimeTravel::everyViewShowsTheStateAtTheCursor() {
         QVERIFY(*selected < run().eventCountAt(t));
         QVERIFY2(window_->charts()->cursorLineX().has_value(), qPrintable(at));
         QVERIFY2(*window_->charts()->cursorLineX() <= 0, qPrintable(at));
+        QVERIFY2(projectionDifference(*window_, run(), t).isEmpty(),
+                 qPrintable(projectionDifference(*window_, run(), t) + at));
     }
     // At the head, the newest explanation is the one at the cursor.
     cursor()->moveTo(head);
@@ -268,6 +334,9 @@ void TestTimeTravel::everyViewShowsTheStateAtTheCursor() {
     QVERIFY(window_->timelineView()->isLive());
     QVERIFY(!window_->charts()->cursorLineX().has_value());
     QCOMPARE(window_->explainPanel()->currentLine(), -1);
+    QCOMPARE(window_->timelineView()->model(), &window_->timelineModel());
+    QCOMPARE(window_->charts()->model(), &window_->chartsModel());
+    QVERIFY(!window_->channelBrowser()->showingRun());
 }
 
 void TestTimeTravel::jumpsLandOnTheirLandmarks() {

@@ -39,6 +39,18 @@ public:
     // What is under a point (for tooltips and tests): the bar, or null.
     const TimelineBar* barAt(const QPoint& pos, int* lane = nullptr) const;
     QRectF barRect(int lane, const TimelineBar& bar) const;
+    // A bar the view paints now, with the end it is drawn to: its own, or for
+    // a hand-out still open the head or the time cursor, whichever is shown.
+    struct PaintedBar {
+        int lane = 0;
+        const TimelineBar* bar = nullptr;  // in the model shown; valid until it changes
+        std::int64_t drawnEndNs = 0;
+        QRectF rect;
+    };
+    // Every bar paintEvent() draws in the current window (tests read the
+    // timeline at a cursor through it, not through pixels).
+    std::vector<PaintedBar> paintedBars() const;
+    const TimelineModel* model() const { return model_; }
 
     // Every text the view paints now (axis labels, marker labels, the LIVE
     // badge), where it paints it: for tests that no two overlap.
@@ -77,9 +89,13 @@ private:
         double laneHeight = 0;
         std::int64_t t0 = 0;
         std::int64_t t1 = 0;
+        std::int64_t openEnd = 0;  // where what is still open ends: t1, or the time cursor
     };
     Geometry geometry() const;
     double xOf(const Geometry& g, std::int64_t t) const;
+    std::vector<const TimelineBar*> barsInView(
+        const Geometry& g, int laneIndex,
+        const std::vector<std::pair<int, const TimelineBar*>>& openBars) const;
     std::int64_t nowNs() const;
     QString tooltipFor(int lane, const TimelineBar& bar) const;
     QString badgeText() const;
