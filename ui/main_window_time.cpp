@@ -22,8 +22,8 @@
 #include "controllers/scenario_player.h"
 #include "controllers/time_cursor.h"
 #include "main_window.h"
-#include "models/lease_board_model.h"
 #include "models/event_time.h"
+#include "models/lease_board_model.h"
 #include "models/message_table_model.h"
 #include "models/worker_at_view.h"
 #include "panels/channel_browser.h"
@@ -66,6 +66,12 @@ void MainWindow::wireCursor() {
     });
     connect(transport_, &TransportBar::statusMessage, this,
             [this](const QString& text) { showStatus(text, 5000); });
+    // Dragged back past what the timeline's projection holds: it takes more of the Run.
+    connect(timelineView(), &TimelineView::viewMoved, this, [this] {
+        if (!cursor_->isLive()) {
+            showProjectionsAt(cursor_->timeNs());
+        }
+    });
     // Double-click on the timeline ("follow live") returns every view to the head.
     connect(timelineView(), &TimelineView::liveChanged, this, [this](bool live) {
         if (live) {
@@ -116,17 +122,19 @@ void MainWindow::showProjectionsAt(std::optional<std::int64_t> timeNs) {
         return;
     }
     const Run& run = consoleRun_->run();
-    // The window the timeline shows around t, and as much again to drag back into.
+    // The window the timeline shows around t, and as much again to drag back
+    // into; further back when the view was dragged there.
     const auto span = static_cast<std::int64_t>(timelineView()->spanSeconds() * 1e9);
-    timelineAt_.showAt(run, *timeNs, std::max<std::int64_t>(3 * span, 60'000'000'000LL));
+    const std::int64_t shownFrom = *timeNs - timelineView()->viewStartNs() + span;
+    timelineAt_.showAt(run, *timeNs,
+                       std::max<std::int64_t>({3 * span, 60'000'000'000LL, shownFrom}));
     timelineView()->setModel(&timelineAt_.model());
     chartsAt_.showAt(run, workQueue(), *timeNs);
     charts_->setModel(&chartsAt_.model());
     const double since = static_cast<double>(*timeNs - cursor_->startNs()) / 1e9;
-    channels_->showRunAt(cursor_->state().channels,
-                         QStringLiteral("%1 s into the run (%2)")
-                             .arg(since, 0, 'f', 3)
-                             .arg(formatClock(*timeNs, true)));
+    channels_->showRunAt(cursor_->state().channels, QStringLiteral("%1 s into the run (%2)")
+                                                        .arg(since, 0, 'f', 3)
+                                                        .arg(formatClock(*timeNs, true)));
 }
 
 std::string MainWindow::workQueue() const {

@@ -197,9 +197,9 @@ std::size_t firstChangeFrom(const List& list, std::uint64_t eventCount) {
 }
 
 std::uint64_t& channelCount(RunState& state, const MessageAt& message) {
-    auto it = std::lower_bound(
-        state.channels.begin(), state.channels.end(), message.channel,
-        [](const ChannelAt& c, const Name& name) { return c.channel < name; });
+    auto it =
+        std::lower_bound(state.channels.begin(), state.channels.end(), message.channel,
+                         [](const ChannelAt& c, const Name& name) { return c.channel < name; });
     if (it == state.channels.end() || it->channel != message.channel) {
         it = state.channels.insert(it, ChannelAt{});
         it->channel = message.channel;

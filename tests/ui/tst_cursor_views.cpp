@@ -132,17 +132,17 @@ bool sameBuckets(const ChartsModel& a, const ChartsModel& b) {
         const SecondBucket& x = a.buckets()[i];
         const SecondBucket& y = b.buckets()[i];
         if (x.second != y.second || x.sent != y.sent || x.acked != y.acked ||
-            x.redelivered != y.redelivered || x.rejected != y.rejected ||
-            x.waiting != y.waiting || x.inFlight != y.inFlight) {
+            x.redelivered != y.redelivered || x.rejected != y.rejected || x.waiting != y.waiting ||
+            x.inFlight != y.inFlight) {
             return false;
         }
     }
     return true;
 }
 
-const std::vector<std::int64_t> kInstantsMs = {0,    100,  999,  1000, 1200, 1500, 1999, 2000,
-                                               2400, 2500, 2600, 3100, 3200, 3999, 4000, 4500,
-                                               5199, 5200, 6000};
+const std::vector<std::int64_t> kInstantsMs = {0,    100,  999,  1000, 1200, 1500, 1999,
+                                               2000, 2400, 2500, 2600, 3100, 3200, 3999,
+                                               4000, 4500, 5199, 5200, 6000};
 
 }  // namespace
 
@@ -184,7 +184,8 @@ private Q_SLOTS:
         const auto bars = barsOf(timeline.model());
         QVERIFY(bars.count({QStringLiteral("worker-2"), messageKey("tasks", "m2"), at(2500)}));
         // m2's hand-out to worker-2 began in the window; m3's too, rejected at 3200 > t.
-        const BarSeen m3 = bars.at({QStringLiteral("worker-2"), messageKey("tasks", "m3"), at(3000)});
+        const BarSeen m3 =
+            bars.at({QStringLiteral("worker-2"), messageKey("tasks", "m3"), at(3000)});
         QCOMPARE(m3.endNs, std::int64_t(0));
         TimelineAtCursor seeded;
         seeded.showAt(run_, at(3500), 200'000'000LL);  // window from 3300 ms: m2 still out
@@ -221,6 +222,45 @@ private Q_SLOTS:
         stepped.showAt(run_, at(1200), 60'000'000'000LL);
         QVERIFY(!stepped.lastWasIncremental());
         QCOMPARE(describe(barsOf(stepped.model())), describe(expectedBarsAt(at(1200))));
+    }
+
+    // The embedded broker settles first: an ack the worker reports later,
+    // and a crashed client's return, reported by sequence alone, before the
+    // worker reports its crash. The Run settles each hand-out at the broker's
+    // report, and so does the timeline at t (no bar left open).
+    void brokerSettlementsEndTheHandOut() {
+        Run run;
+        std::vector<Event> v{sent(0, "m1", 2), sent(0, "m2", 2),
+                             ev(EventKind::WorkerStarted, 10, "worker-1"),
+                             ev(EventKind::MessageAssigned, 100, "worker-1", "m1", 7, 1),
+                             ev(EventKind::MessageAssigned, 100, "worker-1", "m2", 8, 1)};
+        auto broker = [](EventKind kind, std::int64_t ms, const std::string& id,
+                         std::uint64_t sequence) {
+            Event e = ev(kind, ms, "worker-1", id, sequence, 1);
+            e.source = EventSource::Broker;
+            return e;
+        };
+        v.push_back(broker(EventKind::BrokerAcked, 300, "m2", 8));
+        v.push_back(ev(EventKind::Acked, 301, "worker-1", "m2", 8, 1));
+        v.push_back(broker(EventKind::BrokerReturned, 500, {}, 7));
+        v.push_back(ev(EventKind::WorkerCrashed, 600, "worker-1"));
+        run.append(v);
+        TimelineAtCursor timeline;
+        timeline.showAt(run, at(300), 60'000'000'000LL);
+        QCOMPARE(leasesAt(run, run.stateAt(at(300))).size(), std::size_t(1));
+        QCOMPARE(timeline.model().openBars().size(), std::size_t(1));
+        QCOMPARE(timeline.model().lanes().at(0).bars.at(1).endNs, at(300));
+        QCOMPARE(timeline.model().lanes().at(0).bars.at(1).outcome, Outcome::Acked);
+        timeline.showAt(run, at(550), 60'000'000'000LL);
+        QVERIFY(leasesAt(run, run.stateAt(at(550))).empty());
+        QCOMPARE(run.stateAt(at(550)).messages.at(0).state, MessageState::Waiting);
+        QVERIFY(timeline.model().openBars().empty());
+        const TimelineBar& bar = timeline.model().lanes().at(0).bars.at(0);
+        QCOMPARE(bar.endNs, at(500));
+        QCOMPARE(bar.outcome, Outcome::ReturnedClosed);
+        timeline.showAt(run, at(600), 60'000'000'000LL);  // the crash report: it was the crash's
+        QCOMPARE(timeline.model().lanes().at(0).bars.at(0).outcome, Outcome::Returned);
+        QCOMPARE(timeline.model().lanes().at(0).bars.at(1).outcome, Outcome::Acked);
     }
 
     // What the view paints at t: the open hand-out ends at t, nothing starts after it.
@@ -315,8 +355,8 @@ private Q_SLOTS:
                 const ChannelAt& want = state.channels[static_cast<std::size_t>(row)];
                 QCOMPARE(model.data(model.index(row, RunChannelsModel::NameColumn)).toString(),
                          fromView(want.channel.view()));
-                for (int col = RunChannelsModel::WaitingColumn;
-                     col < RunChannelsModel::ColumnCount; ++col) {
+                for (int col = RunChannelsModel::WaitingColumn; col < RunChannelsModel::ColumnCount;
+                     ++col) {
                     QCOMPARE(model.data(model.index(row, col)).toLongLong(),
                              RunChannelsModel::count(want, col));
                 }
@@ -326,7 +366,8 @@ private Q_SLOTS:
             if (dlq) {
                 QCOMPARE(model.data(model.index(1, RunChannelsModel::NameColumn)).toString(),
                          QStringLiteral("tasks.dlq"));
-                QCOMPARE(model.data(model.index(1, RunChannelsModel::DeadLetteredColumn)).toInt(), 1);
+                QCOMPARE(model.data(model.index(1, RunChannelsModel::DeadLetteredColumn)).toInt(),
+                         1);
             }
             QCOMPARE(model.data(model.index(0, RunChannelsModel::InFlightColumn)).toInt(),
                      (ms >= 1000 && ms < 2000 ? (ms < 1500 ? 2 : 1) : 0) +

@@ -9,9 +9,9 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QHash>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QHash>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -29,10 +29,10 @@
 #include "controllers/run_controller.h"
 #include "controllers/time_cursor.h"
 #include "main_window.h"
-#include "models/message_table_model.h"
-#include "models/task_view.h"
 #include "models/message_key.h"
+#include "models/message_table_model.h"
 #include "models/run_channels_model.h"
+#include "models/task_view.h"
 #include "panels/channel_browser.h"
 #include "panels/charts_panel.h"
 #include "panels/event_log_panel.h"
@@ -40,8 +40,8 @@
 #include "panels/message_panel.h"
 #include "panels/producer_panel.h"
 #include "panels/worker_pool_panel.h"
-#include "run/run.h"
 #include "run/leases.h"
+#include "run/run.h"
 #include "run/run_landmarks.h"
 #include "runner/headless_command.h"
 #include "widgets/timeline_view.h"
@@ -188,7 +188,9 @@ QString projectionDifference(const MainWindow& window, const Run& run, std::int6
         }
     }
     if (open.size() != reported) {
-        return QStringLiteral("open bars %1 vs hand-outs open at t %2").arg(open.size()).arg(reported);
+        return QStringLiteral("open bars %1 vs hand-outs open at t %2")
+            .arg(open.size())
+            .arg(reported);
     }
     const ChartsModel* charts = window.charts()->model();
     if (charts != &window.chartsAtCursor().model() || charts->buckets().empty()) {

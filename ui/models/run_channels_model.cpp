@@ -17,9 +17,8 @@ int RunChannelsModel::columnCount(const QModelIndex& parent) const {
 }
 
 const ChannelAt* RunChannelsModel::channel(int row) const {
-    return row >= 0 && row < static_cast<int>(rows_.size())
-               ? &rows_[static_cast<std::size_t>(row)]
-               : nullptr;
+    return row >= 0 && row < static_cast<int>(rows_.size()) ? &rows_[static_cast<std::size_t>(row)]
+                                                            : nullptr;
 }
 
 qint64 RunChannelsModel::count(const ChannelAt& c, int column) {
@@ -44,8 +43,8 @@ qint64 RunChannelsModel::count(const ChannelAt& c, int column) {
 }
 
 QVariant RunChannelsModel::data(const QModelIndex& index, int role) const {
-    const ChannelAt* c = checkIndex(index, CheckIndexOption::IndexIsValid) ? channel(index.row())
-                                                                           : nullptr;
+    const ChannelAt* c =
+        checkIndex(index, CheckIndexOption::IndexIsValid) ? channel(index.row()) : nullptr;
     if (c == nullptr) {
         return {};
     }
@@ -65,7 +64,7 @@ QVariant RunChannelsModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) {
         return {};
     }
-    static const char* const names[] = {"Channel", "Waiting",       "Delayed", "In flight",
+    static const char* const names[] = {"Channel", "Waiting",       "Delayed",  "In flight",
                                         "Acked",   "Dead-lettered", "Other end"};
     static const char* const tips[] = {
         "A channel a message of this run lived in at the time cursor.",
@@ -86,9 +85,9 @@ QVariant RunChannelsModel::headerData(int section, Qt::Orientation orientation, 
 }
 
 void RunChannelsModel::setChannels(const std::vector<ChannelAt>& channels) {
-    const bool sameRows = std::equal(
-        rows_.begin(), rows_.end(), channels.begin(), channels.end(),
-        [](const ChannelAt& a, const ChannelAt& b) { return a.channel == b.channel; });
+    const bool sameRows =
+        std::equal(rows_.begin(), rows_.end(), channels.begin(), channels.end(),
+                   [](const ChannelAt& a, const ChannelAt& b) { return a.channel == b.channel; });
     if (!sameRows) {
         beginResetModel();
         rows_ = channels;

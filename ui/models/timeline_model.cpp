@@ -89,6 +89,29 @@ TimelineBar* TimelineModel::openBar(const QString& key, int* laneIndex) {
     return &l.bars[static_cast<std::size_t>(it->second - l.barBase)];
 }
 
+// The broker may report a settlement by the copy's sequence alone (the
+// ledger finds the message by it too): the open bar of that consumer's lane
+// with that sequence.
+TimelineBar* TimelineModel::openBarBySequence(const Event& e, int* laneIndex) {
+    const int li = laneIndex_.value(fromView(e.actor), -1);
+    if (li < 0 || e.sequence == 0) {
+        return nullptr;
+    }
+    TimelineLane& l = lanes_[static_cast<std::size_t>(li)];
+    const QString prefix = fromView(e.channel) + QLatin1Char('\n');
+    for (auto it = open_.cbegin(); it != open_.cend(); ++it) {
+        if (it->first != li || it->second < l.barBase || it->second - l.barBase >= l.bars.size()) {
+            continue;
+        }
+        TimelineBar& b = l.bars[static_cast<std::size_t>(it->second - l.barBase)];
+        if (b.sequence == e.sequence && b.key.startsWith(prefix)) {
+            *laneIndex = li;
+            return &b;
+        }
+    }
+    return nullptr;
+}
+
 void TimelineModel::closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Outcome outcome) {
     TimelineLane& l = lanes_[static_cast<std::size_t>(laneIndex)];
     bar.endNs = std::max(t, bar.startNs + 1);
@@ -192,21 +215,29 @@ void TimelineModel::applyEvent(const Event& e) {
             }
             break;
         }
+        // A hand-out ends at the first report of its settlement, the worker's
+        // or the broker's, as the core ledger settles it (the other report
+        // then finds no open bar).
         case EventKind::Acked:
         case EventKind::Rejected:
         case EventKind::Requeued:
+        case EventKind::BrokerAcked:
+        case EventKind::BrokerNacked:
+        case EventKind::BrokerRequeued:
         case EventKind::BrokerDeadLettered:
         case EventKind::BrokerExpired:
         case EventKind::BrokerReturned: {
             int li = -1;
-            TimelineBar* b = openBar(messageKey(e.channel, e.messageId), &li);
+            TimelineBar* b = e.messageId.empty() && e.source == EventSource::Broker
+                                 ? openBarBySequence(e, &li)
+                                 : openBar(messageKey(e.channel, e.messageId), &li);
             if (!b) {
                 break;
             }
             Outcome o = Outcome::Acked;
-            if (e.kind == EventKind::Rejected) {
+            if (e.kind == EventKind::Rejected || e.kind == EventKind::BrokerNacked) {
                 o = Outcome::Rejected;
-            } else if (e.kind == EventKind::Requeued) {
+            } else if (e.kind == EventKind::Requeued || e.kind == EventKind::BrokerRequeued) {
                 o = Outcome::Requeued;
             } else if (e.kind == EventKind::BrokerDeadLettered) {
                 o = Outcome::DeadLettered;
@@ -260,8 +291,7 @@ void TimelineModel::applyEvent(const Event& e) {
                 for (auto it = open_.cbegin(); it != open_.cend(); ++it) {
                     if (it->first == li && it->second >= l.barBase &&
                         it->second - l.barBase < l.bars.size()) {
-                        held.push_back(
-                            &l.bars[static_cast<std::size_t>(it->second - l.barBase)]);
+                        held.push_back(&l.bars[static_cast<std::size_t>(it->second - l.barBase)]);
                     }
                 }
                 const Outcome returned = e.kind == EventKind::WorkerCrashed

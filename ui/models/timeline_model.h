@@ -105,6 +105,7 @@ public:
 private:
     TimelineLane& lane(std::string_view worker);
     TimelineBar* openBar(const QString& key, int* laneIndex = nullptr);
+    TimelineBar* openBarBySequence(const Event& brokerReturned, int* laneIndex);
     void closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Outcome outcome);
     // The broker sees a crashed client's stream end before the worker reports
     // the crash: the lane's returns up to kCrashReturnWindowNs before it were

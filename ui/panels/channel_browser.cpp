@@ -25,8 +25,8 @@
 #include "dialogs/redrive_dialog.h"
 #include "events/event_stream.h"
 #include "models/channel_list_model.h"
-#include "models/run_channels_model.h"
 #include "models/core_text.h"
+#include "models/run_channels_model.h"
 #include "runner/channel_actions.h"
 #include "widgets/limited_spin_box.h"
 

@@ -63,6 +63,7 @@ void TimelineView::setSpanSeconds(double seconds) {
     spanNs_ = span;
     update();
     Q_EMIT spanChanged(spanSeconds());
+    Q_EMIT viewMoved();
 }
 
 void TimelineView::setLive(bool live) {
@@ -109,6 +110,7 @@ void TimelineView::scrubSeconds(double delta) {
         viewEndNs_ = model_->firstTimeNs() + spanNs_ / 4;
     }
     update();
+    Q_EMIT viewMoved();
 }
 
 void TimelineView::refresh() {
@@ -708,6 +710,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     setLive(false);
     viewEndNs_ = pressViewEnd_ - static_cast<std::int64_t>(dx / g.plot.width() * spanNs_);
     update();
+    Q_EMIT viewMoved();
 }
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {

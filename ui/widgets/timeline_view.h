@@ -32,6 +32,8 @@ public:
     std::optional<std::int64_t> cursorNs() const { return cursorNs_; }
 
     double spanSeconds() const { return spanNs_ / 1e9; }
+    // The earliest time the view shows now (its left edge).
+    std::int64_t viewStartNs() const { return geometry().t0; }
     void setSpanSeconds(double seconds);
     bool isLive() const { return live_; }
     const QString& selectedKey() const { return selected_; }
@@ -73,6 +75,7 @@ Q_SIGNALS:
     void messageClicked(const QString& key);
     void liveChanged(bool live);
     void spanChanged(double seconds);  // setSpanSeconds() or Ctrl+wheel
+    void viewMoved();                  // dragged, scrolled or zoomed by the user
 
 protected:
     void paintEvent(QPaintEvent* event) override;
