@@ -263,6 +263,30 @@ private Q_SLOTS:
         QCOMPARE(timeline.model().lanes().at(0).bars.at(1).outcome, Outcome::Acked);
     }
 
+    // A long playback keeps the timeline's retention window (3 minutes), as
+    // the live timeline does, not every bar since the start.
+    void longPlaybackKeepsTheRetentionWindow() {
+        Run run;
+        std::vector<Event> v;
+        for (int i = 0; i < 12000; ++i) {  // 24,000 events over 480 s
+            const std::string id = "t" + std::to_string(i);
+            v.push_back(ev(EventKind::MessageAssigned, i * 40, "worker-1", id, 0, 1));
+            v.push_back(ev(EventKind::Acked, i * 40 + 10, "worker-1", id, 0, 1));
+        }
+        run.append(v);
+        TimelineAtCursor timeline;
+        for (std::int64_t ms = 0; ms <= 480'000; ms += 5'000) {
+            timeline.showAt(run, at(ms), 60'000'000'000LL);
+            QCOMPARE(timeline.lastWasIncremental(), ms > 0);
+        }
+        const auto& bars = timeline.model().lanes().at(0).bars;
+        QVERIFY(!bars.empty());
+        // Pruned at most 16,384 events (328 s here) late: nothing from the first minute.
+        QVERIFY2(bars.front().startNs > at(60'000),
+                 qPrintable(QString::number((bars.front().startNs - at(0)) / 1'000'000)));
+        QCOMPARE(bars.back().startNs, at(479'960));
+    }
+
     // What the view paints at t: the open hand-out ends at t, nothing starts after it.
     void viewPaintsTheBarsAtT() {
         TimelineAtCursor timeline;

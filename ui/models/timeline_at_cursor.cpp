@@ -38,6 +38,7 @@ void TimelineAtCursor::rebuild(const Run& run, std::int64_t timeNs, std::int64_t
     run_ = &run;
     timeNs_ = timeNs;
     windowStartNs_ = timeNs - lookBackNs;
+    sincePrune_ = 0;
     const RunState start = run.stateAt(windowStartNs_);
     for (const WorkerAt& w : start.workers) {
         model_.addLane(w.worker.view(), w.lifecycle == EventKind::WorkerPaused,
@@ -60,13 +61,15 @@ void TimelineAtCursor::rebuild(const Run& run, std::int64_t timeNs, std::int64_t
     feed(run, run.eventCountAt(timeNs));
 }
 
+// Pruned as the live timeline is (it prunes every few batches), so a long
+// playback keeps the retention window, not the whole run.
 void TimelineAtCursor::feed(const Run& run, std::uint64_t toEvent) {
-    const bool many = toEvent - runEvents_ > 4096;
     for (; runEvents_ < toEvent; ++runEvents_) {
         model_.applyEvent(run.event(runEvents_));
-    }
-    if (many) {
-        model_.prune();
+        if (++sincePrune_ == kPruneEvery) {
+            sincePrune_ = 0;
+            model_.prune();
+        }
     }
 }
 

@@ -39,8 +39,11 @@ private:
     void rebuild(const Run& run, std::int64_t timeNs, std::int64_t lookBackNs);
     void feed(const Run& run, std::uint64_t toEvent);
 
+    static constexpr std::uint32_t kPruneEvery = 16384;  // events fed between prunes
+
     TimelineModel model_;
     const Run* run_ = nullptr;
+    std::uint32_t sincePrune_ = 0;
     std::uint64_t runEvents_ = 0;  // events fed: the run's first runEvents_ (by index)
     std::int64_t timeNs_ = 0;
     std::int64_t windowStartNs_ = 0;
