@@ -12,6 +12,7 @@
 #include <QHash>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -208,6 +209,20 @@ QString projectionDifference(const MainWindow& window, const Run& run, std::int6
     if (!channels->showingRun() || !channels->asOfText().contains(QStringLiteral("As of")) ||
         channels->runModel()->rowCount() != static_cast<int>(want.channels.size())) {
         return QStringLiteral("the Channels view does not show the run's channels at t");
+    }
+    for (int row = 0; row < channels->runModel()->rowCount(); ++row) {
+        if (!(*channels->runModel()->channel(row) == want.channels[static_cast<std::size_t>(row)])) {
+            return QStringLiteral("channel row %1 differs from the Run's at t").arg(row);
+        }
+    }
+    const QPushButton* purge = nullptr;
+    for (const QPushButton* b : channels->findChildren<QPushButton*>()) {
+        if (b->text() == QStringLiteral("Purge…")) {
+            purge = b;
+        }
+    }
+    if (purge == nullptr || purge->isEnabled()) {
+        return QStringLiteral("Purge (a server action) is on at a time cursor");
     }
     return {};
 }
