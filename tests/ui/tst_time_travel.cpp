@@ -211,7 +211,8 @@ QString projectionDifference(const MainWindow& window, const Run& run, std::int6
         return QStringLiteral("the Channels view does not show the run's channels at t");
     }
     for (int row = 0; row < channels->runModel()->rowCount(); ++row) {
-        if (!(*channels->runModel()->channel(row) == want.channels[static_cast<std::size_t>(row)])) {
+        if (!(*channels->runModel()->channel(row) ==
+              want.channels[static_cast<std::size_t>(row)])) {
             return QStringLiteral("channel row %1 differs from the Run's at t").arg(row);
         }
     }
