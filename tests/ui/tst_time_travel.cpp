@@ -1,7 +1,8 @@
 // Time travel in the console (docs/ui.md, "Time travel"): a recording made by
 // a headless run (a crash, a dead-letter, a marker) opened in the window;
 // at several instants the message table, the counters and the worker cards
-// say what Run::stateAt(t) says; jumps land on the right events; play moves
+// say what Run::stateAt(t) says, and the timeline, the charts and the
+// Channels view show their projections of the Run at t; jumps land on the right events; play moves
 // the cursor and ends live; a live run paused at t keeps showing t while its
 // events go on, and Live returns to the head; a bad file is refused with the
 // core's message and changes nothing.
@@ -267,6 +268,7 @@ private:
     QString recording_;
     std::unique_ptr<MainWindow> window_;
     std::unique_ptr<QAbstractItemModelTester> tester_;
+    std::unique_ptr<QAbstractItemModelTester> channelsTester_;  // the run's channels at t
 };
 
 void TestTimeTravel::initTestCase() {
@@ -288,12 +290,16 @@ void TestTimeTravel::init() {
     window_ = std::make_unique<MainWindow>(options);
     tester_ = std::make_unique<QAbstractItemModelTester>(
         window_->messages(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    channelsTester_ = std::make_unique<QAbstractItemModelTester>(
+        window_->channelBrowser()->runModel(),
+        QAbstractItemModelTester::FailureReportingMode::QtTest);
     window_->resize(1600, 1000);
     window_->show();
     QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
 }
 
 void TestTimeTravel::cleanup() {
+    channelsTester_.reset();
     tester_.reset();
     window_.reset();
 }
