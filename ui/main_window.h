@@ -8,7 +8,9 @@
 
 #include "controllers/recording_comparer.h"
 #include "controllers/run_exporter.h"
+#include "models/charts_at_cursor.h"
 #include "models/charts_model.h"
+#include "models/timeline_at_cursor.h"
 #include "models/timeline_model.h"
 
 class QLabel;
@@ -76,6 +78,11 @@ public:
     EventLogModel* eventLog() const { return eventLog_; }
     const TimelineModel& timelineModel() const { return timeline_; }
     const ChartsModel& chartsModel() const { return chartsModel_; }
+    // The timeline and charts at a past time cursor: projections of the Run
+    // there (docs/ui.md, "Time travel"); the views show them while the cursor
+    // is not live.
+    const TimelineAtCursor& timelineAtCursor() const { return timelineAt_; }
+    const ChartsAtCursor& chartsAtCursor() const { return chartsAt_; }
     TimelineView* timelineView() const;
     ChartsPanel* charts() const { return charts_; }
     ExplainPanel* explainPanel() const { return explain_; }
@@ -201,6 +208,10 @@ private:
     void feedRecordingSlice();
     void finishShowing();
     void stopFeeding();
+    // The timeline, charts and Channels view at the cursor (their projections
+    // of the Run at t), or back to their live models.
+    void showProjectionsAt(std::optional<std::int64_t> timeNs);
+    std::string workQueue() const;  // the channel whose depth the charts plot
     void setLiveControlsEnabled(bool enabled);
     void wireEngine();
     void slowRefresh();
@@ -250,6 +261,9 @@ private:
     EventLogModel* eventLog_;
     TimelineModel timeline_;
     ChartsModel chartsModel_;
+    TimelineAtCursor timelineAt_;
+    ChartsAtCursor chartsAt_;
+    QString recordingChannel_;  // the work queue of the recording shown
     TimelinePanel* timelinePanel_ = nullptr;
     ChartsPanel* charts_ = nullptr;
     ExplainPanel* explain_ = nullptr;

@@ -194,6 +194,7 @@ void MainWindow::adoptRecording(const std::shared_ptr<const LoadedRecording>& re
         saveRecentRecordings(settings, recentRecordings_);
     }
     consoleRun_->reset(recording->ledgerOptions);
+    recordingChannel_ = recording->channel;
     timeline_.clear();
     chartsModel_.clear();
     recordingEndNs_ = 0;

@@ -15,9 +15,11 @@
 #include "controllers/scenario_player.h"
 #include "controllers/time_cursor.h"
 #include "main_window.h"
+#include "models/event_time.h"
 #include "models/lease_board_model.h"
 #include "models/message_table_model.h"
 #include "models/worker_at_view.h"
+#include "panels/channel_browser.h"
 #include "panels/charts_panel.h"
 #include "panels/event_log_panel.h"
 #include "panels/explain_panel.h"
@@ -46,8 +48,23 @@ void MainWindow::buildTimeMenu(QMenu* view) {
 void MainWindow::wireCursor() {
     messages_->setCursor(cursor_);
     connect(cursor_, &TimeCursor::moved, this, &MainWindow::followCursor);
+    // A new run is another run: the projections start again from it.
+    connect(consoleRun_, &ConsoleRun::wasReset, this, [this] {
+        timelineAt_.clear();
+        chartsAt_.clear();
+    });
+    chartsAt_.setLatencyLookup([this](const Event& e) -> std::int64_t {
+        const MessageRecord* r = consoleRun_->run().ledger().message(e.messageId.view());
+        return r && r->sentNs > 0 ? e.timeNs - r->sentNs : -1;
+    });
     connect(transport_, &TransportBar::statusMessage, this,
             [this](const QString& text) { showStatus(text, 5000); });
+    // Dragged back past what the timeline's projection holds: it takes more of the Run.
+    connect(timelineView(), &TimelineView::viewMoved, this, [this] {
+        if (!cursor_->isLive()) {
+            showProjectionsAt(cursor_->timeNs());
+        }
+    });
     // Double-click on the timeline ("follow live") returns every view to the head.
     connect(timelineView(), &TimelineView::liveChanged, this, [this](bool live) {
         if (live) {
@@ -68,6 +85,7 @@ void MainWindow::followCursor() {
     shownLive_ = live;
     const std::optional<std::int64_t> at =
         live ? std::nullopt : std::optional<std::int64_t>(cursor_->timeNs());
+    showProjectionsAt(at);
     timelineView()->setCursorNs(at);
     if (live) {
         timelineView()->goLive();
@@ -85,6 +103,38 @@ void MainWindow::followCursor() {
     } else if (live) {
         eventLogPanel_->followNewest();
     }
+}
+
+// At t the timeline, the charts and the Channels view show the Run at t,
+// rebuilt by their projections (a step forward feeds only the events in
+// between); live they show their own models and the server again.
+void MainWindow::showProjectionsAt(std::optional<std::int64_t> timeNs) {
+    if (!timeNs) {
+        timelineAt_.clear();
+        chartsAt_.clear();
+        timelineView()->setModel(&timeline_);
+        charts_->setModel(&chartsModel_);
+        channels_->showServer();
+        return;
+    }
+    const Run& run = consoleRun_->run();
+    // The window the timeline shows around t, and as much again to drag back
+    // into; further back when the view was dragged there.
+    const auto span = static_cast<std::int64_t>(timelineView()->spanSeconds() * 1e9);
+    const std::int64_t shownFrom = *timeNs - timelineView()->viewStartNs() + span;
+    timelineAt_.showAt(run, *timeNs,
+                       std::max<std::int64_t>({3 * span, 60'000'000'000LL, shownFrom}));
+    timelineView()->setModel(&timelineAt_.model());
+    chartsAt_.showAt(run, workQueue(), *timeNs);
+    charts_->setModel(&chartsAt_.model());
+    const double since = static_cast<double>(*timeNs - cursor_->startNs()) / 1e9;
+    channels_->showRunAt(cursor_->state().channels, QStringLiteral("%1 s into the run (%2)")
+                                                        .arg(since, 0, 'f', 3)
+                                                        .arg(formatClock(*timeNs, true)));
+}
+
+std::string MainWindow::workQueue() const {
+    return (recordingPath_.isEmpty() ? run_->channel() : recordingChannel_).toStdString();
 }
 
 void MainWindow::closeRecording() {

@@ -178,6 +178,99 @@ void ChangeLog::replay(RunState& state, Offsets from, std::uint64_t toEvent) con
     }
 }
 
+namespace {
+
+// First index of `list` whose change is of event `eventCount` or later.
+template <typename List>
+std::size_t firstChangeFrom(const List& list, std::uint64_t eventCount) {
+    std::size_t lo = 0;
+    std::size_t hi = list.size();
+    while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (list[mid].event < eventCount) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+std::uint64_t& channelCount(RunState& state, const MessageAt& message) {
+    auto it =
+        std::lower_bound(state.channels.begin(), state.channels.end(), message.channel,
+                         [](const ChannelAt& c, const Name& name) { return c.channel < name; });
+    if (it == state.channels.end() || it->channel != message.channel) {
+        it = state.channels.insert(it, ChannelAt{});
+        it->channel = message.channel;
+    }
+    return it->byState[static_cast<std::size_t>(message.state)];
+}
+
+void countHolding(RunState& state, const MessageAt& message, std::int64_t delta) {
+    if (message.state != MessageState::InFlight)
+        return;
+    for (WorkerAt& w : state.workers) {
+        if (w.worker == message.worker) {
+            w.holding = static_cast<std::uint32_t>(static_cast<std::int64_t>(w.holding) + delta);
+            return;
+        }
+    }
+}
+
+}  // namespace
+
+ChangeLog::Offsets ChangeLog::offsetsAfter(std::uint64_t eventCount) const {
+    return {firstChangeFrom(messageChanges_, eventCount),
+            firstChangeFrom(workerChanges_, eventCount),
+            firstChangeFrom(summaryChanges_, eventCount)};
+}
+
+void ChangeLog::advance(RunState& state, std::uint64_t toEvent) const {
+    const Offsets from = offsetsAfter(state.events);
+    // Workers first, so a message handed to a worker first seen in this
+    // stretch counts in its holding (as completeState counts it).
+    for (std::size_t i = from.workers; i < workerChanges_.size(); ++i) {
+        const WordChange& c = workerChanges_[i];
+        if (c.event >= toEvent)
+            break;
+        const std::uint32_t row = c.slot / kWorkerFields;
+        if (row == state.workers.size()) {
+            state.workers.emplace_back().worker = workers_[row].worker;
+            for (const MessageAt& m : state.messages)  // held before its row existed
+                if (m.state == MessageState::InFlight && m.worker == state.workers.back().worker)
+                    ++state.workers.back().holding;
+        }
+        setWorkerField(state.workers[row], c.slot % kWorkerFields, c.value);
+    }
+    for (std::size_t i = from.messages; i < messageChanges_.size(); ++i) {
+        const MessageChange& c = messageChanges_[i];
+        if (c.event >= toEvent)
+            break;
+        if (c.message == state.messages.size()) {
+            state.messages.push_back(c.after);
+        } else {
+            MessageAt& before = state.messages[c.message];
+            --channelCount(state, before);
+            countHolding(state, before, -1);
+            before = c.after;
+        }
+        ++channelCount(state, c.after);
+        countHolding(state, c.after, +1);
+    }
+    for (std::size_t i = from.summary; i < summaryChanges_.size(); ++i) {
+        const WordChange& c = summaryChanges_[i];
+        if (c.event >= toEvent)
+            break;
+        setWord(state.summary, c.slot, static_cast<std::uint64_t>(c.value));
+    }
+    // A channel is listed while a message lives in it (completeState's rule).
+    std::erase_if(state.channels, [](const ChannelAt& c) {
+        return std::all_of(c.byState.begin(), c.byState.end(),
+                           [](std::uint64_t n) { return n == 0; });
+    });
+}
+
 ChangeLog::Offsets ChangeLog::offsets() const {
     return {messageChanges_.size(), workerChanges_.size(), summaryChanges_.size()};
 }

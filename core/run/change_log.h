@@ -49,6 +49,12 @@ public:
     // Applies the changes of events [state.events, toEvent) to `state`, whose
     // change lists stood at `from`. Leaves state.events alone.
     void replay(RunState& state, Offsets from, std::uint64_t toEvent) const;
+    // Applies the changes of events [state.events, toEvent) to a complete
+    // state (Run::completeState's channels and holdings kept up to date as
+    // its messages change). Leaves state.events alone.
+    void advance(RunState& state, std::uint64_t toEvent) const;
+    // Where each change list stood after the first `eventCount` events.
+    Offsets offsetsAfter(std::uint64_t eventCount) const;
 
     Offsets offsets() const;
     const std::vector<MessageAt>& messages() const { return messages_; }

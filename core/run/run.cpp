@@ -84,6 +84,19 @@ RunState Run::stateAfter(std::uint64_t eventCount) const {
     return state;
 }
 
+bool Run::advance(RunState& state, std::uint64_t eventCount) const {
+    const std::uint64_t n = std::min(eventCount, events_.size());
+    if (n < state.events)
+        return false;
+    if (n == state.events)
+        return true;
+    changes_.advance(state, n);
+    state.events = n;
+    state.summary.eventsApplied = n;  // the one word the change log does not record
+    state.timeNs = streamTimeNs(n - 1);
+    return true;
+}
+
 // What follows from the messages: the per-channel split and what each worker holds.
 void Run::completeState(RunState& state) {
     std::unordered_map<Name, std::size_t> channelRow;

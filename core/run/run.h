@@ -87,6 +87,15 @@ public:
     RunState stateAt(std::int64_t timeNs) const;
     RunState stateAfter(std::uint64_t eventCount) const;
     RunState head() const { return stateAfter(eventCount()); }
+    // Moves `state` (made by stateAt / stateAfter / advance of this run)
+    // forward to after the first `eventCount` events (beyond the end = the
+    // head), replaying only the changes in between: what a view stepping
+    // forward in time pays, instead of a copy of every message. False, and
+    // the state untouched, for a count before state.events.
+    bool advance(RunState& state, std::uint64_t eventCount) const;
+    bool advanceTo(RunState& state, std::int64_t timeNs) const {
+        return advance(state, eventCountAt(timeNs));
+    }
 
     // Messages in first-seen order (RunState::messages is indexed the same way).
     std::size_t messageCount() const { return changes_.messages().size(); }

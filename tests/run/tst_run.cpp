@@ -170,6 +170,43 @@ private Q_SLOTS:
         QCOMPARE(differenceFromLedger(run.head(), run, run.ledger()), std::string());
     }
 
+    // advance() from any earlier state, in one step or event by event, gives
+    // what stateAfter() gives: messages, workers (holdings too), summary and
+    // the per-channel split (the dead-lettered copy moves channel).
+    void advanceEqualsAFreshState() {
+        RunModelOptions options;
+        options.ledger.maxReceiveCount = 2;
+        options.checkpointInterval = 3;
+        Run run(options);
+        auto events = crashAndDeadLetterTimeline();
+        Event dlq = makeEvent(335, EventKind::BrokerDeadLettered, "m2");
+        dlq.source = EventSource::Broker;
+        dlq.detail = "q.dead";
+        events.insert(events.begin() + 16, dlq);
+        run.append(events);
+        auto same = [](const RunState& a, const RunState& b) {
+            return a.events == b.events && a.timeNs == b.timeNs &&
+                   sameSummary(a.summary, b.summary) && a.messages == b.messages &&
+                   a.workers == b.workers && a.channels == b.channels;
+        };
+        RunState stepped = run.stateAfter(0);
+        for (std::uint64_t to = 0; to <= events.size() + 1; ++to) {
+            QVERIFY(run.advance(stepped, to));
+            QVERIFY2(same(stepped, run.stateAfter(to)), qPrintable(QString::number(to)));
+            for (std::uint64_t from = 0; from <= to; ++from) {
+                RunState state = run.stateAfter(from);
+                QVERIFY(run.advance(state, to));
+                QVERIFY2(same(state, run.stateAfter(to)),
+                         qPrintable(QStringLiteral("%1 -> %2").arg(from).arg(to)));
+            }
+        }
+        RunState late = run.stateAfter(10);
+        QVERIFY(!run.advance(late, 4));
+        QCOMPARE(late.events, std::uint64_t(10));
+        QVERIFY(run.advanceTo(late, 310));
+        QVERIFY(same(late, run.stateAt(310)));
+    }
+
     // The head ledger forgets finished messages beyond its bound; the run
     // keeps every message's state.
     void forgottenMessagesStayInTheRun() {

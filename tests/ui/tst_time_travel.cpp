@@ -1,7 +1,8 @@
 // Time travel in the console (docs/ui.md, "Time travel"): a recording made by
 // a headless run (a crash, a dead-letter, a marker) opened in the window;
 // at several instants the message table, the counters and the worker cards
-// say what Run::stateAt(t) says; jumps land on the right events; play moves
+// say what Run::stateAt(t) says, and the timeline, the charts and the
+// Channels view show their projections of the Run at t; jumps land on the right events; play moves
 // the cursor and ends live; a live run paused at t keeps showing t while its
 // events go on, and Live returns to the head; a bad file is refused with the
 // core's message and changes nothing.
@@ -9,8 +10,10 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QHash>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -28,14 +31,18 @@
 #include "controllers/run_controller.h"
 #include "controllers/time_cursor.h"
 #include "main_window.h"
+#include "models/message_key.h"
 #include "models/message_table_model.h"
+#include "models/run_channels_model.h"
 #include "models/task_view.h"
+#include "panels/channel_browser.h"
 #include "panels/charts_panel.h"
 #include "panels/event_log_panel.h"
 #include "panels/explain_panel.h"
 #include "panels/message_panel.h"
 #include "panels/producer_panel.h"
 #include "panels/worker_pool_panel.h"
+#include "run/leases.h"
 #include "run/run.h"
 #include "run/run_landmarks.h"
 #include "runner/headless_command.h"
@@ -146,6 +153,82 @@ QString cardsDifference(const MainWindow& window, const RunState& state) {
     return {};
 }
 
+// Empty when the timeline, the charts and the Channels view show the Run at
+// t (their projections there); else the first difference.
+QString projectionDifference(const MainWindow& window, const Run& run, std::int64_t t) {
+    const RunState want = run.stateAt(t);
+    const TimelineView* view = window.timelineView();
+    if (view->model() != &window.timelineAtCursor().model()) {
+        return QStringLiteral("the timeline does not show its projection at t");
+    }
+    for (const TimelineView::PaintedBar& p : view->paintedBars()) {
+        if (p.bar->startNs > t || p.drawnEndNs > t) {
+            return QStringLiteral("a bar painted after t");
+        }
+    }
+    // Open bars: the hand-outs the Run has open at t, by the same worker;
+    // each one its worker had reported by t (a bar starts at the worker's
+    // MessageAssigned: the broker's BrokerDelivered comes microseconds first).
+    QHash<QString, QString> open;
+    for (const auto& [lane, bar] : view->model()->openBars()) {
+        open.insert(bar->key, view->model()->lanes()[static_cast<std::size_t>(lane)].worker);
+    }
+    int reported = 0;
+    for (const Lease& lease : leasesAt(run, want)) {
+        const QString key = messageKey(lease.channel.view(), run.messageId(lease.message));
+        bool assigned = false;
+        for (const std::uint32_t i : run.messageEvents(lease.message)) {
+            const Event& e = run.event(i);
+            assigned = assigned || (i < want.events && e.kind == EventKind::MessageAssigned &&
+                                    e.actor == lease.worker && e.timeNs >= lease.handedOutNs);
+        }
+        if (assigned) {
+            ++reported;
+            if (open.value(key) != fromView(lease.worker.view())) {
+                return QStringLiteral("no open bar for a hand-out open at t: ") + key;
+            }
+        }
+    }
+    if (open.size() != reported) {
+        return QStringLiteral("open bars %1 vs hand-outs open at t %2")
+            .arg(open.size())
+            .arg(reported);
+    }
+    const ChartsModel* charts = window.charts()->model();
+    if (charts != &window.chartsAtCursor().model() || charts->buckets().empty()) {
+        return QStringLiteral("the charts do not show their projection at t");
+    }
+    if (charts->buckets().back().second != (t - run.event(0).timeNs) / 1'000'000'000LL) {
+        return QStringLiteral("the newest bucket does not hold t");
+    }
+    const ChannelAt* queue = want.channel("tasks.timetravel");
+    const qint64 waiting = queue ? static_cast<qint64>(queue->count(MessageState::Waiting)) : 0;
+    if (charts->buckets().back().waiting != waiting) {
+        return QStringLiteral("depth %1 vs %2").arg(charts->buckets().back().waiting).arg(waiting);
+    }
+    const ChannelBrowser* channels = window.channelBrowser();
+    if (!channels->showingRun() || !channels->asOfText().contains(QStringLiteral("As of")) ||
+        channels->runModel()->rowCount() != static_cast<int>(want.channels.size())) {
+        return QStringLiteral("the Channels view does not show the run's channels at t");
+    }
+    for (int row = 0; row < channels->runModel()->rowCount(); ++row) {
+        if (!(*channels->runModel()->channel(row) ==
+              want.channels[static_cast<std::size_t>(row)])) {
+            return QStringLiteral("channel row %1 differs from the Run's at t").arg(row);
+        }
+    }
+    const QPushButton* purge = nullptr;
+    for (const QPushButton* b : channels->findChildren<QPushButton*>()) {
+        if (b->text() == QStringLiteral("Purge…")) {
+            purge = b;
+        }
+    }
+    if (purge == nullptr || purge->isEnabled()) {
+        return QStringLiteral("Purge (a server action) is on at a time cursor");
+    }
+    return {};
+}
+
 // Stream times of the events that are `landmark`, each once, oldest first.
 std::vector<std::int64_t> landmarkTimes(const Run& run, Landmark landmark) {
     std::vector<std::int64_t> times;
@@ -185,6 +268,7 @@ private:
     QString recording_;
     std::unique_ptr<MainWindow> window_;
     std::unique_ptr<QAbstractItemModelTester> tester_;
+    std::unique_ptr<QAbstractItemModelTester> channelsTester_;  // the run's channels at t
 };
 
 void TestTimeTravel::initTestCase() {
@@ -206,12 +290,16 @@ void TestTimeTravel::init() {
     window_ = std::make_unique<MainWindow>(options);
     tester_ = std::make_unique<QAbstractItemModelTester>(
         window_->messages(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    channelsTester_ = std::make_unique<QAbstractItemModelTester>(
+        window_->channelBrowser()->runModel(),
+        QAbstractItemModelTester::FailureReportingMode::QtTest);
     window_->resize(1600, 1000);
     window_->show();
     QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
 }
 
 void TestTimeTravel::cleanup() {
+    channelsTester_.reset();
     tester_.reset();
     window_.reset();
 }
@@ -256,6 +344,8 @@ void TestTimeTravel::everyViewShowsTheStateAtTheCursor() {
         QVERIFY(*selected < run().eventCountAt(t));
         QVERIFY2(window_->charts()->cursorLineX().has_value(), qPrintable(at));
         QVERIFY2(*window_->charts()->cursorLineX() <= 0, qPrintable(at));
+        QVERIFY2(projectionDifference(*window_, run(), t).isEmpty(),
+                 qPrintable(projectionDifference(*window_, run(), t) + at));
     }
     // At the head, the newest explanation is the one at the cursor.
     cursor()->moveTo(head);
@@ -268,6 +358,9 @@ void TestTimeTravel::everyViewShowsTheStateAtTheCursor() {
     QVERIFY(window_->timelineView()->isLive());
     QVERIFY(!window_->charts()->cursorLineX().has_value());
     QCOMPARE(window_->explainPanel()->currentLine(), -1);
+    QCOMPARE(window_->timelineView()->model(), &window_->timelineModel());
+    QCOMPARE(window_->charts()->model(), &window_->chartsModel());
+    QVERIFY(!window_->channelBrowser()->showingRun());
 }
 
 void TestTimeTravel::jumpsLandOnTheirLandmarks() {

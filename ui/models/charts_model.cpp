@@ -94,56 +94,60 @@ SecondBucket& ChartsModel::bucketAt(std::int64_t timeNs) {
     return buckets_[static_cast<std::size_t>(idx)];
 }
 
+void ChartsModel::applyEvent(const Event& e) {
+    switch (e.kind) {
+        case EventKind::TaskSent:
+            ++bucketAt(e.timeNs).sent;
+            break;
+        case EventKind::Acked: {
+            ++bucketAt(e.timeNs).acked;
+            ++perWorker_[fromView(e.actor)];
+            if (latency_) {
+                const std::int64_t ns = latency_(e);
+                if (ns >= 0) {
+                    ++bins_[static_cast<std::size_t>(latencyBin(ns))];
+                }
+            }
+            break;
+        }
+        case EventKind::MessageAssigned: {
+            // Workers report hand-outs; a message handed out before is a redelivery.
+            const QString key = messageKey(e.channel, e.messageId);
+            if (handedOut_.size() > 300000) {
+                handedOut_.clear();
+            }
+            if (handedOut_.contains(key)) {
+                ++bucketAt(e.timeNs).redelivered;
+            } else {
+                handedOut_.insert(key);
+                return;
+            }
+            break;
+        }
+        case EventKind::Rejected:
+            ++bucketAt(e.timeNs).rejected;
+            break;
+        case EventKind::ConfigChanged: {
+            bucketAt(e.timeNs);
+            QString text = QString::fromStdString(e.detail);
+            if (e.source == EventSource::Worker && !e.actor.empty()) {
+                text = fromView(e.actor) + QStringLiteral(": ") + text;
+            }
+            markers_.emplace_back(static_cast<double>(e.timeNs - originNs_) / 1e9, text);
+            if (markers_.size() > 200) {
+                markers_.pop_front();
+            }
+            break;
+        }
+        default:
+            return;
+    }
+    ++version_;
+}
+
 void ChartsModel::apply(const std::vector<Event>& batch) {
     for (const Event& e : batch) {
-        switch (e.kind) {
-            case EventKind::TaskSent:
-                ++bucketAt(e.timeNs).sent;
-                break;
-            case EventKind::Acked: {
-                ++bucketAt(e.timeNs).acked;
-                ++perWorker_[fromView(e.actor)];
-                if (latency_) {
-                    const std::int64_t ns = latency_(e);
-                    if (ns >= 0) {
-                        ++bins_[static_cast<std::size_t>(latencyBin(ns))];
-                    }
-                }
-                break;
-            }
-            case EventKind::MessageAssigned: {
-                // Workers report hand-outs; a message handed out before is a redelivery.
-                const QString key = messageKey(e.channel, e.messageId);
-                if (handedOut_.size() > 300000) {
-                    handedOut_.clear();
-                }
-                if (handedOut_.contains(key)) {
-                    ++bucketAt(e.timeNs).redelivered;
-                } else {
-                    handedOut_.insert(key);
-                    continue;
-                }
-                break;
-            }
-            case EventKind::Rejected:
-                ++bucketAt(e.timeNs).rejected;
-                break;
-            case EventKind::ConfigChanged: {
-                bucketAt(e.timeNs);
-                QString text = QString::fromStdString(e.detail);
-                if (e.source == EventSource::Worker && !e.actor.empty()) {
-                    text = fromView(e.actor) + QStringLiteral(": ") + text;
-                }
-                markers_.emplace_back(static_cast<double>(e.timeNs - originNs_) / 1e9, text);
-                if (markers_.size() > 200) {
-                    markers_.pop_front();
-                }
-                break;
-            }
-            default:
-                continue;
-        }
-        ++version_;
+        applyEvent(e);
     }
 }
 

@@ -39,6 +39,7 @@ public:
     void setRetentionSeconds(int seconds) { retention_ = seconds; }
 
     void apply(const std::vector<Event>& batch);
+    void applyEvent(const Event& event);  // one event (ChartsAtCursor reads the Run in place)
     void sampleDepth(std::int64_t nowNs, qint64 waiting, qint64 inFlight);
     void clear();
 

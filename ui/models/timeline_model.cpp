@@ -42,6 +42,12 @@ void TimelineModel::addMarker(std::int64_t timeNs, const QString& text) {
     }
 }
 
+void TimelineModel::addLane(std::string_view worker, bool paused, bool crashed) {
+    TimelineLane& l = lane(worker);
+    l.paused = paused;
+    l.crashed = crashed;
+}
+
 TimelineLane& TimelineModel::lane(std::string_view worker) {
     const QString name = fromView(worker);
     const auto it = laneIndex_.constFind(name);
@@ -83,6 +89,29 @@ TimelineBar* TimelineModel::openBar(const QString& key, int* laneIndex) {
     return &l.bars[static_cast<std::size_t>(it->second - l.barBase)];
 }
 
+// The broker may report a settlement by the copy's sequence alone (the
+// ledger finds the message by it too): the open bar of that consumer's lane
+// with that sequence.
+TimelineBar* TimelineModel::openBarBySequence(const Event& e, int* laneIndex) {
+    const int li = laneIndex_.value(fromView(e.actor), -1);
+    if (li < 0 || e.sequence == 0) {
+        return nullptr;
+    }
+    TimelineLane& l = lanes_[static_cast<std::size_t>(li)];
+    const QString prefix = fromView(e.channel) + QLatin1Char('\n');
+    for (auto it = open_.cbegin(); it != open_.cend(); ++it) {
+        if (it->first != li || it->second < l.barBase || it->second - l.barBase >= l.bars.size()) {
+            continue;
+        }
+        TimelineBar& b = l.bars[static_cast<std::size_t>(it->second - l.barBase)];
+        if (b.sequence == e.sequence && b.key.startsWith(prefix)) {
+            *laneIndex = li;
+            return &b;
+        }
+    }
+    return nullptr;
+}
+
 void TimelineModel::closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Outcome outcome) {
     TimelineLane& l = lanes_[static_cast<std::size_t>(laneIndex)];
     bar.endNs = std::max(t, bar.startNs + 1);
@@ -102,194 +131,205 @@ void TimelineModel::closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Ou
     open_.remove(bar.key);
 }
 
-void TimelineModel::apply(const std::vector<Event>& batch) {
-    for (const Event& e : batch) {
-        if (firstNs_ == 0) {
-            firstNs_ = e.timeNs;
+void TimelineModel::applyEvent(const Event& e) {
+    if (firstNs_ == 0) {
+        firstNs_ = e.timeNs;
+    }
+    lastNs_ = std::max(lastNs_, e.timeNs);
+    switch (e.kind) {
+        case EventKind::PollStarted: {
+            TimelineLane& l = lane(e.actor);
+            TimelinePoll p;
+            p.startNs = e.timeNs;
+            p.requested = static_cast<int>(e.value);
+            p.batch = ++l.pollCounter;
+            l.polls.push_back(p);
+            break;
         }
-        lastNs_ = std::max(lastNs_, e.timeNs);
-        switch (e.kind) {
-            case EventKind::PollStarted: {
-                TimelineLane& l = lane(e.actor);
-                TimelinePoll p;
-                p.startNs = e.timeNs;
-                p.requested = static_cast<int>(e.value);
-                p.batch = ++l.pollCounter;
-                l.polls.push_back(p);
-                break;
+        case EventKind::PollReturned: {
+            TimelineLane& l = lane(e.actor);
+            TimelinePoll* p = nullptr;
+            if (!l.polls.empty() && l.polls.back().endNs == 0) {
+                p = &l.polls.back();
+            } else {
+                TimelinePoll np;
+                np.startNs = e.timeNs - e.count2 * 1'000'000;
+                np.batch = ++l.pollCounter;
+                l.polls.push_back(np);
+                p = &l.polls.back();
             }
-            case EventKind::PollReturned: {
-                TimelineLane& l = lane(e.actor);
-                TimelinePoll* p = nullptr;
-                if (!l.polls.empty() && l.polls.back().endNs == 0) {
-                    p = &l.polls.back();
-                } else {
-                    TimelinePoll np;
-                    np.startNs = e.timeNs - e.count2 * 1'000'000;
-                    np.batch = ++l.pollCounter;
-                    l.polls.push_back(np);
-                    p = &l.polls.back();
-                }
-                p->endNs = std::max(e.timeNs, p->startNs + 1);
-                p->received = static_cast<int>(e.value);
-                p->lastSettleNs = p->endNs;
-                l.longestPollNs = std::max(l.longestPollNs, p->endNs - p->startNs);
-                break;
+            p->endNs = std::max(e.timeNs, p->startNs + 1);
+            p->received = static_cast<int>(e.value);
+            p->lastSettleNs = p->endNs;
+            l.longestPollNs = std::max(l.longestPollNs, p->endNs - p->startNs);
+            break;
+        }
+        case EventKind::MessageAssigned: {
+            const QString key = messageKey(e.channel, e.messageId);
+            int prevLane = -1;
+            if (TimelineBar* prev = openBar(key, &prevLane)) {
+                // Handed out again: the old hand-out ended unsettled (a crash
+                // reported later colours it as one, see blameCrash()).
+                closeBar(prevLane, *prev, e.timeNs, Outcome::ReturnedClosed);
             }
-            case EventKind::MessageAssigned: {
-                const QString key = messageKey(e.channel, e.messageId);
-                int prevLane = -1;
-                if (TimelineBar* prev = openBar(key, &prevLane)) {
-                    // Handed out again: the old hand-out ended unsettled (a crash
-                    // reported later colours it as one, see blameCrash()).
-                    closeBar(prevLane, *prev, e.timeNs, Outcome::ReturnedClosed);
-                }
-                TimelineLane& l = lane(e.actor);
-                const int li = laneIndex_.value(fromView(e.actor));
-                TimelineBar b;
-                b.startNs = e.timeNs;
-                b.key = key;
-                b.batch = l.pollCounter;
-                b.receiveCount = e.receiveCount;
-                b.sequence = e.sequence;
-                if (handouts_.size() > 300000) {
-                    handouts_.clear();  // bounded; very old tasks lose only the redelivery notch
-                }
-                int& seen = handouts_[key];
-                b.redelivery = seen > 0 || e.receiveCount > 1 || prevLane >= 0;
-                ++seen;
-                // First sub-row free at this time; else the one that frees up first.
-                int slot = -1;
-                int best = 0;
-                for (int s = 0; s < kMaxSlots; ++s) {
-                    if (l.slotBusyUntil[static_cast<std::size_t>(s)] <= e.timeNs) {
-                        slot = s;
-                        break;
-                    }
-                    if (l.slotBusyUntil[static_cast<std::size_t>(s)] <
-                        l.slotBusyUntil[static_cast<std::size_t>(best)]) {
-                        best = s;
-                    }
-                }
-                if (slot < 0) {
-                    slot = best;
-                }
-                b.slot = static_cast<std::uint8_t>(slot);
-                l.slotBusyUntil[static_cast<std::size_t>(slot)] = kOpen;
-                l.slotsUsed = std::max(l.slotsUsed, slot + 1);
-                open_.insert(key, {li, l.barBase + l.bars.size()});
-                l.bars.push_back(std::move(b));
-                break;
+            TimelineLane& l = lane(e.actor);
+            const int li = laneIndex_.value(fromView(e.actor));
+            TimelineBar b;
+            b.startNs = e.timeNs;
+            b.key = key;
+            b.batch = l.pollCounter;
+            b.receiveCount = e.receiveCount;
+            b.sequence = e.sequence;
+            if (handouts_.size() > 300000) {
+                handouts_.clear();  // bounded; very old tasks lose only the redelivery notch
             }
-            case EventKind::Redelivered: {
-                if (TimelineBar* b = openBar(messageKey(e.channel, e.messageId))) {
-                    b->redelivery = true;
-                }
-                break;
-            }
-            case EventKind::Acked:
-            case EventKind::Rejected:
-            case EventKind::Requeued:
-            case EventKind::BrokerDeadLettered:
-            case EventKind::BrokerExpired:
-            case EventKind::BrokerReturned: {
-                int li = -1;
-                TimelineBar* b = openBar(messageKey(e.channel, e.messageId), &li);
-                if (!b) {
+            int& seen = handouts_[key];
+            b.redelivery = seen > 0 || e.receiveCount > 1 || prevLane >= 0;
+            ++seen;
+            // First sub-row free at this time; else the one that frees up first.
+            int slot = -1;
+            int best = 0;
+            for (int s = 0; s < kMaxSlots; ++s) {
+                if (l.slotBusyUntil[static_cast<std::size_t>(s)] <= e.timeNs) {
+                    slot = s;
                     break;
                 }
-                Outcome o = Outcome::Acked;
-                if (e.kind == EventKind::Rejected) {
-                    o = Outcome::Rejected;
-                } else if (e.kind == EventKind::Requeued) {
-                    o = Outcome::Requeued;
-                } else if (e.kind == EventKind::BrokerDeadLettered) {
-                    o = Outcome::DeadLettered;
-                } else if (e.kind == EventKind::BrokerExpired) {
-                    o = Outcome::Expired;
-                } else if (e.kind == EventKind::BrokerReturned) {
-                    // The stream ended unsettled; a crash is only known when its
-                    // worker says so (blameCrash()).
-                    o = Outcome::ReturnedClosed;
+                if (l.slotBusyUntil[static_cast<std::size_t>(s)] <
+                    l.slotBusyUntil[static_cast<std::size_t>(best)]) {
+                    best = s;
                 }
-                closeBar(li, *b, e.timeNs, o);
-                break;
             }
-            case EventKind::WorkerStarted:
-            case EventKind::WorkerPaused:
-            case EventKind::WorkerResumed:
-            case EventKind::WorkerCrashed:
-            case EventKind::WorkerReconnected:
-            case EventKind::WorkerStopped: {
-                TimelineLane& l = lane(e.actor);
-                const int li = laneIndex_.value(fromView(e.actor));
-                LaneMark m;
-                m.timeNs = e.timeNs;
-                switch (e.kind) {
-                    case EventKind::WorkerStarted:
-                        m.kind = LaneMarkKind::Started;
-                        break;
-                    case EventKind::WorkerPaused:
-                        m.kind = LaneMarkKind::Paused;
-                        break;
-                    case EventKind::WorkerResumed:
-                        m.kind = LaneMarkKind::Resumed;
-                        break;
-                    case EventKind::WorkerCrashed:
-                        m.kind = LaneMarkKind::Crashed;
-                        break;
-                    case EventKind::WorkerReconnected:
-                        m.kind = LaneMarkKind::Reconnected;
-                        break;
-                    default:
-                        m.kind = LaneMarkKind::Stopped;
-                        break;
-                }
-                l.marks.push_back(m);
-                l.paused = e.kind == EventKind::WorkerPaused;
-                l.crashed = e.kind == EventKind::WorkerCrashed;
-                if (e.kind == EventKind::WorkerCrashed || e.kind == EventKind::WorkerStopped) {
-                    // Unsettled hand-outs of this worker go back to the queue. The open
-                    // bars are found through open_, not by walking the lane's history.
-                    std::vector<TimelineBar*> held;
-                    for (auto it = open_.cbegin(); it != open_.cend(); ++it) {
-                        if (it->first == li && it->second >= l.barBase &&
-                            it->second - l.barBase < l.bars.size()) {
-                            held.push_back(
-                                &l.bars[static_cast<std::size_t>(it->second - l.barBase)]);
-                        }
-                    }
-                    const Outcome returned = e.kind == EventKind::WorkerCrashed
-                                                 ? Outcome::Returned
-                                                 : Outcome::ReturnedClosed;
-                    for (TimelineBar* b : held) {
-                        if (b->endNs == 0) {
-                            closeBar(li, *b, e.timeNs, returned);
-                        }
-                    }
-                    if (e.kind == EventKind::WorkerCrashed) {
-                        blameCrash(l, e.timeNs);
-                    }
-                    if (!l.polls.empty() && l.polls.back().endNs == 0) {
-                        TimelinePoll& p = l.polls.back();
-                        p.endNs = std::max(e.timeNs, p.startNs + 1);
-                        p.received = 0;
-                        l.longestPollNs = std::max(l.longestPollNs, p.endNs - p.startNs);
-                    }
-                }
-                break;
+            if (slot < 0) {
+                slot = best;
             }
-            case EventKind::ConfigChanged: {
-                QString text = QString::fromStdString(e.detail);
-                if (!e.actor.empty() && e.source == EventSource::Worker) {
-                    text = fromView(e.actor) + QStringLiteral(": ") + text;
-                }
-                addMarker(e.timeNs, text);
-                break;
-            }
-            default:
-                break;
+            b.slot = static_cast<std::uint8_t>(slot);
+            l.slotBusyUntil[static_cast<std::size_t>(slot)] = kOpen;
+            l.slotsUsed = std::max(l.slotsUsed, slot + 1);
+            open_.insert(key, {li, l.barBase + l.bars.size()});
+            l.bars.push_back(std::move(b));
+            break;
         }
+        case EventKind::Redelivered: {
+            if (TimelineBar* b = openBar(messageKey(e.channel, e.messageId))) {
+                b->redelivery = true;
+            }
+            break;
+        }
+        // A hand-out ends at the first report of its settlement, the worker's
+        // or the broker's, as the core ledger settles it (the other report
+        // then finds no open bar).
+        case EventKind::Acked:
+        case EventKind::Rejected:
+        case EventKind::Requeued:
+        case EventKind::BrokerAcked:
+        case EventKind::BrokerNacked:
+        case EventKind::BrokerRequeued:
+        case EventKind::BrokerDeadLettered:
+        case EventKind::BrokerExpired:
+        case EventKind::BrokerReturned: {
+            int li = -1;
+            TimelineBar* b = e.messageId.empty() && e.source == EventSource::Broker
+                                 ? openBarBySequence(e, &li)
+                                 : openBar(messageKey(e.channel, e.messageId), &li);
+            if (!b) {
+                break;
+            }
+            Outcome o = Outcome::Acked;
+            if (e.kind == EventKind::Rejected || e.kind == EventKind::BrokerNacked) {
+                o = Outcome::Rejected;
+            } else if (e.kind == EventKind::Requeued || e.kind == EventKind::BrokerRequeued) {
+                o = Outcome::Requeued;
+            } else if (e.kind == EventKind::BrokerDeadLettered) {
+                o = Outcome::DeadLettered;
+            } else if (e.kind == EventKind::BrokerExpired) {
+                o = Outcome::Expired;
+            } else if (e.kind == EventKind::BrokerReturned) {
+                // The stream ended unsettled; a crash is only known when its
+                // worker says so (blameCrash()).
+                o = Outcome::ReturnedClosed;
+            }
+            closeBar(li, *b, e.timeNs, o);
+            break;
+        }
+        case EventKind::WorkerStarted:
+        case EventKind::WorkerPaused:
+        case EventKind::WorkerResumed:
+        case EventKind::WorkerCrashed:
+        case EventKind::WorkerReconnected:
+        case EventKind::WorkerStopped: {
+            TimelineLane& l = lane(e.actor);
+            const int li = laneIndex_.value(fromView(e.actor));
+            LaneMark m;
+            m.timeNs = e.timeNs;
+            switch (e.kind) {
+                case EventKind::WorkerStarted:
+                    m.kind = LaneMarkKind::Started;
+                    break;
+                case EventKind::WorkerPaused:
+                    m.kind = LaneMarkKind::Paused;
+                    break;
+                case EventKind::WorkerResumed:
+                    m.kind = LaneMarkKind::Resumed;
+                    break;
+                case EventKind::WorkerCrashed:
+                    m.kind = LaneMarkKind::Crashed;
+                    break;
+                case EventKind::WorkerReconnected:
+                    m.kind = LaneMarkKind::Reconnected;
+                    break;
+                default:
+                    m.kind = LaneMarkKind::Stopped;
+                    break;
+            }
+            l.marks.push_back(m);
+            l.paused = e.kind == EventKind::WorkerPaused;
+            l.crashed = e.kind == EventKind::WorkerCrashed;
+            if (e.kind == EventKind::WorkerCrashed || e.kind == EventKind::WorkerStopped) {
+                // Unsettled hand-outs of this worker go back to the queue. The open
+                // bars are found through open_, not by walking the lane's history.
+                std::vector<TimelineBar*> held;
+                for (auto it = open_.cbegin(); it != open_.cend(); ++it) {
+                    if (it->first == li && it->second >= l.barBase &&
+                        it->second - l.barBase < l.bars.size()) {
+                        held.push_back(&l.bars[static_cast<std::size_t>(it->second - l.barBase)]);
+                    }
+                }
+                const Outcome returned = e.kind == EventKind::WorkerCrashed
+                                             ? Outcome::Returned
+                                             : Outcome::ReturnedClosed;
+                for (TimelineBar* b : held) {
+                    if (b->endNs == 0) {
+                        closeBar(li, *b, e.timeNs, returned);
+                    }
+                }
+                if (e.kind == EventKind::WorkerCrashed) {
+                    blameCrash(l, e.timeNs);
+                }
+                if (!l.polls.empty() && l.polls.back().endNs == 0) {
+                    TimelinePoll& p = l.polls.back();
+                    p.endNs = std::max(e.timeNs, p.startNs + 1);
+                    p.received = 0;
+                    l.longestPollNs = std::max(l.longestPollNs, p.endNs - p.startNs);
+                }
+            }
+            break;
+        }
+        case EventKind::ConfigChanged: {
+            QString text = QString::fromStdString(e.detail);
+            if (!e.actor.empty() && e.source == EventSource::Worker) {
+                text = fromView(e.actor) + QStringLiteral(": ") + text;
+            }
+            addMarker(e.timeNs, text);
+            break;
+        }
+        default:
+            break;
+    }
+}
+
+void TimelineModel::apply(const std::vector<Event>& batch) {
+    for (const Event& e : batch) {
+        applyEvent(e);
     }
     if (++sincePrune_ >= 8) {
         sincePrune_ = 0;

@@ -72,6 +72,11 @@ public:
     static constexpr std::int64_t kCrashReturnWindowNs = 2'000'000'000;
 
     void apply(const std::vector<Event>& batch);
+    // One event, with no pruning: a feed that is not batched (TimelineAtCursor
+    // reads the Run's events in place) calls prune() itself.
+    void applyEvent(const Event& event);
+    // Summarises and drops the bars older than the retention window.
+    void prune();
     void clear();
 
     // Bars ending before (newest event - retention) are summarised and dropped.
@@ -87,6 +92,9 @@ public:
 
     // Adds a marker that did not come from an event (e.g. "run started").
     void addMarker(std::int64_t timeNs, const QString& text);
+    // A worker's lane as it stood before the first event applied (a
+    // projection that starts mid-run: TimelineAtCursor): paused / crashed then.
+    void addLane(std::string_view worker, bool paused, bool crashed);
 
     // Bars still in flight, with their lane.
     std::vector<std::pair<int, const TimelineBar*>> openBars() const;
@@ -97,12 +105,12 @@ public:
 private:
     TimelineLane& lane(std::string_view worker);
     TimelineBar* openBar(const QString& key, int* laneIndex = nullptr);
+    TimelineBar* openBarBySequence(const Event& brokerReturned, int* laneIndex);
     void closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Outcome outcome);
     // The broker sees a crashed client's stream end before the worker reports
     // the crash: the lane's returns up to kCrashReturnWindowNs before it were
     // the crash's (as the core ledger decides, Ledger::blameCrashForReturns).
     static void blameCrash(TimelineLane& lane, std::int64_t crashNs);
-    void prune();
 
     std::vector<TimelineLane> lanes_;
     QHash<QString, int> laneIndex_;

@@ -26,6 +26,7 @@
 #include "events/event_stream.h"
 #include "models/channel_list_model.h"
 #include "models/core_text.h"
+#include "models/run_channels_model.h"
 #include "runner/channel_actions.h"
 #include "widgets/limited_spin_box.h"
 
@@ -69,7 +70,8 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
       peekCount_(new LimitedSpinBox(protocol::kMaxNumberOfMessages, this)),
       redriveBar_(new QWidget(this)),
       redriveProgress_(new QLabel(redriveBar_)),
-      redriveCancel_(new QPushButton(QStringLiteral("Cancel redrive"), redriveBar_)) {
+      redriveCancel_(new QPushButton(QStringLiteral("Cancel redrive"), redriveBar_)),
+      runModel_(new RunChannelsModel(this)) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(ChannelListModel::SortRole);
     proxy_->setFilterKeyColumn(ChannelListModel::NameColumn);
@@ -183,8 +185,9 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     peekSplit->setStretchFactor(1, 2);
     peekLayout->addWidget(peekSplit, 1);
 
+    serverActions_ = {deleteButton, purgeButton, redriveButton, peekButton};
     auto* split = split_ = new QSplitter(Qt::Vertical, this);
-    split->addWidget(table_);
+    split->addWidget(buildListHost());
     split->addWidget(peekHost);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -273,6 +276,74 @@ void ChannelBrowser::setOutcome(const QString& text, bool ok) {
 
 QString ChannelBrowser::outcomeText() const {
     return outcome_->property("plainText").toString();
+}
+
+// The server's list, and in its place at a time cursor the run's channels then.
+QWidget* ChannelBrowser::buildListHost() {
+    auto* host = new QWidget(this);
+    auto* layout = new QVBoxLayout(host);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(table_);
+    runBox_ = new QWidget(host);
+    auto* runLayout = new QVBoxLayout(runBox_);
+    runLayout->setContentsMargins(0, 0, 0, 0);
+    asOf_ = new QLabel(runBox_);
+    asOf_->setObjectName(QStringLiteral("channelsAsOf"));
+    asOf_->setWordWrap(true);
+    asOf_->setTextFormat(Qt::RichText);
+    runTable_ = new QTableView(runBox_);
+    runTable_->setModel(runModel_);
+    runTable_->setAccessibleName(QStringLiteral("Channels of the run at the time cursor"));
+    runTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    runTable_->setSelectionMode(QAbstractItemView::SingleSelection);
+    runTable_->verticalHeader()->hide();
+    runTable_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    runTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    runTable_->horizontalHeader()->setSectionResizeMode(RunChannelsModel::NameColumn,
+                                                        QHeaderView::Stretch);
+    runTable_->setAlternatingRowColors(true);
+    runTable_->setToolTip(QStringLiteral(
+        "The channels as this run had them at the time cursor, counted from the run's own\n"
+        "events: only messages of this run, each in the channel it lived in then. Other\n"
+        "clients' messages are not in it. Live (Ctrl+L) returns to the server's list."));
+    runLayout->addWidget(asOf_);
+    runLayout->addWidget(runTable_, 1);
+    runBox_->hide();
+    layout->addWidget(runBox_, 1);
+    return host;
+}
+
+void ChannelBrowser::showRunAt(const std::vector<ChannelAt>& channels, const QString& asOf) {
+    runModel_->setChannels(channels);
+    asOf_->setText(
+        QStringLiteral("<b>As of %1</b> — the run's own view: only the messages of this run, "
+                       "counted from its events, each in the channel it lived in then. "
+                       "<b>● Live</b> (Ctrl+L) returns to the server's channels now.")
+            .arg(asOf.toHtmlEscaped()));
+    if (!showingRun_) {
+        showingRun_ = true;
+        table_->hide();
+        runBox_->show();
+        for (QPushButton* b : serverActions_) {
+            b->setEnabled(false);
+        }
+    }
+}
+
+void ChannelBrowser::showServer() {
+    if (!showingRun_) {
+        return;
+    }
+    showingRun_ = false;
+    runBox_->hide();
+    table_->show();
+    for (QPushButton* b : serverActions_) {
+        b->setEnabled(true);
+    }
+}
+
+QString ChannelBrowser::asOfText() const {
+    return showingRun_ ? asOf_->text() : QString();
 }
 
 QString ChannelBrowser::selectedChannel() const {

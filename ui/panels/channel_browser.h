@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "client/queue_message.h"
+#include "run/run_state.h"
 
 class QLineEdit;
 class QTableView;
@@ -32,6 +33,7 @@ class ConnectionController;
 class ChannelListModel;
 class LimitedSpinBox;
 class RedriveJob;
+class RunChannelsModel;
 struct RedriveResult;
 
 class ChannelBrowser : public QWidget {
@@ -65,6 +67,17 @@ public:
     // between receives.
     void setRedriveBatch(int batch) { redriveBatch_ = batch; }
 
+    // At a time cursor (docs/ui.md, "Time travel"): the channels as the
+    // console's run had them then, in place of the server's list, under a
+    // label saying "as of" `asOf` and that it is the run's own view. The
+    // server's list goes on being polled underneath; the actions on a
+    // selected server channel are off. showServer() returns to it.
+    void showRunAt(const std::vector<ChannelAt>& channels, const QString& asOf);
+    void showServer();
+    bool showingRun() const { return showingRun_; }
+    QString asOfText() const;
+    RunChannelsModel* runModel() const { return runModel_; }
+
 public Q_SLOTS:
     void refresh();  // list channels now
     void peekSelected();
@@ -88,6 +101,7 @@ Q_SIGNALS:
     void actionFinished(bool ok, const QString& text);  // outcomeText() changed
 
 private:
+    QWidget* buildListHost();
     void showPeek(const QString& channel, std::vector<client::QueueMessage> messages, int expired);
     void showMessage(int row);
     void makeRoomForPeek();
@@ -119,6 +133,12 @@ private:
     RedriveJob* redrive_ = nullptr;  // the one running, owned by this view
     QString redriveChannel_;
     int redriveBatch_ = 100;
+    RunChannelsModel* runModel_;
+    QWidget* runBox_ = nullptr;  // the run's channels at the cursor, in the list's place
+    QLabel* asOf_ = nullptr;
+    QTableView* runTable_ = nullptr;
+    std::vector<QPushButton*> serverActions_;  // off while the run's view is shown
+    bool showingRun_ = false;
 };
 
 }  // namespace qs::ui

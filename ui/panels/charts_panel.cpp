@@ -405,6 +405,15 @@ void ChartsPanel::refreshMarkers(QChart* chart, std::vector<QLineSeries*>& pool,
     }
 }
 
+void ChartsPanel::setModel(const ChartsModel* model) {
+    if (model == model_) {
+        return;
+    }
+    model_ = model;
+    shownVersion_.fill(~0ULL);  // another model's versions say nothing about this one
+    refresh();
+}
+
 void ChartsPanel::setCursorNs(std::optional<std::int64_t> timeNs) {
     cursorNs_ = timeNs;
     fitAxes();

@@ -30,6 +30,9 @@ class ChartsPanel : public QWidget {
 public:
     explicit ChartsPanel(const ChartsModel* model, QWidget* parent = nullptr);
 
+    // The model shown (not owned): the live one, or the charts at a time cursor.
+    void setModel(const ChartsModel* model);
+    const ChartsModel* model() const { return model_; }
     void setWindowSeconds(int seconds);  // x range of the time charts
     void applyTheme();
     // Saves one chart (0..3) or all four (-1) as PNG.

@@ -63,6 +63,7 @@ void TimelineView::setSpanSeconds(double seconds) {
     spanNs_ = span;
     update();
     Q_EMIT spanChanged(spanSeconds());
+    Q_EMIT viewMoved();
 }
 
 void TimelineView::setLive(bool live) {
@@ -109,6 +110,7 @@ void TimelineView::scrubSeconds(double delta) {
         viewEndNs_ = model_->firstTimeNs() + spanNs_ / 4;
     }
     update();
+    Q_EMIT viewMoved();
 }
 
 void TimelineView::refresh() {
@@ -135,6 +137,8 @@ TimelineView::Geometry TimelineView::geometry() const {
     g.laneHeight = lanes > 0 ? std::clamp(g.plot.height() / lanes, 16.0, 96.0) : g.plot.height();
     g.t1 = live_ ? nowNs() : viewEndNs_;
     g.t0 = g.t1 - spanNs_;
+    // At a time cursor what is still open is drawn up to the cursor, not on.
+    g.openEnd = cursorNs_ ? std::min(*cursorNs_, g.t1) : g.t1;
     return g;
 }
 
@@ -154,7 +158,7 @@ QRectF TimelineView::barRect(int laneIndex, const TimelineBar& bar) const {
     const double usable = g.laneHeight - 4.0 - bracket;
     const double slotH = usable / std::max(1, lane.slotsUsed);
     const double x0 = xOf(g, bar.startNs);
-    const double x1 = xOf(g, bar.endNs == 0 ? g.t1 : bar.endNs);
+    const double x1 = xOf(g, bar.endNs == 0 ? g.openEnd : bar.endNs);
     return QRectF(x0, top + 2.0 + bar.slot * slotH, std::max(1.0, x1 - x0),
                   std::max(1.0, slotH - (slotH > 6 ? 1.5 : 0.0)));
 }
@@ -278,7 +282,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
         }
         for (const TimelinePoll* qp : polls) {
             const TimelinePoll& q = *qp;
-            const std::int64_t end = q.endNs == 0 ? g.t1 : q.endNs;
+            const std::int64_t end = q.endNs == 0 ? g.openEnd : q.endNs;
             if (std::max(end, q.lastSettleNs) < g.t0) {
                 continue;
             }
@@ -307,10 +311,6 @@ void TimelineView::paintEvent(QPaintEvent*) {
             }
         }
 
-        // Bars: binary search for the first one that can still be visible.
-        const std::int64_t from = g.t0 - std::max<std::int64_t>(lane.longestClosedNs, 1);
-        auto it = std::partition_point(lane.bars.begin(), lane.bars.end(),
-                                       [&](const TimelineBar& b) { return b.startNs < from; });
         const double usable = g.laneHeight - 4.0 - bracket;
         const double slotH = usable / std::max(1, lane.slotsUsed);
         columns.assign(static_cast<std::size_t>(plotW) * static_cast<std::size_t>(lane.slotsUsed),
@@ -323,10 +323,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
         const double pxPerNs = g.plot.width() / static_cast<double>(spanNs_);
         const bool anySelected = !selected_.isEmpty();
         auto drawBar = [&](const TimelineBar& b) {
-            const std::int64_t end = b.endNs == 0 ? g.t1 : b.endNs;
-            if (end < g.t0) {
-                return;
-            }
+            const std::int64_t end = b.endNs == 0 ? g.openEnd : b.endNs;
             const double x0 = left + static_cast<double>(b.startNs - g.t0) * pxPerNs;
             const double x1 = left + static_cast<double>(end - g.t0) * pxPerNs;
             if (x1 - x0 < 2.0 && !(anySelected && b.key == selected_)) {
@@ -370,14 +367,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
                 }
             }
         };
-        // Open bars that started before the search window still reach into view.
-        for (const auto& [openLane, bar] : openBars) {
-            if (openLane == li && bar->startNs < from) {
-                drawBar(*bar);
-            }
-        }
-        for (; it != lane.bars.end() && it->startNs <= g.t1; ++it) {
-            drawBar(*it);
+        for (const TimelineBar* bar : barsInView(g, li, openBars)) {
+            drawBar(*bar);
         }
         if (anyColumns) {
             for (int s = 0; s < lane.slotsUsed; ++s) {
@@ -468,6 +459,47 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.fillRect(badgeRect, live_ ? theme.outcome(Outcome::Returned) : theme.mutedText);
     p.setPen(Qt::white);
     p.drawText(badgeRect, Qt::AlignCenter, badge);
+}
+
+std::vector<const TimelineBar*> TimelineView::barsInView(
+    const Geometry& g, int laneIndex,
+    const std::vector<std::pair<int, const TimelineBar*>>& openBars) const {
+    const TimelineLane& lane = model_->lanes()[static_cast<std::size_t>(laneIndex)];
+    std::vector<const TimelineBar*> out;
+    auto add = [&](const TimelineBar& b) {
+        if ((b.endNs == 0 ? g.openEnd : b.endNs) >= g.t0 && b.startNs <= g.openEnd) {
+            out.push_back(&b);
+        }
+    };
+    // Binary search for the first bar that can still be visible; open bars
+    // that started before the search window still reach into view.
+    const std::int64_t from = g.t0 - std::max<std::int64_t>(lane.longestClosedNs, 1);
+    for (const auto& [openLane, bar] : openBars) {
+        if (openLane == laneIndex && bar->startNs < from) {
+            add(*bar);
+        }
+    }
+    for (auto it = std::partition_point(lane.bars.begin(), lane.bars.end(),
+                                        [&](const TimelineBar& b) { return b.startNs < from; });
+         it != lane.bars.end() && it->startNs <= g.t1; ++it) {
+        add(*it);
+    }
+    return out;
+}
+
+std::vector<TimelineView::PaintedBar> TimelineView::paintedBars() const {
+    std::vector<PaintedBar> out;
+    if (!model_) {
+        return out;
+    }
+    const Geometry g = geometry();
+    const auto openBars = model_->openBars();
+    for (int li = 0; li < static_cast<int>(model_->lanes().size()); ++li) {
+        for (const TimelineBar* b : barsInView(g, li, openBars)) {
+            out.push_back({li, b, b->endNs == 0 ? g.openEnd : b->endNs, barRect(li, *b)});
+        }
+    }
+    return out;
 }
 
 // What has not happened yet at the cursor is greyed; the cursor is a line.
@@ -678,6 +710,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     setLive(false);
     viewEndNs_ = pressViewEnd_ - static_cast<std::int64_t>(dx / g.plot.width() * spanNs_);
     update();
+    Q_EMIT viewMoved();
 }
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {

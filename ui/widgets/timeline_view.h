@@ -32,6 +32,8 @@ public:
     std::optional<std::int64_t> cursorNs() const { return cursorNs_; }
 
     double spanSeconds() const { return spanNs_ / 1e9; }
+    // The earliest time the view shows now (its left edge).
+    std::int64_t viewStartNs() const { return geometry().t0; }
     void setSpanSeconds(double seconds);
     bool isLive() const { return live_; }
     const QString& selectedKey() const { return selected_; }
@@ -39,6 +41,18 @@ public:
     // What is under a point (for tooltips and tests): the bar, or null.
     const TimelineBar* barAt(const QPoint& pos, int* lane = nullptr) const;
     QRectF barRect(int lane, const TimelineBar& bar) const;
+    // A bar the view paints now, with the end it is drawn to: its own, or for
+    // a hand-out still open the head or the time cursor, whichever is shown.
+    struct PaintedBar {
+        int lane = 0;
+        const TimelineBar* bar = nullptr;  // in the model shown; valid until it changes
+        std::int64_t drawnEndNs = 0;
+        QRectF rect;
+    };
+    // Every bar paintEvent() draws in the current window (tests read the
+    // timeline at a cursor through it, not through pixels).
+    std::vector<PaintedBar> paintedBars() const;
+    const TimelineModel* model() const { return model_; }
 
     // Every text the view paints now (axis labels, marker labels, the LIVE
     // badge), where it paints it: for tests that no two overlap.
@@ -61,6 +75,7 @@ Q_SIGNALS:
     void messageClicked(const QString& key);
     void liveChanged(bool live);
     void spanChanged(double seconds);  // setSpanSeconds() or Ctrl+wheel
+    void viewMoved();                  // dragged, scrolled or zoomed by the user
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -77,9 +92,13 @@ private:
         double laneHeight = 0;
         std::int64_t t0 = 0;
         std::int64_t t1 = 0;
+        std::int64_t openEnd = 0;  // where what is still open ends: t1, or the time cursor
     };
     Geometry geometry() const;
     double xOf(const Geometry& g, std::int64_t t) const;
+    std::vector<const TimelineBar*> barsInView(
+        const Geometry& g, int laneIndex,
+        const std::vector<std::pair<int, const TimelineBar*>>& openBars) const;
     std::int64_t nowNs() const;
     QString tooltipFor(int lane, const TimelineBar& bar) const;
     QString badgeText() const;
