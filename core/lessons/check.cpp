@@ -95,7 +95,11 @@ CheckResult ackedOnce(const RunFacts& f) {
     }
     const std::string all =
         tasks.size() == 1 ? "The task was" : "All " + std::to_string(tasks.size()) + " tasks were";
-    return result(Verdict::Pass, all + " acked exactly once: " + by + ".");
+    std::vector<int> numbers;
+    for (const MessageRecord* m : tasks) {
+        numbers.push_back(f.taskNumber(m->messageId));
+    }
+    return result(Verdict::Pass, all + " acked exactly once: " + by + ".", f.trailOf(numbers));
 }
 
 CheckResult count(const CheckSpec& c, const RunFacts& f) {
@@ -107,7 +111,7 @@ CheckResult count(const CheckSpec& c, const RunFacts& f) {
     const std::string sentence = f.describe(c.measure);
     return result(ok ? Verdict::Pass : Verdict::Fail,
                   sentence + (ok ? "" : " (" + expected(c.bounds) + ")") + ".",
-                  f.trailOf(f.tasksBehind(c.measure)));
+                  f.evidenceOf(c.measure));
 }
 
 CheckResult share(const CheckSpec& c, const RunFacts& f) {
