@@ -2,6 +2,7 @@
 // the Lessons dock, its runs played by the window's scenario player, "Show me"
 // and replay. Kept apart from main_window.cpp.
 #include <QDockWidget>
+#include <QTimer>
 
 #include "controllers/lesson_run.h"
 #include "controllers/time_cursor.h"
@@ -57,6 +58,19 @@ void MainWindow::buildLessonsDock() {
 
 void MainWindow::showLessons(const QString& lesson) {
     showDock(QStringLiteral("lessonsDock"));
+    // Its lines read better wider than the producer's form needs; once the
+    // window has laid its docks out (a first show has not yet).
+    QTimer::singleShot(0, this, [this] {
+        auto* lessonsDock = findChild<QDockWidget*>(QStringLiteral("lessonsDock"));
+        auto* producerDock = findChild<QDockWidget*>(QStringLiteral("producerDock"));
+        auto* explainDock = findChild<QDockWidget*>(QStringLiteral("explainDock"));
+        if (lessonsDock && producerDock && explainDock) {
+            resizeDocks({lessonsDock}, {420}, Qt::Horizontal);
+            // The tab it shares with the producer, sized through the producer's dock.
+            resizeDocks({producerDock, explainDock}, {height() * 3 / 4, height() / 6},
+                        Qt::Vertical);
+        }
+    });
     if (!lesson.isEmpty()) {
         lessons_->selectLesson(lesson);
     }

@@ -151,6 +151,15 @@ bool LessonRun::start(const lessons::Lesson& lesson, std::size_t step,
     job_->step = step;
     job_->spec = lesson.steps[step];
     job_->scenario = scenario;
+    if (job_->scenario.name.empty()) {
+        // Named in the status bar and the recording's file name.
+        job_->scenario.name = lesson.name + (lesson.steps.size() > 1
+                                                 ? "-step" + std::to_string(step + 1)
+                                                 : std::string());
+        if (whatIf) {
+            job_->scenario.name += "-what-if";
+        }
+    }
     job_->answer = std::move(answer);
     job_->whatIf = whatIf;
     if (const std::string invalid = scenario.validate(); !invalid.empty()) {

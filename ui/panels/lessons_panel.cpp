@@ -145,9 +145,6 @@ void LessonsPanel::buildLayout() {
     buttons->addStretch(1);
     v->addLayout(buttons);
 
-    status_ = wrapped(content, QStringLiteral("lessonStatus"));
-    v->addWidget(status_);
-
     auto* gradeRow = new QHBoxLayout;
     grade_ = wrapped(content, QStringLiteral("lessonGrade"));
     grade_->setTextFormat(Qt::RichText);
@@ -170,6 +167,9 @@ void LessonsPanel::buildLayout() {
     resultsLayout_ = new QVBoxLayout(results_);
     resultsLayout_->setContentsMargins(0, 0, 0, 0);
     v->addWidget(results_);
+    // Under the verdicts: what is going on, then their sum.
+    status_ = wrapped(content, QStringLiteral("lessonStatus"));
+    v->addWidget(status_);
 
     v->addWidget(buildWhatIf());
     v->addStretch(1);
@@ -357,15 +357,20 @@ void LessonsPanel::showStep(int step) {
     }
     step_ = step;
     const lessons::LessonStep& s = l->steps[static_cast<std::size_t>(step)];
-    const bool passed = progress_.passedSteps(fromView(l->name)).contains(step);
-    stepLabel_->setText(QStringLiteral("<b>Step %1 of %2</b>%3")
-                            .arg(step + 1)
-                            .arg(l->steps.size())
-                            .arg(passed ? QStringLiteral(" · ✓ passed before") : QString()));
+    showStepLabel();
     prose_->setText(fromView(s.prose));
     fillPrediction(s);
     fillWhatIf(s);
     showOutcome();
+}
+
+void LessonsPanel::showStepLabel() {
+    const lessons::Lesson* l = lesson();
+    const bool passed = progress_.passedSteps(fromView(l->name)).contains(step_);
+    stepLabel_->setText(QStringLiteral("<b>Step %1 of %2</b>%3")
+                            .arg(step_ + 1)
+                            .arg(l->steps.size())
+                            .arg(passed ? QStringLiteral(" · ✓ passed") : QString()));
 }
 
 void LessonsPanel::fillPrediction(const lessons::LessonStep& step) {
@@ -440,7 +445,6 @@ runner::Scenario LessonsPanel::whatIfScenario() const {
     if (s.workers.size() == 1) {
         s.workers.front().count = workers_->value();
     }
-    s.name = (s.name.empty() ? l->name : s.name) + " (what if)";
     return s;
 }
 
@@ -561,7 +565,8 @@ void LessonsPanel::decided(const LessonStepOutcome& outcome) {
         refreshLessonList();
     }
     if (outcome.lesson == currentLesson() && outcome.step == step_) {
-        showStep(step_);  // the step label's mark too
+        showStepLabel();  // its mark; the learner's prediction stays as it was
+        showOutcome();
     } else {
         updateButtons();
     }

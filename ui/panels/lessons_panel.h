@@ -79,6 +79,7 @@ private:
     void refreshLessonList();
     QString markOf(const QString& name) const;
     void lessonChosen(int index);
+    void showStepLabel();
     void fillPrediction(const lessons::LessonStep& step);
     void fillWhatIf(const lessons::LessonStep& step);
     bool start(const runner::Scenario& scenario, bool whatIf, QString* error);
