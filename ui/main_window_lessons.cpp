@@ -3,6 +3,7 @@
 // and replay. Kept apart from main_window.cpp.
 #include <QDockWidget>
 #include <QTimer>
+#include <algorithm>
 
 #include "controllers/lesson_run.h"
 #include "controllers/time_cursor.h"
@@ -65,7 +66,8 @@ void MainWindow::showLessons(const QString& lesson) {
         auto* producerDock = findChild<QDockWidget*>(QStringLiteral("producerDock"));
         auto* explainDock = findChild<QDockWidget*>(QStringLiteral("explainDock"));
         if (lessonsDock && producerDock && explainDock) {
-            resizeDocks({lessonsDock}, {420}, Qt::Horizontal);
+            // Not at the timeline's cost on a 1280-wide screen: the producer's 360 there.
+            resizeDocks({lessonsDock}, {std::clamp(width() / 4, 360, 420)}, Qt::Horizontal);
             // The tab it shares with the producer, sized through the producer's dock.
             resizeDocks({producerDock, explainDock}, {height() * 3 / 4, height() / 6},
                         Qt::Vertical);
