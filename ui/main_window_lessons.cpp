@@ -24,8 +24,8 @@ void MainWindow::buildLessonsDock() {
         },
         this);
     lessons_ = new LessonsPanel(lessonRun_, options_.useSettings, this);
-    auto* lessonsDock =
-        dock(QStringLiteral("Lessons"), QStringLiteral("lessonsDock"), lessons_, Qt::LeftDockWidgetArea);
+    auto* lessonsDock = dock(QStringLiteral("Lessons"), QStringLiteral("lessonsDock"), lessons_,
+                             Qt::LeftDockWidgetArea);
     if (auto* producerDock = findChild<QDockWidget*>(QStringLiteral("producerDock"))) {
         tabifyDockWidget(producerDock, lessonsDock);
         producerDock->raise();
@@ -40,17 +40,17 @@ void MainWindow::buildLessonsDock() {
                     selectMessage(key);
                 }
                 if (!workers.isEmpty()) {
-                    showStatus(QStringLiteral("Show me: %1 — %2 on the timeline (Ctrl+L returns "
-                                              "to live)")
-                                   .arg(key.isEmpty() ? QStringLiteral("the lanes of")
-                                                      : QStringLiteral("%1, and the lanes of")
-                                                            .arg(taskLabel(key)),
-                                        workers.join(QStringLiteral(", "))),
-                               15000);
+                    showStatus(
+                        QStringLiteral("Show me: %1 — %2 on the timeline (Ctrl+L returns "
+                                       "to live)")
+                            .arg(key.isEmpty()
+                                     ? QStringLiteral("the lanes of")
+                                     : QStringLiteral("%1, and the lanes of").arg(taskLabel(key)),
+                                 workers.join(QStringLiteral(", "))),
+                        15000);
                 }
             });
-    connect(lessons_, &LessonsPanel::replayRequested, this,
-            &MainWindow::openRecordingInteractive);
+    connect(lessons_, &LessonsPanel::replayRequested, this, &MainWindow::openRecordingInteractive);
     connect(greeting_, &FirstRunGreeting::lessonRequested, this, [this] {
         markGreeted();
         showLessons(QString::fromLatin1(FirstRunGreeting::kFirstLesson));

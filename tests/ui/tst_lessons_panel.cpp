@@ -6,12 +6,12 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
-#include <QTimer>
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <algorithm>
 #include <memory>
 
@@ -67,6 +67,7 @@ private Q_SLOTS:
     void lessonOneIsDecidedByTheCore();
     void predictionRightAndWrong();
     void badAnswerRunsNothing();
+    void stoppedEarlyIsUndecided();
     void whatIfUsesTheChangedSetting();
     void firstRunOffersLessonOne();
 
@@ -116,9 +117,8 @@ const LessonStepOutcome* TestLessonsPanel::runAndWait(MainWindow& window, bool w
     maxGapMs_ = 0;
     QTimer ticker;
     ticker.setInterval(20);
-    connect(&ticker, &QTimer::timeout, this, [&] {
-        maxGapMs_ = std::max(maxGapMs_, sinceTick.restart());
-    });
+    connect(&ticker, &QTimer::timeout, this,
+            [&] { maxGapMs_ = std::max(maxGapMs_, sinceTick.restart()); });
     ticker.start();
     if (!QTest::qWaitFor([&window] { return !window.lessonRun()->isBusy(); }, kRunDeadlineMs)) {
         qWarning("the lesson's run was not decided within %d ms", kRunDeadlineMs);
@@ -244,8 +244,8 @@ void TestLessonsPanel::predictionRightAndWrong() {
     QCOMPARE(wrong->grade->actual,
              QString::number(window.consoleRun()->run().ledger().worker("worker-1")->received));
     // The explanation is the core's, pointing at its evidence.
-    const lessons::Grade core = lessons::gradePrediction(
-        *panel->lesson()->steps.front().prediction, std::string("10"), *wrong->facts);
+    const lessons::Grade core = lessons::gradePrediction(*panel->lesson()->steps.front().prediction,
+                                                         std::string("10"), *wrong->facts);
     QCOMPARE(wrong->grade->explanation, QString::fromStdString(core.explanation));
     QVERIFY(panel->gradeText().contains(QStringLiteral("Not this time")));
     QVERIFY(!wrong->grade->evidence.isEmpty());
@@ -270,6 +270,31 @@ void TestLessonsPanel::badAnswerRunsNothing() {
     QVERIFY2(error.startsWith(QStringLiteral("Your answer:")), qPrintable(error));
     QVERIFY(!window.lessonRun()->isBusy());
     QCOMPARE(window.consoleRun()->run().eventCount(), std::uint64_t{0});
+}
+
+// Reset mid-run: the core says why nothing can be decided; no line passes.
+void TestLessonsPanel::stoppedEarlyIsUndecided() {
+    MainWindow window(withSettings());
+    open(window, QStringLiteral("04-batch-size-and-fairness"));
+    QVERIFY(window.lessonsPanel()->runStep());
+    QTRY_VERIFY_WITH_TIMEOUT(window.run()->workerCount() >= 1, 10000);
+    window.resetRun();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.lessonRun()->isBusy(), kRunDeadlineMs);
+    const LessonStepOutcome* outcome = window.lessonsPanel()->shownOutcome();
+    QVERIFY(outcome != nullptr);
+    QVERIFY(!outcome->passed());
+    const QStringList lines = window.lessonsPanel()->resultLines();
+    QCOMPARE(lines.size(),
+             static_cast<qsizetype>(window.lessonsPanel()->lesson()->steps.front().checks.size()));
+    for (const QString& line : lines) {
+        QVERIFY2(
+            line.startsWith(QStringLiteral("?")) && line.contains(QStringLiteral("stopped early")),
+            qPrintable(line));
+    }
+    QVERIFY(!window.lessonsPanel()
+                 ->progress()
+                 .passedSteps(QStringLiteral("04-batch-size-and-fairness"))
+                 .contains(0));
 }
 
 void TestLessonsPanel::whatIfUsesTheChangedSetting() {

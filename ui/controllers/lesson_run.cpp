@@ -153,9 +153,9 @@ bool LessonRun::start(const lessons::Lesson& lesson, std::size_t step,
     job_->scenario = scenario;
     if (job_->scenario.name.empty()) {
         // Named in the status bar and the recording's file name.
-        job_->scenario.name = lesson.name + (lesson.steps.size() > 1
-                                                 ? "-step" + std::to_string(step + 1)
-                                                 : std::string());
+        job_->scenario.name =
+            lesson.name +
+            (lesson.steps.size() > 1 ? "-step" + std::to_string(step + 1) : std::string());
         if (whatIf) {
             job_->scenario.name += "-what-if";
         }

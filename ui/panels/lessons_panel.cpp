@@ -270,7 +270,7 @@ QString LessonsPanel::markOf(const QString& name) const {
             return QStringLiteral("○");
         }
         return passed >= static_cast<int>(l.steps.size()) ? QStringLiteral("✓")
-                                                           : QStringLiteral("◐");
+                                                          : QStringLiteral("◐");
     }
     return {};
 }
@@ -280,9 +280,8 @@ void LessonsPanel::refreshLessonList() {
     list_->clear();
     for (const lessons::Lesson& l : lessons_) {
         const QString name = fromView(l.name);
-        list_->addItem(QStringLiteral("%1  %2 · %3").arg(markOf(name), name.left(2),
-                                                          fromView(l.title)),
-                       name);
+        list_->addItem(
+            QStringLiteral("%1  %2 · %3").arg(markOf(name), name.left(2), fromView(l.title)), name);
     }
     list_->setCurrentIndex(index_);
 }
@@ -300,8 +299,8 @@ bool LessonsPanel::selectLesson(const QString& name) {
     const std::string path = lessons::resolveLesson(name.toStdString(), &error);
     for (std::size_t i = 0; i < lessons_.size(); ++i) {
         const QString n = fromView(lessons_[i].name);
-        if (n == name || (!path.empty() && path.find("/" + lessons_[i].name + ".json") !=
-                                               std::string::npos)) {
+        if (n == name ||
+            (!path.empty() && path.find("/" + lessons_[i].name + ".json") != std::string::npos)) {
             lessonChosen(static_cast<int>(i));
             return true;
         }
@@ -314,8 +313,7 @@ QString LessonsPanel::currentLesson() const {
 }
 
 const lessons::Lesson* LessonsPanel::lesson() const {
-    return index_ >= 0 && index_ < static_cast<int>(lessons_.size()) ? &lessons_[index_]
-                                                                     : nullptr;
+    return index_ >= 0 && index_ < static_cast<int>(lessons_.size()) ? &lessons_[index_] : nullptr;
 }
 
 void LessonsPanel::lessonChosen(int index) {
@@ -337,8 +335,8 @@ void LessonsPanel::lessonChosen(int index) {
     const std::string unavailable = lessons::unavailableReason(*l, {});
     QString note;
     if (!unavailable.empty()) {
-        note = QStringLiteral("⊘ Cannot be played here: ") + fromView(unavailable) +
-               QLatin1Char('.');
+        note =
+            QStringLiteral("⊘ Cannot be played here: ") + fromView(unavailable) + QLatin1Char('.');
     } else if (std::find(l->needs.begin(), l->needs.end(), lessons::Need::ChannelManagement) !=
                l->needs.end()) {
         note = QStringLiteral(
@@ -533,8 +531,8 @@ bool LessonsPanel::start(const runner::Scenario& scenario, bool whatIf, QString*
         !lessons::checkAnswer(*step.prediction, *given, lessons::runWorkerCount(step.run),
                               &answerProblem)) {
         why = QStringLiteral("Your answer: ") + fromView(answerProblem);
-        answerError_->setText(QStringLiteral("<span style='color:#d93040'>%1</span>")
-                                  .arg(why.toHtmlEscaped()));
+        answerError_->setText(
+            QStringLiteral("<span style='color:#d93040'>%1</span>").arg(why.toHtmlEscaped()));
         answerError_->show();
     } else if (const std::string u = lessons::unavailableReason(*l, {}); !u.empty()) {
         why = QStringLiteral("This lesson cannot be played here: ") + fromView(u);
@@ -542,8 +540,7 @@ bool LessonsPanel::start(const runner::Scenario& scenario, bool whatIf, QString*
         why = QStringLiteral("What if: ") + fromView(invalid);
     } else {
         answerError_->hide();
-        if (lessonRun_->start(*l, static_cast<std::size_t>(step_), scenario, given, whatIf,
-                              &why)) {
+        if (lessonRun_->start(*l, static_cast<std::size_t>(step_), scenario, given, whatIf, &why)) {
             outcomes_.remove(outcomeKey(currentLesson(), step_));
             clearResults();
             updateButtons();
@@ -615,8 +612,9 @@ void LessonsPanel::showOutcome() {
                            .arg(verdictMark(lessons::Verdict::Pass), g.actual.toHtmlEscaped());
                 break;
             case lessons::GradeOutcome::Wrong:
-                head = QStringLiteral("%1 <b>Not this time:</b> you said %2; the run's answer is "
-                                      "%3.")
+                head = QStringLiteral(
+                           "%1 <b>Not this time:</b> you said %2; the run's answer is "
+                           "%3.")
                            .arg(verdictMark(lessons::Verdict::Fail), g.answer.toHtmlEscaped(),
                                 g.actual.toHtmlEscaped());
                 break;
@@ -662,9 +660,10 @@ void LessonsPanel::showOutcome() {
                      c.evidence, QStringLiteral("lessonShowMe%1").arg(i));
     }
     const int total = static_cast<int>(o->checks.size());
-    QString summary = passed == total
-                          ? QStringLiteral("✓ All %1 checks held in this run.").arg(total)
-                          : QStringLiteral("%1 of %2 checks held in this run.").arg(passed).arg(total);
+    QString summary =
+        passed == total
+            ? QStringLiteral("✓ All %1 checks held in this run.").arg(total)
+            : QStringLiteral("%1 of %2 checks held in this run.").arg(passed).arg(total);
     if (undecided > 0) {
         summary += QStringLiteral(" %1 could not be decided.").arg(undecided);
     }
@@ -729,9 +728,9 @@ void LessonsPanel::updateButtons() {
 }
 
 void LessonsPanel::setStatus(const QString& text, bool problem) {
-    status_->setText(problem ? QStringLiteral("<span style='color:#b07000'>%1</span>")
-                                   .arg(text.toHtmlEscaped())
-                             : text.toHtmlEscaped());
+    status_->setText(
+        problem ? QStringLiteral("<span style='color:#b07000'>%1</span>").arg(text.toHtmlEscaped())
+                : text.toHtmlEscaped());
 }
 
 QStringList LessonsPanel::resultLines() const {
