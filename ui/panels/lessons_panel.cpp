@@ -11,6 +11,8 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QTimer>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <cmath>
@@ -174,14 +176,14 @@ void LessonsPanel::buildLayout() {
     v->addWidget(buildWhatIf());
     v->addStretch(1);
 
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setWidget(content);
+    scroll_ = new QScrollArea(this);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll_->setWidget(content);
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    outer->addWidget(scroll);
+    outer->addWidget(scroll_);
 }
 
 QWidget* LessonsPanel::buildPrediction() {
@@ -564,6 +566,11 @@ void LessonsPanel::decided(const LessonStepOutcome& outcome) {
     if (outcome.lesson == currentLesson() && outcome.step == step_) {
         showStepLabel();  // its mark; the learner's prediction stays as it was
         showOutcome();
+        // The verdicts are what the learner waited for: scrolled to the top of
+        // the tab once they are laid out, the Run button just above them.
+        QTimer::singleShot(0, this, [this] {
+            scroll_->verticalScrollBar()->setValue(run_->y() - 4);
+        });
     } else {
         updateButtons();
     }

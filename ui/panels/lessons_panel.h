@@ -18,6 +18,7 @@ class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QScrollArea;
 class QSpinBox;
 class QVBoxLayout;
 
@@ -101,6 +102,7 @@ private:
     int step_ = 0;
     QHash<QString, LessonStepOutcome> outcomes_;
 
+    QScrollArea* scroll_;
     QComboBox* list_;
     QLabel* title_;
     QLabel* idea_;
