@@ -208,7 +208,7 @@ int main(int argc, char** argv) {
 
     if (screenshot && parser.isSet(lessonOpt)) {
         // A lesson's checks read the run's recording; a screenshot records
-        // into Qt's test-mode folder (~/.local/share/qttest), not the user's runs.
+        // into Qt's test-mode folder (~/.qttest/share), not the user's runs.
         QStandardPaths::setTestModeEnabled(true);
     }
     qs::ui::MainWindowOptions options;
