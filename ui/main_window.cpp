@@ -103,6 +103,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     if (options_.useSettings) {
         recorder_->setRetention(loadRetentionLimits(QSettings()));
     }
+    buildLessonsDock();
     buildMenus();
     buildOpening();
     wireEngine();
@@ -773,7 +774,18 @@ void MainWindow::showDock(const QString& objectName) {
 bool MainWindow::playScenario(const QString& nameOrPath, QString* error) {
     runner::Scenario scenario;
     QString why;
-    if (!loadScenario(nameOrPath, &scenario, &why) || !player_->start(scenario, &why)) {
+    if (!loadScenario(nameOrPath, &scenario, &why)) {
+        if (error) {
+            *error = why;
+        }
+        return false;
+    }
+    return playLoadedScenario(scenario, error);
+}
+
+bool MainWindow::playLoadedScenario(const runner::Scenario& scenario, QString* error) {
+    QString why;
+    if (!player_->start(scenario, &why)) {
         if (error) {
             *error = why;
         }

@@ -12,6 +12,7 @@
 #include "models/charts_model.h"
 #include "models/timeline_at_cursor.h"
 #include "models/timeline_model.h"
+#include "runner/scenario.h"
 
 class QLabel;
 class QDockWidget;
@@ -48,6 +49,8 @@ class ReplayPlayer;
 class LeaseBoardModel;
 class LeasePanel;
 class TransportBar;
+class LessonsPanel;
+class LessonRun;
 struct LoadedRecording;
 class RecordingLoader;
 class RecordingFeed;
@@ -152,6 +155,11 @@ public:
 
     // Loads and plays a scenario (bundled name or path).
     bool playScenario(const QString& nameOrPath, QString* error = nullptr);
+    // The guided lessons' dock (docs/lessons.md, "In the console").
+    LessonsPanel* lessonsPanel() const { return lessons_; }
+    LessonRun* lessonRun() const { return lessonRun_; }
+    // Brings the Lessons dock to the front, on `lesson` when one is named.
+    void showLessons(const QString& lesson = QString());
     // Shows the channels dock in front (for screenshots of the channels view).
     void showChannels();
     // Brings a dock (by object name) to the front.
@@ -182,6 +190,8 @@ protected:
 
 private:
     void buildDocks();
+    void buildLessonsDock();  // main_window_lessons.cpp
+    bool playLoadedScenario(const runner::Scenario& scenario, QString* error);
     void buildMenus();
     void buildTimeMenu(QMenu* view);
     void fillRecentMenu(QMenu* menu);
@@ -274,6 +284,8 @@ private:
     LeaseBoardModel* leaseBoard_ = nullptr;
     LeasePanel* leasePanel_ = nullptr;
     EventLogPanel* eventLogPanel_ = nullptr;
+    LessonsPanel* lessons_ = nullptr;
+    LessonRun* lessonRun_ = nullptr;
     ScenarioPlayer* player_ = nullptr;
     RunRecorder* recorder_ = nullptr;
     FirstRunGreeting* greeting_ = nullptr;

@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QPixmap>
+#include <QStandardPaths>
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
@@ -27,6 +28,7 @@
 #include "panels/channel_browser.h"
 #include "panels/charts_panel.h"
 #include "panels/comparison_view.h"
+#include "panels/lessons_panel.h"
 #include "runner/headless_command.h"
 #include "runner/redrive_command.h"
 #include "runner/summary_command.h"
@@ -126,7 +128,7 @@ int main(int argc, char** argv) {
     const QCommandLineOption viewOpt(
         QStringLiteral("view"),
         QStringLiteral("Dock to show in front for the screenshot: messages, inflight, "
-                       "log, channels."),
+                       "log, channels, lessons."),
         QStringLiteral("name"));
     const QCommandLineOption sizeOpt(QStringLiteral("size"),
                                      QStringLiteral("Window size WxH (default 1600x1000)."),
@@ -151,13 +153,23 @@ int main(int argc, char** argv) {
                        "Channels tab, each message back where it came from) and take the "
                        "screenshot when it has ended."),
         QStringLiteral("channel"));
+    const QCommandLineOption lessonOpt(
+        QStringLiteral("lesson"),
+        QStringLiteral("Open this lesson in the Lessons tab and run its first step (with "
+                       "--answer as the prediction)."),
+        QStringLiteral("name"));
+    const QCommandLineOption answerOpt(
+        QStringLiteral("answer"),
+        QStringLiteral("With --lesson: the prediction, as `queuescope lesson --answer` takes it."),
+        QStringLiteral("value"));
     const QCommandLineOption compareOpt(
         QStringLiteral("compare"),
         QStringLiteral("With --screenshot and a recording: compare it with this recording (as "
                        "File → Compare with recording…) and save the comparison window."),
         QStringLiteral("file"));
     parser.addOptions({screenshotOpt, scenarioOpt, afterOpt, embeddedOpt, portOpt, darkOpt, viewOpt,
-                       sizeOpt, spanOpt, firstRunOpt, openOpt, atOpt, redriveOpt, compareOpt});
+                       sizeOpt, spanOpt, firstRunOpt, openOpt, atOpt, redriveOpt, compareOpt, lessonOpt,
+                       answerOpt});
     // `queuescope RUN.qsrun`: what a file manager runs for a recording (the
     // desktop entry's Exec=queuescope %f).
     parser.addPositionalArgument(
@@ -194,8 +206,10 @@ int main(int argc, char** argv) {
     }
     const QString view = parser.value(viewOpt);
     if (!view.isEmpty() && view != QStringLiteral("messages") && view != QStringLiteral("log") &&
-        view != QStringLiteral("channels") && view != QStringLiteral("inflight")) {
-        std::fprintf(stderr, "queuescope: --view must be messages, inflight, log or channels\n");
+        view != QStringLiteral("channels") && view != QStringLiteral("inflight") &&
+        view != QStringLiteral("lessons")) {
+        std::fprintf(stderr,
+                     "queuescope: --view must be messages, inflight, log, channels or lessons\n");
         return 2;
     }
     const QString redrive = parser.value(redriveOpt);
@@ -217,6 +231,11 @@ int main(int argc, char** argv) {
         return 2;
     }
 
+    if (screenshot && parser.isSet(lessonOpt)) {
+        // A lesson's checks read the run's recording; a screenshot records
+        // into Qt's test-mode folder (~/.qttest/share), not the user's runs.
+        QStandardPaths::setTestModeEnabled(true);
+    }
     qs::ui::MainWindowOptions options;
     options.useSettings = !screenshot;
     options.autoConnect = !screenshot && !parser.isSet(embeddedOpt);
@@ -313,7 +332,38 @@ int main(int argc, char** argv) {
                              });
         }
     }
-    if (view == QStringLiteral("channels")) {
+    const QString lesson = parser.value(lessonOpt);
+    if (!lesson.isEmpty()) {
+        if (!window.lessonsPanel()->selectLesson(lesson)) {
+            std::fprintf(stderr, "queuescope: no shipped lesson %s\n", qPrintable(lesson));
+            return 2;
+        }
+        window.showLessons();
+        if (parser.isSet(answerOpt) && !window.lessonsPanel()->setAnswer(parser.value(answerOpt))) {
+            std::fprintf(stderr, "queuescope: --answer %s does not answer that lesson\n",
+                         qPrintable(parser.value(answerOpt)));
+            return 2;
+        }
+        auto runLesson = [&window] {
+            QString error;
+            if (!window.lessonsPanel()->runStep(&error)) {
+                std::fprintf(stderr, "queuescope: %s\n", qPrintable(error));
+            }
+        };
+        if (window.connection()->client()) {
+            runLesson();
+        } else {
+            auto* once = new QObject(&window);
+            QObject::connect(window.connection(), &qs::ui::ConnectionController::connectionChanged,
+                             once, [once, runLesson] {
+                                 runLesson();
+                                 once->deleteLater();
+                             });
+        }
+    }
+    if (view == QStringLiteral("lessons")) {
+        window.showLessons();
+    } else if (view == QStringLiteral("channels")) {
         window.showChannels();
     } else if (view == QStringLiteral("log")) {
         window.showDock(QStringLiteral("eventLogDock"));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include "lessons/wording.h"
 
@@ -95,7 +96,11 @@ CheckResult ackedOnce(const RunFacts& f) {
     }
     const std::string all =
         tasks.size() == 1 ? "The task was" : "All " + std::to_string(tasks.size()) + " tasks were";
-    return result(Verdict::Pass, all + " acked exactly once: " + by + ".");
+    std::vector<int> numbers;
+    for (const MessageRecord* m : tasks) {
+        numbers.push_back(f.taskNumber(m->messageId));
+    }
+    return result(Verdict::Pass, all + " acked exactly once: " + by + ".", f.trailOf(numbers));
 }
 
 CheckResult count(const CheckSpec& c, const RunFacts& f) {
@@ -107,7 +112,7 @@ CheckResult count(const CheckSpec& c, const RunFacts& f) {
     const std::string sentence = f.describe(c.measure);
     return result(ok ? Verdict::Pass : Verdict::Fail,
                   sentence + (ok ? "" : " (" + expected(c.bounds) + ")") + ".",
-                  f.trailOf(f.tasksBehind(c.measure)));
+                  f.evidenceOf(c.measure));
 }
 
 CheckResult share(const CheckSpec& c, const RunFacts& f) {
@@ -458,16 +463,47 @@ std::string_view verdictName(Verdict verdict) {
     return "undecided";
 }
 
+namespace {
+
+// A measure's name in a check's title, in words a learner reads ("empty
+// polls", not "emptyPolls"); the names that are words already stay.
+std::string measureWords(std::string_view name) {
+    static const std::pair<std::string_view, std::string_view> kWords[] = {
+        {"workersWithoutTasks", "workers that got no task"},
+        {"workersWithTasks", "workers that got a task"},
+        {"redelivered", "tasks handed out more than once"},
+        {"redeliveries", "hand-outs beyond each task's first"},
+        {"deliveries", "hand-outs"},
+        {"emptyPolls", "empty polls"},
+        {"exactlyOnce", "tasks acked after exactly one hand-out"},
+        {"expiredUnread", "tasks that expired unread"},
+        {"processedMoreThanOnce", "tasks processed more than once"},
+        {"ackedUnprocessed", "tasks acked yet never processed"},
+        {"acksLost", "acks lost"},
+        {"movedElsewhere", "tasks moved to another channel"},
+        {"slowestHandOutSeconds", "slowest hand-out (seconds)"},
+        {"deadLettered", "dead-lettered"},
+    };
+    for (const auto& [key, words] : kWords) {
+        if (key == name) {
+            return std::string(words);
+        }
+    }
+    return std::string(name);
+}
+
+}  // namespace
+
 std::string describeCheck(const CheckSpec& c) {
     switch (c.kind) {
         case CheckKind::AckedOnce:
             return "every task acked exactly once";
         case CheckKind::Count:
-            return (c.measure.worker.empty() ? "" : c.measure.worker + " ") + c.measure.name +
-                   ": " + c.bounds.describe();
+            return (c.measure.worker.empty() ? "" : c.measure.worker + " ") +
+                   measureWords(c.measure.name) + ": " + c.bounds.describe();
         case CheckKind::Share:
             return (c.worker == "each" ? std::string("each worker's") : c.worker + "'s") +
-                   " share of " + c.measure.name + ": " + c.bounds.describe();
+                   " share of " + measureWords(c.measure.name) + ": " + c.bounds.describe();
         case CheckKind::Redelivered: {
             std::string text = c.tasks.empty() ? "tasks handed out again"
                                                : "task " + taskList(c.tasks) + " handed out again";

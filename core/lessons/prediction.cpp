@@ -121,7 +121,7 @@ Grade gradeNumber(const Prediction& p, const std::optional<std::string>& answer,
     }
     g.actual = formatNumber(*v.value);
     g.explanation = sentence + ".";
-    g.evidence = f.trailOf(f.tasksBehind(p.measure));
+    g.evidence = f.evidenceOf(p.measure);
     if (!answer) {
         g.outcome = GradeOutcome::NotAnswered;
         return g;
@@ -157,7 +157,12 @@ Grade gradeWorker(const Prediction& p, const std::optional<std::string>& answer,
     }
     for (std::size_t i = 0; i < winners.size(); ++i) {
         g.actual += (i == 0 ? "" : i + 1 == winners.size() ? " and " : ", ") + winners[i];
+        // What the winners did: their tasks, or their polls when they got none.
+        const auto shown = f.evidenceOf({p.measure.name, winners[i]});
+        g.evidence.insert(g.evidence.end(), shown.begin(), shown.end());
     }
+    std::sort(g.evidence.begin(), g.evidence.end());
+    g.evidence.erase(std::unique(g.evidence.begin(), g.evidence.end()), g.evidence.end());
     g.explanation = all + ".";
     if (!answer) {
         g.outcome = GradeOutcome::NotAnswered;

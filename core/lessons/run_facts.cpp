@@ -167,7 +167,8 @@ std::string taskList(std::vector<int> numbers) {
 
 std::unique_ptr<RunFacts> RunFacts::fromRecording(const std::string& path,
                                                   const runner::Scenario& scenario,
-                                                  runner::RunResult result, std::string* error) {
+                                                  runner::RunResult result, std::string* error,
+                                                  std::uint64_t maxEvents) {
     auto reader = recording::RecordingReader::open(path, error);
     if (!reader) {
         return nullptr;
@@ -181,8 +182,10 @@ std::unique_ptr<RunFacts> RunFacts::fromRecording(const std::string& path,
     options.ledger.maxPendingDerivedEvents = 0;
     facts->run_ = std::make_unique<qs::Run>(options);
     qs::Run& run = *facts->run_;
+    const std::uint64_t last =
+        maxEvents > 0 ? std::min(reader->lastIndex(), maxEvents) : reader->lastIndex();
     if (!reader->forEachEvent(
-            1, reader->lastIndex() + 1,
+            1, last + 1,
             [&run](std::uint64_t, const Event& e) {
                 if (!isDerived(e)) {
                     run.append(e);
@@ -265,6 +268,39 @@ std::vector<std::uint32_t> RunFacts::trailOf(const std::vector<int>& taskNumbers
         }
     }
     return {events.begin(), events.end()};
+}
+
+std::vector<std::uint32_t> RunFacts::pollsOf(const std::vector<std::string>& workerNames) const {
+    std::vector<std::uint32_t> events;
+    for (std::uint64_t i = 0; i < run_->eventCount(); ++i) {
+        const Event& e = run_->event(i);
+        if ((e.kind == EventKind::PollStarted || e.kind == EventKind::PollReturned) &&
+            std::find(workerNames.begin(), workerNames.end(), e.actor.view()) !=
+                workerNames.end()) {
+            events.push_back(static_cast<std::uint32_t>(i));
+        }
+    }
+    return events;
+}
+
+std::vector<std::uint32_t> RunFacts::evidenceOf(const Measure& m) const {
+    if (std::vector<int> tasks = tasksBehind(m); !tasks.empty()) {
+        return trailOf(tasks);
+    }
+    std::vector<std::string> names;
+    if (!m.worker.empty()) {
+        names.push_back(m.worker);
+    } else if (m.name == "workersWithTasks" || m.name == "workersWithoutTasks" ||
+               m.name == "polls" || m.name == "emptyPolls") {
+        const bool with = m.name == "workersWithTasks";
+        const bool all = m.name == "polls" || m.name == "emptyPolls";
+        for (const WorkerStats& w : workers()) {
+            if (all || (w.received > 0) == with) {
+                names.push_back(w.worker);
+            }
+        }
+    }
+    return names.empty() ? std::vector<std::uint32_t>{} : pollsOf(names);
 }
 
 std::vector<int> RunFacts::tasksWhere(const std::function<bool(const MessageRecord&)>& keep) const {

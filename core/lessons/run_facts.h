@@ -33,9 +33,13 @@ class RunFacts {
 public:
     // Replays the recording at `path` (written by the run that gave `result`)
     // into a Run. False with *error when the recording cannot be read.
+    // `maxEvents` > 0 reads only the recording's first maxEvents events: the
+    // console's recording goes on after a lesson's run has ended (its workers
+    // keep polling), and the run is what it held at that end.
     static std::unique_ptr<RunFacts> fromRecording(const std::string& path,
                                                    const runner::Scenario& scenario,
-                                                   runner::RunResult result, std::string* error);
+                                                   runner::RunResult result, std::string* error,
+                                                   std::uint64_t maxEvents = 0);
 
     const qs::Run& run() const { return *run_; }
     const Ledger& ledger() const { return run_->ledger(); }
@@ -61,6 +65,13 @@ public:
     std::string at(std::int64_t timeNs) const;
     // Every event that touched these tasks (indices into run()), oldest first.
     std::vector<std::uint32_t> trailOf(const std::vector<int>& taskNumbers) const;
+    // The polls of these workers (PollStarted / PollReturned events, indices
+    // into run()), oldest first: the evidence of a count of polls or of tasks
+    // a worker did (not) get.
+    std::vector<std::uint32_t> pollsOf(const std::vector<std::string>& workerNames) const;
+    // The evidence behind a measure: the trail of its tasks, else the polls of
+    // the workers it counts.
+    std::vector<std::uint32_t> evidenceOf(const Measure& m) const;
 
     MeasureValue measure(const Measure& m) const;
     // The tasks a measure counts (task numbers; empty for measures of polls,

@@ -78,11 +78,15 @@ void TestFirstRun::firstRunGreetsOnce() {
         QVERIFY(greeting->isVisible());
         QVERIFY2(greeting->text().contains(QStringLiteral("Play the classic work queue")),
                  qPrintable(greeting->text()));
-        QVERIFY(!greeting->text().contains(QStringLiteral("lesson"), Qt::CaseInsensitive));
-        // Its step is a button in view, not a menu to hunt for.
+        // It offers the first lesson too (the Lessons tab exists: tst_lessons_panel).
+        QVERIFY(greeting->text().contains(QStringLiteral("lesson 1")));
+        // Its steps are buttons in view, not a menu to hunt for.
         auto* play = greeting->findChild<QPushButton*>(QStringLiteral("greetingPlay"));
         QVERIFY(play && play->isVisible());
         QCOMPARE(test::notInView(play, &window), QString());
+        auto* lesson = greeting->findChild<QPushButton*>(QStringLiteral("greetingLesson"));
+        QVERIFY(lesson && lesson->isVisible());
+        QCOMPARE(test::notInView(lesson, &window), QString());
         // Its words are whole at the smallest size, and the primary controls stay in view.
         for (const QLabel* label : greeting->findChildren<QLabel*>()) {
             if (label->isVisible()) {

@@ -81,7 +81,8 @@ bool RunController::ensurePool(QString* error) {
     options.channel = channel_.toStdString();
     options.events = &stream_;
     // Resolved here, not in the pool, so the run's recording can name it.
-    options.seed = runner::resolveSeed(0);
+    options.seed = runner::resolveSeed(nextPoolSeed_);
+    nextPoolSeed_ = 0;
     poolSeed_ = options.seed;
     pool_ = std::make_unique<workers::WorkerPool>(options, config_);
     return true;

@@ -84,6 +84,9 @@ public:
     RunCounters runCounters() const;
     // The seed of the current pool's work and failure draws (0 = no pool).
     std::uint64_t poolSeed() const { return pool_ ? poolSeed_ : 0; }
+    // The seed the next pool built uses (once; 0 = a random one): a lesson's
+    // step plays the same draws every time, as `queuescope lesson` does.
+    void setNextPoolSeed(std::uint64_t seed) { nextPoolSeed_ = seed; }
 
     // Stops producer and pool and tells the views to start over with a run
     // whose ledger uses `options` (a scenario's; see runner::ledgerOptionsFor).
@@ -114,6 +117,7 @@ private:
     workers::WorkerConfig config_;
     RunCounters stopped_;  // of the producers and pools this run already stopped
     std::uint64_t poolSeed_ = 0;
+    std::uint64_t nextPoolSeed_ = 0;
     QString channel_ = QStringLiteral("tasks");
     LedgerOptions ledgerOptions_;
     std::function<std::size_t()> runTaskCount_;

@@ -74,10 +74,19 @@ void ScenarioPlayer::stop() {
 }
 
 void ScenarioPlayer::tick() {
+    if (sendingBurst()) {
+        return;  // the steps due meanwhile follow once every task is on the queue
+    }
     const double t = elapsedSeconds();
     while (const runner::ScheduleStep* step = schedule_->takeDue(t)) {
         Q_EMIT stepTaken(fromView(step->label));
         if (!applyTimed(*step)) {
+            return;
+        }
+        // As the headless runner sends a burst before its next step (the
+        // workers find a full queue), the steps after it wait for its end.
+        if (step->kind == runner::StepKind::SendTasks && scenario_.tasks.rate <= 0.0 &&
+            sendingBurst()) {
             return;
         }
     }
@@ -119,6 +128,12 @@ bool ScenarioPlayer::startWorkers(std::size_t group) {
     Q_EMIT failed(QStringLiteral("Cannot start workers: ") + error);
     stop();
     return false;
+}
+
+bool ScenarioPlayer::sendingBurst() const {
+    const auto progress = run_->producerProgress();
+    return scenario_.tasks.rate <= 0.0 && scenario_.tasks.count > 0 && progress &&
+           !progress->finished;
 }
 
 // As in the headless runner, tasks that cannot be sent end the scenario.

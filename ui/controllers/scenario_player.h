@@ -80,6 +80,8 @@ private:
     bool applyTimed(const runner::ScheduleStep& step);
     bool startWorkers(std::size_t group);
     bool sendTasks();
+    // The scenario's tasks go out all at once and are still being sent.
+    bool sendingBurst() const;
     // Through runner::applyTimelineAction(), as the headless runner.
     void apply(const runner::TimelineAction& action);
     bool drained() const;

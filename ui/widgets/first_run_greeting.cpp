@@ -18,7 +18,8 @@ FirstRunGreeting::FirstRunGreeting(QWidget* parent)
     text_->setText(QStringLiteral(
         "<b>New here?</b> Play the classic work queue: 10 tasks go on a queue and 3 workers "
         "share them. Watch each task go to one worker, get worked on and acked, right "
-        "here on the timeline."));
+        "here on the timeline. Or be taught step by step: lesson 1 asks what you expect, runs "
+        "it and checks."));
     text_->setWordWrap(true);
     text_->setTextFormat(Qt::RichText);
     problem_->setWordWrap(true);
@@ -29,6 +30,11 @@ FirstRunGreeting::FirstRunGreeting(QWidget* parent)
     play->setDefault(false);
     play->setToolTip(QStringLiteral(
         "Plays the scenario \"classic work queue\" (Run → Play scenario lists the others)."));
+    auto* lesson = new QPushButton(QStringLiteral("Start lesson 1"), this);
+    lesson->setObjectName(QStringLiteral("greetingLesson"));
+    lesson->setToolTip(QStringLiteral(
+        "Opens the Lessons tab on \"Competing consumers\": predict who gets the tasks, run it, "
+        "and see what the run decided."));
     auto* close = new QToolButton(this);
     close->setObjectName(QStringLiteral("greetingDismiss"));
     close->setText(QStringLiteral("✕"));
@@ -44,9 +50,11 @@ FirstRunGreeting::FirstRunGreeting(QWidget* parent)
     row->setContentsMargins(8, 4, 4, 4);
     row->addLayout(words, 1);
     row->addWidget(play, 0, Qt::AlignVCenter);
+    row->addWidget(lesson, 0, Qt::AlignVCenter);
     row->addWidget(close, 0, Qt::AlignTop);
 
     connect(play, &QPushButton::clicked, this, &FirstRunGreeting::playRequested);
+    connect(lesson, &QPushButton::clicked, this, &FirstRunGreeting::lessonRequested);
     connect(close, &QToolButton::clicked, this, &FirstRunGreeting::dismissed);
 }
 

@@ -1,0 +1,81 @@
+// The window's side of the guided lessons (docs/lessons.md, "In the console"):
+// the Lessons dock, its runs played by the window's scenario player, "Show me"
+// and replay. Kept apart from main_window.cpp.
+#include <QDockWidget>
+#include <QTimer>
+#include <algorithm>
+
+#include "controllers/lesson_run.h"
+#include "controllers/time_cursor.h"
+#include "main_window.h"
+#include "panels/lessons_panel.h"
+#include "widgets/first_run_greeting.h"
+
+namespace qs::ui {
+
+void MainWindow::buildLessonsDock() {
+    lessonRun_ = new LessonRun(
+        player_, recorder_, run_, consoleRun_,
+        [this](const runner::Scenario& scenario, QString* error) {
+            if (!recordingPath_.isEmpty()) {
+                closeRecording();  // a replay shown: the run goes on the live console
+            }
+            return playLoadedScenario(scenario, error);
+        },
+        this);
+    lessons_ = new LessonsPanel(lessonRun_, options_.useSettings, this);
+    auto* lessonsDock = dock(QStringLiteral("Lessons"), QStringLiteral("lessonsDock"), lessons_,
+                             Qt::LeftDockWidgetArea);
+    if (auto* producerDock = findChild<QDockWidget*>(QStringLiteral("producerDock"))) {
+        tabifyDockWidget(producerDock, lessonsDock);
+        producerDock->raise();
+    }
+    connect(lessons_, &LessonsPanel::evidenceRequested, this,
+            [this](const QString& key, const QStringList& workers, qint64 timeNs) {
+                if (timeNs > 0) {
+                    cursor_->moveTo(timeNs);
+                }
+                if (!key.isEmpty()) {
+                    showDock(QStringLiteral("messagesDock"));
+                    selectMessage(key);
+                }
+                if (!workers.isEmpty()) {
+                    showStatus(
+                        QStringLiteral("Show me: %1 — %2 on the timeline (Ctrl+L returns "
+                                       "to live)")
+                            .arg(key.isEmpty()
+                                     ? QStringLiteral("the lanes of")
+                                     : QStringLiteral("%1, and the lanes of").arg(taskLabel(key)),
+                                 workers.join(QStringLiteral(", "))),
+                        15000);
+                }
+            });
+    connect(lessons_, &LessonsPanel::replayRequested, this, &MainWindow::openRecordingInteractive);
+    connect(greeting_, &FirstRunGreeting::lessonRequested, this, [this] {
+        markGreeted();
+        showLessons(QString::fromLatin1(FirstRunGreeting::kFirstLesson));
+    });
+}
+
+void MainWindow::showLessons(const QString& lesson) {
+    showDock(QStringLiteral("lessonsDock"));
+    // Its lines read better wider than the producer's form needs; once the
+    // window has laid its docks out (a first show has not yet).
+    QTimer::singleShot(0, this, [this] {
+        auto* lessonsDock = findChild<QDockWidget*>(QStringLiteral("lessonsDock"));
+        auto* producerDock = findChild<QDockWidget*>(QStringLiteral("producerDock"));
+        auto* explainDock = findChild<QDockWidget*>(QStringLiteral("explainDock"));
+        if (lessonsDock && producerDock && explainDock) {
+            // Not at the timeline's cost on a 1280-wide screen: the producer's 360 there.
+            resizeDocks({lessonsDock}, {std::clamp(width() / 4, 360, 420)}, Qt::Horizontal);
+            // The tab it shares with the producer, sized through the producer's dock.
+            resizeDocks({producerDock, explainDock}, {height() * 3 / 4, height() / 6},
+                        Qt::Vertical);
+        }
+    });
+    if (!lesson.isEmpty()) {
+        lessons_->selectLesson(lesson);
+    }
+}
+
+}  // namespace qs::ui
