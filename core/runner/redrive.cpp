@@ -201,6 +201,12 @@ private:
             if (!firstTime || maxReached(copies.size()) || !selection_.take(m)) {
                 continue;  // stays, unsettled
             }
+            if (movedIds_.count(m.id) != 0) {
+                // Moved once already: dead-lettered again since (a consumer
+                // rejects it). Moving it again would feed the loop.
+                noteFailure(m.id, "moved once by this redrive and dead-lettered again: left here");
+                continue;
+            }
             const std::string target = targetOf(m);
             if (target.empty()) {
                 ++report_.noTarget;
@@ -277,6 +283,7 @@ private:
                 continue;
             }
             sequences.push_back(original.sequence());
+            movedIds_.insert(copies[k].id);
             acked_[original.sequence()] = {copies[k].id, copies[k].channel};
             ++report_.moved;
             ++report_.movedTo[copies[k].channel];
@@ -354,6 +361,7 @@ private:
     std::set<std::string> seen_;          // "id/sequence" of every message received
     std::set<std::string> seenThisPass_;  // the same, in this pass over the source
     std::uint64_t sent_ = 0;              // copies the target took
+    std::set<std::string> movedIds_;      // MessageIDs of those copies: each moves once
     struct HeldBatch {
         client::ReceivedBatch batch;
         std::vector<std::uint64_t> movedSequences;  // sent to the target, to ack at the end

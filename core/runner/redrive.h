@@ -25,7 +25,9 @@
 // stay open until the redrive ends and are then closed, so they go back at
 // their place with their sequence and stored receive count (the server only
 // counts them as delivered, and drops an expired one as any receive does).
-// Works against any KubeMQ server (no channel management needed).
+// A MessageID moves once per redrive: a message dead-lettered again while the
+// redrive runs stays. Works against any KubeMQ server (no channel management
+// needed).
 //
 // Threading: redrive() blocks its caller (seconds: each receive waits for its
 // batch or the wait timeout); cancel through RedriveOptions::cancel from

@@ -209,7 +209,8 @@ server's default of 1024 receives.
                         dead-lettered to), the message's own for the others
 
   --batch N             messages per receive, )" +
-           protocol::kMaxNumberOfMessages.range() + R"( (default 100)
+           protocol::kMaxNumberOfMessages.range() + R"( (default 100; with
+                        --ids or --sequences every receive asks for the most)
   --wait S              wait per receive, )" +
            protocol::kWaitTimeSeconds.range() + R"( (default 1; servers wait >= 1 s)
   --quiet               no progress lines on stderr

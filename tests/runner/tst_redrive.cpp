@@ -255,6 +255,35 @@ private Q_SLOTS:
         checkSelected(broker.address());
     }
 
+    // A consumer rejects the redriven message at once (max receive count 1):
+    // it is dead-lettered again while the redrive runs, and stays there; the
+    // redrive does not feed the loop and says so.
+    void aMessageDeadLetteredAgainStays() {
+        test::TestBroker broker;
+        QVERIFY2(broker.ok(), broker.error().c_str());
+        auto c = makeClient(broker.address());
+        auto consumer = makeClient(broker.address());
+        QVERIFY(c && consumer);
+        deadLetterInto(*c, "loop", "loop.dead-letter", "loop", 1);
+        runner::RedriveOptions o = from("loop.dead-letter");
+        o.maxReceiveCount = 1;
+        bool rejected = false;
+        o.progress = [&](const runner::RedriveProgress&) {
+            if (rejected)
+                return;
+            rejected = receiveAndReject(*consumer, "loop").has_value();
+        };
+        const runner::RedriveReport r = runner::redrive(*c, o);
+        QVERIFY(rejected);
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QCOMPARE(r.moved, std::uint64_t(1));
+        QVERIFY2(runner::describe(r).find("loop-1: moved once by this redrive and dead-lettered "
+                                          "again: left here") != std::string::npos,
+                 runner::describe(r).c_str());
+        QCOMPARE(peekAll(*c, "loop.dead-letter").size(), std::size_t(1));
+        QVERIFY(peekAll(*c, "loop").empty());
+    }
+
     void badPolicyAndSelectionAreRefused() {
         const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
             {{"--max-receive-count", "1025"}, "--max-receive-count 1025: must be a whole number 0..1024"},
