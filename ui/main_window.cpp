@@ -439,7 +439,8 @@ void MainWindow::wireEngine() {
     connect(producer_, &ProducerPanel::tasksStarted, this, [this](const workers::TaskSpec& spec) {
         if (!spec.policy.deadLetterQueue.empty()) {
             channels_->model()->noteDeadLetter(QString::fromStdString(spec.policy.deadLetterQueue),
-                                               QString::fromStdString(spec.channel));
+                                               QString::fromStdString(spec.channel),
+                                               spec.policy.maxReceiveCount);
         }
     });
     channels_->model()->setConsoleCounts(
@@ -786,7 +787,8 @@ bool MainWindow::playScenario(const QString& nameOrPath, QString* error) {
     producer_->showScenario(QString::fromStdString(scenario.name), spec);
     if (!spec.policy.deadLetterQueue.empty()) {
         channels_->model()->noteDeadLetter(QString::fromStdString(spec.policy.deadLetterQueue),
-                                           QString::fromStdString(spec.channel));
+                                           QString::fromStdString(spec.channel),
+                                           spec.policy.maxReceiveCount);
     }
     return true;
 }
