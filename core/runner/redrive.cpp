@@ -300,7 +300,9 @@ private:
         }
         addDuplicate(it->second.id, why);
         --report_.moved;
-        --report_.movedTo[it->second.target];
+        if (--report_.movedTo[it->second.target] == 0) {
+            report_.movedTo.erase(it->second.target);
+        }
         acked_.erase(it);
     }
 
