@@ -100,8 +100,11 @@ QWidget* RedriveDialog::buildWhich() {
     auto* grid = new QGridLayout(box);
     grid->addWidget(all_, 0, 0, 1, 3);
     grid->addWidget(upTo_, 1, 0);
-    grid->addWidget(fieldWithProblem(upToCount_, upToCount_->problemLabel()), 1, 1);
-    grid->addWidget(selected_, 2, 0, 1, 3);
+    grid->addWidget(upToCount_, 1, 1);
+    // A number typed out of range is said on a row of its own, whole.
+    upToCount_->problemLabel()->setWordWrap(false);  // one line: no height-for-width row
+    grid->addWidget(upToCount_->problemLabel(), 2, 0, 1, 3);
+    grid->addWidget(selected_, 3, 0, 1, 3);
     grid->setColumnStretch(2, 1);
     return box;
 }
@@ -164,24 +167,30 @@ QWidget* RedriveDialog::buildPolicy() {
         "Empty: a dead-lettered message gets %1, the others keep their own.\n"
         "A name: every moved message gets it.")
                                      .arg(source_));
-    auto* dlqHint = new QLabel(
-        QStringLiteral("Empty: over its max receive count again, it goes back to %1.").arg(source_),
+    auto* dlqHint = wrappedLabel(
+        QStringLiteral("Empty: a dead-lettered message gets the channel it is in now, so over "
+                       "its max receive count again it comes back here."),
         box);
-    dlqHint->setWordWrap(true);
     dlqHint->setObjectName(QStringLiteral("redriveDeadLetterHint"));
     dlqHint->setEnabled(false);  // greyed: a note, not a value
     dlqLabel->setBuddy(deadLetterQueue_);
     connect(deadLetterQueue_, &QLineEdit::textEdited, problem_, &QLabel::hide);
 
-    auto* grid = new QGridLayout(box);
-    grid->addWidget(note, 0, 0, 1, 3);
-    grid->addWidget(restoreMaxReceive_, 1, 0);
-    grid->addWidget(fieldWithProblem(maxReceive_, maxReceive_->problemLabel()), 1, 1);
-    grid->addWidget(maxReceiveHint_, 1, 2);
+    // The wrapped texts stay out of the grid: a row's height-for-width there
+    // would let the next row draw over them.
+    auto* layout = new QVBoxLayout(box);
+    layout->addWidget(note);
+    auto* grid = new QGridLayout;
+    grid->addWidget(restoreMaxReceive_, 0, 0);
+    grid->addWidget(maxReceive_, 0, 1);
+    grid->addWidget(maxReceiveHint_, 0, 2);
+    maxReceive_->problemLabel()->setWordWrap(false);
+    grid->addWidget(maxReceive_->problemLabel(), 1, 0, 1, 3);
     grid->addWidget(dlqLabel, 2, 0);
     grid->addWidget(deadLetterQueue_, 2, 1, 1, 2);
-    grid->addWidget(dlqHint, 3, 1, 1, 2);
     grid->setColumnStretch(2, 1);
+    layout->addLayout(grid);
+    layout->addWidget(dlqHint);
     return box;
 }
 
@@ -281,18 +290,18 @@ QString RedriveDialog::targetProblem(const QString& source, const QString& targe
     return {};
 }
 
-// The first thing wrong with the form, or "".
-QString RedriveDialog::formProblem() const {
+// The first thing wrong with the form ("" when nothing) and the field to fix.
+RedriveDialog::FormProblem RedriveDialog::formProblem() const {
     if (toNamed_->isChecked()) {
         if (QString bad = targetProblem(source_, name_->text()); !bad.isEmpty()) {
-            return bad;
+            return {bad, name_};
         }
     }
     // A number typed out of its range is not the box's value: say so rather
     // than send the previous one.
-    for (const LimitedSpinBox* box : {upToCount_, maxReceive_}) {
+    for (LimitedSpinBox* box : {upToCount_, maxReceive_}) {
         if (box->isEnabled() && !box->problem().isEmpty()) {
-            return box->problem();
+            return {box->problem(), box};
         }
     }
     const std::string bad = runner::checkRedriveOptions(options({}));
@@ -301,7 +310,7 @@ QString RedriveDialog::formProblem() const {
     }
     QString sentence = fromView(bad);
     sentence[0] = sentence[0].toUpper();
-    return sentence + QLatin1Char('.');
+    return {sentence + QLatin1Char('.'), deadLetterQueue_};
 }
 
 void RedriveDialog::showProblem(const QString& text, QWidget* focus) {
@@ -313,11 +322,8 @@ void RedriveDialog::showProblem(const QString& text, QWidget* focus) {
 }
 
 void RedriveDialog::tryAccept() {
-    if (const QString bad = formProblem(); !bad.isEmpty()) {
-        QWidget* focus = toNamed_->isChecked() && !targetProblem(source_, name_->text()).isEmpty()
-                             ? static_cast<QWidget*>(name_)
-                             : static_cast<QWidget*>(deadLetterQueue_);
-        showProblem(bad, focus);
+    if (const FormProblem bad = formProblem(); !bad.text.isEmpty()) {
+        showProblem(bad.text, bad.field);
         return;
     }
     accept();

@@ -67,7 +67,11 @@ private:
     QWidget* buildWhich();
     QWidget* buildWhere(const QString& origins);
     QWidget* buildPolicy();
-    QString formProblem() const;
+    struct FormProblem {
+        QString text;             // "" = none
+        QWidget* field = nullptr;  // where to fix it
+    };
+    FormProblem formProblem() const;
     void showProblem(const QString& text, QWidget* focus);
     void tryAccept();
 
