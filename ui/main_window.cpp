@@ -443,7 +443,8 @@ void MainWindow::wireEngine() {
     connect(producer_, &ProducerPanel::tasksStarted, this, [this](const workers::TaskSpec& spec) {
         if (!spec.policy.deadLetterQueue.empty()) {
             channels_->model()->noteDeadLetter(QString::fromStdString(spec.policy.deadLetterQueue),
-                                               QString::fromStdString(spec.channel));
+                                               QString::fromStdString(spec.channel),
+                                               spec.policy.maxReceiveCount);
         }
     });
     channels_->model()->setConsoleCounts(
@@ -801,7 +802,8 @@ bool MainWindow::playLoadedScenario(const runner::Scenario& scenario, QString* e
     producer_->showScenario(QString::fromStdString(scenario.name), spec);
     if (!spec.policy.deadLetterQueue.empty()) {
         channels_->model()->noteDeadLetter(QString::fromStdString(spec.policy.deadLetterQueue),
-                                           QString::fromStdString(spec.channel));
+                                           QString::fromStdString(spec.channel),
+                                           spec.policy.maxReceiveCount);
     }
     return true;
 }

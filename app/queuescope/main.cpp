@@ -13,6 +13,7 @@
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <string_view>
 
 #include "analysis/compare_command.h"
@@ -22,6 +23,7 @@
 #include "common/version.h"
 #include "controllers/connection_controller.h"
 #include "controllers/time_cursor.h"
+#include "dialogs/redrive_dialog.h"
 #include "lessons/lesson_command.h"
 #include "main_window.h"
 #include "models/lease_board_model.h"
@@ -150,9 +152,14 @@ int main(int argc, char** argv) {
     const QCommandLineOption redriveOpt(
         QStringLiteral("redrive"),
         QStringLiteral("With --screenshot: redrive this dead-letter channel (as Redrive… in the "
-                       "Channels tab, each message back where it came from) and take the "
-                       "screenshot when it has ended."),
+                       "Channels tab with what its dialog offers first: each message back where "
+                       "it came from, the max receive count this console sent with) and take "
+                       "the screenshot when it has ended."),
         QStringLiteral("channel"));
+    const QCommandLineOption redriveDialogOpt(
+        QStringLiteral("redrive-dialog"),
+        QStringLiteral("With --redrive: peek the channel, select its first two messages and "
+                       "take the screenshot of the Redrive dialog as it opens instead."));
     const QCommandLineOption lessonOpt(
         QStringLiteral("lesson"),
         QStringLiteral("Open this lesson in the Lessons tab and run its first step (with "
@@ -168,8 +175,8 @@ int main(int argc, char** argv) {
                        "File → Compare with recording…) and save the comparison window."),
         QStringLiteral("file"));
     parser.addOptions({screenshotOpt, scenarioOpt, afterOpt, embeddedOpt, portOpt, darkOpt, viewOpt,
-                       sizeOpt, spanOpt, firstRunOpt, openOpt, atOpt, redriveOpt, compareOpt, lessonOpt,
-                       answerOpt});
+                       sizeOpt, spanOpt, firstRunOpt, openOpt, atOpt, redriveOpt, redriveDialogOpt, compareOpt,
+                       lessonOpt, answerOpt});
     // `queuescope RUN.qsrun`: what a file manager runs for a recording (the
     // desktop entry's Exec=queuescope %f).
     parser.addPositionalArgument(
@@ -221,6 +228,11 @@ int main(int argc, char** argv) {
     if (parser.isSet(compareOpt) && (!screenshot || recording.isEmpty() || compareWith.isEmpty())) {
         std::fprintf(stderr, "queuescope: --compare needs a file, with --screenshot and a "
                              "recording\n");
+        return 2;
+    }
+    const bool redriveDialog = parser.isSet(redriveDialogOpt);
+    if (redriveDialog && redrive.isEmpty()) {
+        std::fprintf(stderr, "queuescope: --redrive-dialog needs --redrive CHANNEL\n");
         return 2;
     }
     const QStringList size = parser.value(sizeOpt).split(QLatin1Char('x'));
@@ -393,20 +405,50 @@ int main(int argc, char** argv) {
                 QApplication::exit(saved ? 0 : 1);
             });
         };
-        auto grabAfterWait = [&window, wait, redrive, grabSoon] {
-            QTimer::singleShot(
-                static_cast<int>(wait * 1000), &window, [&window, redrive, grabSoon] {
-                    if (redrive.isEmpty()) {
-                        grabSoon();
-                        return;
-                    }
-                    qs::ui::ChannelBrowser* browser = window.channelBrowser();
-                    QObject::connect(
-                        browser, &qs::ui::ChannelBrowser::actionFinished, &window,
-                        [grabSoon](bool, const QString&) { grabSoon(); }, Qt::SingleShotConnection);
-                    browser->selectChannel(redrive);
-                    browser->redriveChannel(redrive, QString());
-                });
+        // The dialog alone, as Redrive… opens it after a peek with two rows selected.
+        auto grabDialog = [&window, file, redrive] {
+            qs::ui::ChannelBrowser* browser = window.channelBrowser();
+            QObject::connect(
+                browser, &qs::ui::ChannelBrowser::peeked, &window,
+                [browser, file, redrive](const QString&, int) {
+                    browser->selectPeekRows({0, 1});
+                    auto* dialog = browser->newRedriveDialog(redrive);
+                    dialog->show();
+                    QTimer::singleShot(400, dialog, [dialog, file] {
+                        const bool saved = dialog->grab().save(file, "PNG");
+                        if (saved) {
+                            std::printf("%s\n", qPrintable(QFileInfo(file).absoluteFilePath()));
+                        } else {
+                            std::fprintf(stderr, "queuescope: cannot write %s\n", qPrintable(file));
+                        }
+                        QApplication::exit(saved ? 0 : 1);
+                    });
+                },
+                Qt::SingleShotConnection);
+            browser->selectChannel(redrive);
+            browser->peekSelected();
+        };
+        auto grabAfterWait = [&window, wait, redrive, redriveDialog, grabSoon, grabDialog] {
+            QTimer::singleShot(static_cast<int>(wait * 1000), &window,
+                               [&window, redrive, redriveDialog, grabSoon, grabDialog] {
+                if (redrive.isEmpty()) {
+                    grabSoon();
+                    return;
+                }
+                if (redriveDialog) {
+                    grabDialog();
+                    return;
+                }
+                qs::ui::ChannelBrowser* browser = window.channelBrowser();
+                QObject::connect(browser, &qs::ui::ChannelBrowser::actionFinished, &window,
+                                 [grabSoon](bool, const QString&) { grabSoon(); },
+                                 Qt::SingleShotConnection);
+                browser->selectChannel(redrive);
+                // What the dialog offers first: all, each back, the known policy.
+                const std::unique_ptr<qs::ui::RedriveDialog> dialog(
+                    browser->newRedriveDialog(redrive));
+                browser->startRedrive(dialog->options({}));
+            });
         };
         // The comparison window, once the core has compared the two runs.
         auto grabComparison = [&window, file, compareWith, width, height] {

@@ -5,12 +5,14 @@
 #include <string>
 #include <vector>
 
-// `queuescope redrive --address HOST:PORT --from CH [--to CH2] [--max N]`:
+// `queuescope redrive --address HOST:PORT --from CH [--to CH2] [--max N]
+// [--ids ID,ID | --sequences N,N] [--max-receive-count N] [--dead-letter-queue CH]`:
 // moves dead-lettered messages back (runner/redrive.h) and says how many moved,
 // failed and were left.
 //
 // Exit codes: 0 every message received was moved (or there was none);
-// 1 some stay in the source (refused, no target) or are now in both channels;
+// 1 some stay in the source (refused, no target), are now in both channels,
+// or some selected were not found;
 // 2 bad command line; 3 the server could not be reached or went away.
 namespace qs::runner {
 

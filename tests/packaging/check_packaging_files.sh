@@ -74,7 +74,7 @@ check_page() {  # check_page <man page> <help text file>
 }
 { QT_QPA_PLATFORM=offscreen "$console" --help; "$console" run --help; "$console" summary --help
   "$console" trace --help; "$console" compare --help; "$console" report --help; "$console" lesson --help
-  "$console" parity --help; } \
+  "$console" parity --help; "$console" redrive --help; } \
   >"$tmp/console-help.txt" 2>&1
 check_page "$linux/man/queuescope.1" "$tmp/console-help.txt"
 "$broker" --help >"$tmp/broker-help.txt" 2>&1

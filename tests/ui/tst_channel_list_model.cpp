@@ -71,6 +71,17 @@ void TestChannelListModel::marksAndLinksDeadLetters() {
                 .data()
                 .toString()
                 .contains(QStringLiteral("⚑")));
+    // The max receive count the last send used is kept for a redrive to
+    // restore; a peek (not told) keeps it, a send with the server's default
+    // (0) leaves nothing to restore.
+    QCOMPARE(model.sentMaxReceiveCount(QStringLiteral("failed")), 0);
+    model.noteDeadLetter(QStringLiteral("failed"), QStringLiteral("orders"), 4);
+    QCOMPARE(model.sentMaxReceiveCount(QStringLiteral("failed")), 4);
+    model.noteDeadLetter(QStringLiteral("failed"), QStringLiteral("orders"));
+    QCOMPARE(model.sentMaxReceiveCount(QStringLiteral("failed")), 4);
+    model.noteDeadLetter(QStringLiteral("failed"), QStringLiteral("orders"), 0);
+    QCOMPARE(model.sentMaxReceiveCount(QStringLiteral("failed")), 0);
+    QCOMPARE(model.sentMaxReceiveCount(QStringLiteral("orders.dlq")), 0);
 }
 
 QTEST_MAIN(TestChannelListModel)

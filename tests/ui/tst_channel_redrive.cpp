@@ -6,14 +6,20 @@
 // a server that goes away mid-redrive leave every message accounted for.
 #include <QApplication>
 #include <QPushButton>
+#include <QLineEdit>
 #include <QRadioButton>
+#include <QSpinBox>
+#include <QTableWidget>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <chrono>
+#include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 
 #include "broker/broker.h"
@@ -21,6 +27,7 @@
 #include "controllers/connection_controller.h"
 #include "controllers/connection_settings.h"
 #include "dialogs/redrive_dialog.h"
+#include "models/channel_list_model.h"
 #include "panels/channel_browser.h"
 #include "real_server.h"
 
@@ -107,6 +114,27 @@ void answerRedriveDialog(const QString& target, const std::function<void()>& act
     action();
 }
 
+// Runs `action` (which opens the modal RedriveDialog) and answers it with
+// `answer`, which also checks what the dialog offered.
+void answerDialog(const std::function<void(RedriveDialog*)>& answer,
+                  const std::function<void()>& action) {
+    QTimer::singleShot(0, [answer] {
+        auto* dialog = qobject_cast<RedriveDialog*>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        answer(dialog);
+        if (dialog->isVisible()) {
+            dialog->reject();  // a failed check must not leave the modal loop running
+        }
+    });
+    action();
+}
+
+// The waiting messages of `channel` (a peek: nothing consumed).
+std::vector<client::QueueMessage> peekAll(client::QueuesClient& c, const std::string& channel) {
+    auto peeked = c.peek(channel, 1024, 1s);
+    return peeked.ok() ? peeked.value().messages : std::vector<client::QueueMessage>{};
+}
+
 bool selectWhenListed(ChannelBrowser& browser, const QString& name) {
     return QTest::qWaitFor(
         [&] {
@@ -124,6 +152,8 @@ class TestChannelRedrive : public QObject {
 private Q_SLOTS:
     void movesDeadLettersBackThroughTheDialog();
     void dialogRefusesBadTargets();
+    void dialogRefusesBadPolicy();
+    void movesOnlySelectedWithTheRestoredPolicy();
     void cancelPartWayAccountsForEveryMessage();
     void aServerThatGoesAwayLosesNothing();
     void aServerThatIsGoneIsSaid();
@@ -133,6 +163,11 @@ private:
     // Dead-letters `count` on the browser's server, redrives kDeadLetter back
     // through the dialog, and checks both channels and the result line.
     void checkRoundTrip(ConnectionController& connection, const std::string& address, int count);
+    // Dead-letters six, peeks, selects two rows and redrives them through
+    // the dialog with the max receive count the console knows (2): they move,
+    // the other four stay as they were, and two rejects dead-letter a moved
+    // one again.
+    void checkSelected(ConnectionController& connection, const std::string& address);
 };
 
 void TestChannelRedrive::checkRoundTrip(ConnectionController& connection,
@@ -199,6 +234,138 @@ void TestChannelRedrive::dialogRefusesBadTargets() {
     dialog.redriveButton()->click();
     QCOMPARE(dialog.result(), int(QDialog::Accepted));
     QCOMPARE(dialog.target(), QStringLiteral("orders.retry"));
+}
+
+void TestChannelRedrive::dialogRefusesBadPolicy() {
+    RedriveDialog dialog(kDeadLetter, QStringLiteral("orders"));
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    dialog.setDeadLetterQueue(QStringLiteral("dead letters"));
+    dialog.redriveButton()->click();
+    QVERIFY(dialog.isVisible());
+    QVERIFY2(dialog.problem().contains(QStringLiteral("must not contain whitespace")),
+             qPrintable(dialog.problem()));
+    dialog.setTarget(QStringLiteral("orders.retry"));
+    dialog.setDeadLetterQueue(QStringLiteral("orders.retry"));
+    dialog.redriveButton()->click();
+    QVERIFY(dialog.isVisible());
+    QVERIFY2(dialog.problem().contains(QStringLiteral("The dead-letter queue is the target channel")),
+             qPrintable(dialog.problem()));
+    dialog.setDeadLetterQueue(QString());
+
+    // A typed 2000 is said under the field and refused, not clamped.
+    dialog.setMaxReceiveCount(3);
+    auto* box = dialog.findChild<QSpinBox*>(QStringLiteral("redriveMaxReceiveCount"));
+    QVERIFY(box);
+    auto* edit = box->findChild<QLineEdit*>();
+    QVERIFY(edit);
+    edit->selectAll();
+    QTest::keyClicks(edit, QStringLiteral("2000"));
+    dialog.redriveButton()->click();
+    QVERIFY(dialog.isVisible());
+    QVERIFY2(dialog.problem() ==
+                 QStringLiteral("Max receive count must be between 0 and 1024 (got 2000)"),
+             qPrintable(dialog.problem()));
+
+    // Nothing selected in a peek: "only the selected" cannot be chosen.
+    dialog.chooseSelected();
+    dialog.setMaxReceiveCount(2);
+    dialog.chooseUpTo(5);
+    dialog.redriveButton()->click();
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    const runner::RedriveOptions o = dialog.options({});
+    QCOMPARE(o.from, kDeadLetter.toStdString());
+    QCOMPARE(o.to, std::string("orders.retry"));
+    QCOMPARE(o.max, std::uint64_t(5));
+    QVERIFY(o.sequences.empty());
+    QCOMPARE(o.maxReceiveCount, std::optional<int>(2));
+    QCOMPARE(o.deadLetterQueue, std::optional<std::string>());
+}
+
+void TestChannelRedrive::movesOnlySelectedWithTheRestoredPolicy() {
+    ConnectionController connection;
+    QString error;
+    QVERIFY2(connection.startEmbedded(0, &error), qPrintable(error));
+    checkSelected(connection, connection.settings().address.toStdString());
+}
+
+void TestChannelRedrive::checkSelected(ConnectionController& connection,
+                                       const std::string& address) {
+    auto c = makeClient(address);
+    QVERIFY(c);
+    QString why;
+    QVERIFY2(deadLetter(*c, 6, &why), qPrintable(why));
+    std::map<std::string, client::QueueMessage> before;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            before.clear();
+            for (auto& m : peekAll(*c, kDeadLetter.toStdString()))
+                before[m.id] = m;
+            return before.size() == 6;
+        },
+        30000));
+    ChannelBrowser browser(&connection);
+    browser.setAutoRefresh(false);
+    browser.show();
+    QVERIFY2(selectWhenListed(browser, kDeadLetter), "the dead-letter channel is not listed");
+    browser.model()->noteDeadLetter(kDeadLetter, QStringLiteral("orders"), 2);  // as sent
+    QSignalSpy peeked(&browser, &ChannelBrowser::peeked);
+    browser.peekSelected();
+    QVERIFY(QTest::qWaitFor([&] { return !peeked.isEmpty(); }, 30000));
+    QCOMPARE(peeked.takeFirst().at(1).toInt(), 6);
+    auto* table = browser.findChild<QTableWidget*>();
+    QVERIFY(table);
+    browser.selectPeekRows({1, 3});
+    const std::set<std::string> chosen = {table->item(1, 1)->text().toStdString(),
+                                          table->item(3, 1)->text().toStdString()};
+
+    QSignalSpy done(&browser, &ChannelBrowser::actionFinished);
+    answerDialog(
+        [](RedriveDialog* dialog) {
+            const runner::RedriveOptions o = dialog->options({});
+            QCOMPARE(o.sequences.size(), std::size_t(2));  // chosen: two rows selected
+            QCOMPARE(o.maxReceiveCount, std::optional<int>(2));  // what the console sent
+            dialog->redriveButton()->click();
+        },
+        [&] { browser.redriveSelected(); });
+    QVERIFY2(QTest::qWaitFor([&] { return !done.isEmpty(); }, 120000), "no result in 120 s");
+    const QString said = browser.outcomeText();
+    QVERIFY2(said.contains(QStringLiteral("✓ Redrive of orders.dead-letter: moved 2 (orders: 2), "
+                                          "failed 0, no target 0, duplicated 0, left ")),
+             qPrintable(said));
+    // The list is peeked again: what is left.
+    QVERIFY2(QTest::qWaitFor([&] { return !peeked.isEmpty(); }, 30000), "no new peek");
+    QCOMPARE(peeked.takeFirst().at(1).toInt(), 4);
+
+    std::vector<client::QueueMessage> moved;
+    QVERIFY(QTest::qWaitFor([&] { return (moved = peekAll(*c, kSource)).size() == 2; }, 30000));
+    for (const auto& m : moved) {
+        QVERIFY2(chosen.count(m.id) == 1, m.id.c_str());
+        QCOMPARE(m.policy.maxReceiveCount, 2);
+        QCOMPARE(m.policy.deadLetterQueue, kDeadLetter.toStdString());
+    }
+    std::vector<client::QueueMessage> left;
+    QVERIFY(QTest::qWaitFor(
+        [&] { return (left = peekAll(*c, kDeadLetter.toStdString())).size() == 4; }, 30000));
+    for (const auto& m : left) {
+        QVERIFY2(chosen.count(m.id) == 0, m.id.c_str());
+        QCOMPARE(m.attributes.sequence, before[m.id].attributes.sequence);
+        QCOMPARE(m.attributes.receiveCount, before[m.id].attributes.receiveCount);
+    }
+    // Two rejects each: over the restored max receive count, dead-lettered again.
+    int rejected = 0;
+    for (int round = 0; round < 40 && rejected < 4; ++round) {
+        auto got = c->receive(kSource, 2, 1s);
+        QVERIFY(got.ok());
+        rejected += static_cast<int>(got.value().size());
+        if (!got.value().empty())
+            QVERIFY(got.value().rejectAll().ok());
+    }
+    QCOMPARE(rejected, 4);
+    QVERIFY(QTest::qWaitFor(
+        [&] { return peekAll(*c, kDeadLetter.toStdString()).size() == 6; }, 30000));
+    QVERIFY(peekAll(*c, kSource).empty());
+    QCOMPARE(takeAll(*c, kDeadLetter.toStdString()), 6);
 }
 
 // One message per receive, Cancel at the first progress: what moved is in
@@ -339,6 +506,7 @@ void TestChannelRedrive::againstRealKubemq() {
     connection.connectTo(settings);
     QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ConnectionController::State::Connected, 30000);
     checkRoundTrip(connection, server.address(), 8);
+    checkSelected(connection, server.address());
 }
 
 QTEST_MAIN(TestChannelRedrive)

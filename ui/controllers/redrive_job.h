@@ -16,8 +16,9 @@ class QueuesClient;
 }
 
 // One dead-letter redrive (runner::redrive) run for the console on a thread
-// of its own, with a client of its own (the redrive's settlement errors are
-// its own; the console's shared client keeps pinging and listing meanwhile).
+// of its own, with a client of its own (the redrive receives on clients it
+// makes from its options; the console's shared client keeps pinging and
+// listing meanwhile).
 //
 // Threading: created, started, cancelled and destroyed on the UI thread; the
 // signals are emitted from the job's thread and reach UI-thread receivers

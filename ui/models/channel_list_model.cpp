@@ -78,7 +78,13 @@ int ChannelListModel::rowOf(const QString& name) const {
     return -1;
 }
 
-void ChannelListModel::noteDeadLetter(const QString& deadLetter, const QString& source) {
+void ChannelListModel::noteDeadLetter(const QString& deadLetter, const QString& source,
+                                      int maxReceiveCount) {
+    if (maxReceiveCount > 0) {
+        dlqMaxReceiveCount_.insert(deadLetter, maxReceiveCount);
+    } else if (maxReceiveCount == 0) {
+        dlqMaxReceiveCount_.remove(deadLetter);  // the last send left it to the server
+    }
     if (deadLetter.isEmpty() || source.isEmpty() || dlqToSource_.value(deadLetter) == source) {
         return;
     }
@@ -86,6 +92,10 @@ void ChannelListModel::noteDeadLetter(const QString& deadLetter, const QString& 
     if (!rows_.empty()) {
         Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
     }
+}
+
+int ChannelListModel::sentMaxReceiveCount(const QString& deadLetter) const {
+    return dlqMaxReceiveCount_.value(deadLetter, 0);
 }
 
 bool ChannelListModel::isDeadLetter(const QString& name) const {

@@ -59,7 +59,13 @@ public:
 
     // `deadLetter` receives the dead-lettered messages of `source` (from a
     // policy this console sent, or from a peeked message's ReRoutedFromQueue).
-    void noteDeadLetter(const QString& deadLetter, const QString& source);
+    // `maxReceiveCount`: the policy this console sent them with, which KubeMQ
+    // does not keep on a dead-lettered copy (a redrive restores it); 0 = the
+    // server's default (nothing to restore); -1 = not told (a peek).
+    void noteDeadLetter(const QString& deadLetter, const QString& source,
+                        int maxReceiveCount = -1);
+    // The max receive count last noted for `deadLetter`; 0 = not known.
+    int sentMaxReceiveCount(const QString& deadLetter) const;
     bool isDeadLetter(const QString& name) const;
     QString sourceOf(const QString& deadLetter) const;
     QString deadLetterOf(const QString& source) const;
@@ -72,6 +78,7 @@ public:
 private:
     std::vector<client::QueueChannelInfo> rows_;
     QHash<QString, QString> dlqToSource_;
+    QHash<QString, int> dlqMaxReceiveCount_;
     std::function<std::optional<ConsoleChannelCounts>(const QString&)> console_;
 };
 

@@ -14,6 +14,7 @@
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -163,10 +164,11 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
                             3 * peek_->verticalHeader()->defaultSectionSize() + 4);
     peek_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     peek_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    peek_->setSelectionMode(QAbstractItemView::SingleSelection);
+    peek_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     peek_->setAlternatingRowColors(true);
     peek_->setToolTip(QStringLiteral(
-        "Peeked messages (still waiting in the queue). Select one for its full content."));
+        "Peeked messages (still waiting in the queue). Select one for its full content;\n"
+        "select several (Ctrl+click, Shift+click) to redrive only those."));
     details_->setToolTip(
         QStringLiteral("Body, metadata, tags and attributes of the selected peeked message."));
     peekTitle_->setText(kPeekHint);
@@ -479,6 +481,7 @@ void ChannelBrowser::showPeek(const QString& channel, std::vector<client::QueueM
         showMessage(0);
     }
     makeRoomForPeek();
+    Q_EMIT peeked(channel, static_cast<int>(peeked_.size()));
 }
 
 // A peek showed about two and a half rows: the pane now takes the room its
@@ -684,6 +687,43 @@ QString ChannelBrowser::originsOf(const QString& channel) const {
     return QStringList(origins.begin(), origins.end()).join(QStringLiteral(", "));
 }
 
+std::vector<std::uint64_t> ChannelBrowser::selectedPeekSequences(const QString& channel) const {
+    std::vector<std::uint64_t> sequences;
+    if (channel != peekedChannel_) {
+        return sequences;
+    }
+    std::set<int> rows;
+    for (const QModelIndex& index : peek_->selectionModel()->selectedRows()) {
+        rows.insert(index.row());
+    }
+    for (int row : rows) {
+        if (row >= 0 && row < static_cast<int>(peeked_.size())) {
+            sequences.push_back(peeked_[static_cast<std::size_t>(row)].attributes.sequence);
+        }
+    }
+    return sequences;
+}
+
+void ChannelBrowser::selectPeekRows(const std::vector<int>& rows) {
+    peek_->clearSelection();
+    for (int row : rows) {
+        peek_->selectionModel()->select(
+            peek_->model()->index(row, 0),
+            QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    }
+}
+
+RedriveDialog* ChannelBrowser::newRedriveDialog(const QString& channel) {
+    auto* dialog = new RedriveDialog(channel, originsOf(channel), this);
+    // One selected row may be the one being read (a peek selects the first):
+    // offered, not chosen. Several are a choice.
+    std::vector<std::uint64_t> selected = selectedPeekSequences(channel);
+    const bool several = selected.size() > 1;
+    dialog->setSelection(std::move(selected), several);
+    dialog->setKnownMaxReceiveCount(model_->sentMaxReceiveCount(channel));
+    return dialog;
+}
+
 void ChannelBrowser::redriveSelected() {
     const QString name = selectedChannel();
     if (name.isEmpty() || !connection_->client()) {
@@ -696,13 +736,21 @@ void ChannelBrowser::redriveSelected() {
                    false);
         return;
     }
-    RedriveDialog dialog(name, originsOf(name), this);
-    if (dialog.exec() == QDialog::Accepted) {
-        redriveChannel(name, dialog.target());
+    std::unique_ptr<RedriveDialog> dialog(newRedriveDialog(name));
+    if (dialog->exec() == QDialog::Accepted) {
+        startRedrive(dialog->options({}));
     }
 }
 
 void ChannelBrowser::redriveChannel(const QString& name, const QString& target) {
+    runner::RedriveOptions options;
+    options.from = name.toStdString();
+    options.to = target.toStdString();
+    startRedrive(std::move(options));
+}
+
+void ChannelBrowser::startRedrive(runner::RedriveOptions options) {
+    const QString name = fromView(options.from);
     if (redriveRunning()) {
         setOutcome(QStringLiteral("A redrive of %1 is running: wait for it or cancel it.")
                        .arg(redriveChannel_),
@@ -713,9 +761,6 @@ void ChannelBrowser::redriveChannel(const QString& name, const QString& target) 
         setOutcome(QStringLiteral("Not connected: cannot redrive %1.").arg(name), false);
         return;
     }
-    runner::RedriveOptions options;
-    options.from = name.toStdString();
-    options.to = target.toStdString();
     options.batch = redriveBatch_;
     delete redrive_;
     redrive_ = new RedriveJob(this);
@@ -769,6 +814,9 @@ void ChannelBrowser::finishRedrive(const RedriveResult& result) {
     const bool ok = result.report.ok() && result.report.noTarget == 0;
     setOutcome(RedriveJob::describe(result), ok);
     refresh();
+    if (result.channel == peekedChannel_ && result.channel == selectedChannel()) {
+        peekSelected();  // the list showed what moved: show what is left
+    }
 }
 
 }  // namespace qs::ui

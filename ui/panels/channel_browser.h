@@ -6,6 +6,7 @@
 
 #include "client/queue_message.h"
 #include "run/run_state.h"
+#include "runner/redrive.h"
 
 class QLineEdit;
 class QTableView;
@@ -32,6 +33,7 @@ namespace qs::ui {
 class ConnectionController;
 class ChannelListModel;
 class LimitedSpinBox;
+class RedriveDialog;
 class RedriveJob;
 class RunChannelsModel;
 struct RedriveResult;
@@ -66,6 +68,14 @@ public:
     // Messages per receive of a redrive (1..1024, default 100): a cancel lands
     // between receives.
     void setRedriveBatch(int batch) { redriveBatch_ = batch; }
+    // The sequences of the rows selected in the peek list, when it shows `channel`.
+    std::vector<std::uint64_t> selectedPeekSequences(const QString& channel) const;
+    // Selects peek rows (by row number), as a user's Ctrl+click does.
+    void selectPeekRows(const std::vector<int>& rows);
+    // The Redrive dialog for `channel` as Redrive… opens it (the peek
+    // selection and the max receive count this console sent with filled in);
+    // the caller owns it.
+    RedriveDialog* newRedriveDialog(const QString& channel);
 
     // At a time cursor (docs/ui.md, "Time travel"): the channels as the
     // console's run had them then, in place of the server's list, under a
@@ -84,7 +94,7 @@ public Q_SLOTS:
     void createChannel();
     void deleteSelected();
     void purgeSelected();
-    // Asks where to (RedriveDialog), then redriveChannel().
+    // Asks which, where to and with which policy (RedriveDialog), then startRedrive().
     void redriveSelected();
     // The same without asking first (the confirmation is the caller's).
     void createChannelNamed(const QString& name);
@@ -93,11 +103,15 @@ public Q_SLOTS:
     // Moves the messages of `name` to `target` ("" = each to its
     // ReRoutedFromQueue) off the UI thread; the result goes to the outcome line.
     void redriveChannel(const QString& name, const QString& target);
+    // The same with every option (`options.from` is the channel); the batch is
+    // this view's.
+    void startRedrive(runner::RedriveOptions options);
     void cancelRedrive();
 
 Q_SIGNALS:
     void channelActivated(const QString& name);  // "use this queue for the run"
     void refreshed(int channels);
+    void peeked(const QString& channel, int messages);  // the peek list shows them
     void actionFinished(bool ok, const QString& text);  // outcomeText() changed
 
 private:
