@@ -1,7 +1,8 @@
 // Run → Parity check…: a shipped scenario on the embedded broker and on "the
 // server", a second embedded broker in this process on 127.0.0.1 (port 0),
 // run off the UI thread from the console's dialog. The comparison window
-// shows the verdict the core reaches on the two recordings; a bad address
+// shows the verdict the core reaches on the two recordings (the same, and a
+// real difference from a message left on the server); a bad address
 // is refused before anything runs; an absent server is said plainly; Stop
 // ends the check with nothing compared, nothing sent to the server and the
 // embedded run's recording kept.
@@ -164,6 +165,44 @@ private Q_SLOTS:
         QVERIFY2(view->verdictLine().endsWith(QStringLiteral("(queuescope parity: exit 0)")),
                  qPrintable(view->verdictLine()));
         QVERIFY(text.contains(QStringLiteral("server ") + serverAddress()));
+    }
+
+    // Another client left a message in the scenario's channel on the server:
+    // a real difference, said as such (exit 1), as the core judges the pair.
+    void aLeftoverMessageIsARealDifference() {
+        client::ClientOptions options;
+        options.address = server_->address();
+        options.clientId = "leftover-sender";
+        auto sender = client::QueuesClient::create(options);
+        QVERIFY(sender.ok());
+        client::QueueMessage leftover;
+        leftover.channel = "tasks";
+        leftover.body = "left over";
+        QVERIFY(sender.value()->send(leftover).ok());
+
+        ParityDialog* dialog = window_->parityDialog();
+        dialog->scenarioBox()->setCurrentText(QStringLiteral("01-classic-work-queue"));
+        dialog->addressField()->setText(serverAddress());
+        QVERIFY(dialog->startCheck());
+        QTRY_VERIFY_WITH_TIMEOUT(window_->findChild<ComparisonView*>(), kDeadlineMs);
+        auto* view = window_->findChild<ComparisonView*>();
+        std::string error;
+        auto a = analysis::RecordedRun::load(view->result().a.toStdString(), &error);
+        QVERIFY2(a, error.c_str());
+        auto b = analysis::RecordedRun::load(view->result().b.toStdString(), &error);
+        QVERIFY2(b, error.c_str());
+        const analysis::RunComparison core = analysis::compareRuns(*a, *b);
+        QVERIFY(core.differs());
+        const QString verdict = view->verdictLine();
+        QVERIFY2(verdict.startsWith(QStringLiteral(
+                     "Parity of 01-classic-work-queue: Real differences: the server and the "
+                     "embedded broker disagree")),
+                 qPrintable(verdict));
+        QVERIFY2(verdict.contains(QStringLiteral("%1 real difference")
+                                      .arg(core.count(analysis::Verdict::Differs))),
+                 qPrintable(verdict));
+        QVERIFY2(verdict.endsWith(QStringLiteral("(queuescope parity: exit 1)")),
+                 qPrintable(verdict));
     }
 
     // The console's own server is offered; a bad address is refused where it
