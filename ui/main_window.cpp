@@ -330,6 +330,11 @@ void MainWindow::buildMenus() {
             });
         }
     });
+    QAction* parity =
+        runMenu->addAction(QStringLiteral("Parit&y check…"), this, &MainWindow::parityDialog);
+    parity->setObjectName(QStringLiteral("parityAction"));
+    parity->setToolTip(QStringLiteral(
+        "Run a scenario on the embedded broker and on another server, and compare the runs."));
     QAction* reset = runMenu->addAction(QStringLiteral("R&eset run"), this, &MainWindow::resetRun);
     reset->setShortcut(QKeySequence(QStringLiteral("Ctrl+R")));
     reset->setToolTip(QStringLiteral("Stop the producer and every worker and clear all views."));

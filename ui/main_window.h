@@ -2,6 +2,7 @@
 
 #include <QDeadlineTimer>
 #include <QMainWindow>
+#include <QPointer>
 #include <QTimer>
 #include <functional>
 #include <memory>
@@ -54,6 +55,7 @@ class LessonRun;
 struct LoadedRecording;
 class RecordingLoader;
 class RecordingFeed;
+class ParityDialog;
 
 struct MainWindowOptions {
     bool autoConnect = true;    // probe localhost:50000, else start the embedded broker
@@ -181,6 +183,10 @@ public Q_SLOTS:
     void exportReportDialog();  // File → Export report…
     void exportTraceDialog();   // File → Export trace…
     void compareDialog();       // File → Compare with recording…
+    // Run → Parity check… (docs/ui.md, "Parity check"): the dialog, not modal
+    // (raised when it is open already). It offers the console's server when
+    // that is not the embedded broker (and not TLS, which the check lacks).
+    ParityDialog* parityDialog();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -262,6 +268,7 @@ private:
     RunExporter* exporter_ = nullptr;
     RecordingComparer* comparer_ = nullptr;
     SavePathAsker openPathAsker_;
+    QPointer<ParityDialog> parity_;
     QList<QAction*> exportActions_;
     QProgressBar* exportBusy_ = nullptr;
     QTimer exportWait_;     // polls the live recording's commit before an export

@@ -4,10 +4,12 @@
 // recorded runs and `parity` of a server with the embedded broker (all
 // dispatched before any QApplication exists: no display needed).
 #include <QApplication>
+#include <QComboBox>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
+#include <QLineEdit>
 #include <QPixmap>
 #include <QStandardPaths>
 #include <QTimer>
@@ -23,6 +25,7 @@
 #include "common/version.h"
 #include "controllers/connection_controller.h"
 #include "controllers/time_cursor.h"
+#include "dialogs/parity_dialog.h"
 #include "dialogs/redrive_dialog.h"
 #include "lessons/lesson_command.h"
 #include "main_window.h"
@@ -47,6 +50,46 @@ bool hasArg(int argc, char** argv, std::string_view name) {
         }
     }
     return false;
+}
+
+// --parity with --screenshot: Run → Parity check… of `scenario` against the
+// console's embedded broker as the server; saves the comparison window.
+void grabParity(qs::ui::MainWindow& window, const QString& scenario, const QString& file,
+                QSize size) {
+    qs::ui::ParityDialog* dialog = window.parityDialog();
+    dialog->scenarioBox()->setCurrentText(scenario);
+    if (dialog->scenarioBox()->currentText() != scenario) {
+        std::fprintf(stderr, "queuescope: --parity: no bundled scenario %s\n", qPrintable(scenario));
+        QApplication::exit(2);
+        return;
+    }
+    dialog->addressField()->setText(window.connection()->settings().address);
+    QObject::connect(dialog, &qs::ui::ParityDialog::ended, &window,
+                     [](const qs::ui::ParityReport& report) {
+                         if (!report.comparison) {
+                             std::fprintf(stderr, "queuescope: %s\n",
+                                          qPrintable(qs::ui::ParityJob::verdict(report)));
+                             QApplication::exit(3);
+                         }
+                     });
+    QObject::connect(dialog, &qs::ui::ParityDialog::comparisonShown, &window,
+                     [&window, file, size](qs::ui::ComparisonView* view) {
+                         view->resize(size);
+                         QTimer::singleShot(300, &window, [view, file] {
+                             const bool saved = view->grab().save(file, "PNG");
+                             if (saved) {
+                                 std::printf("%s\n", qPrintable(QFileInfo(file).absoluteFilePath()));
+                             } else {
+                                 std::fprintf(stderr, "queuescope: cannot write %s\n",
+                                              qPrintable(file));
+                             }
+                             QApplication::exit(saved ? 0 : 1);
+                         });
+                     });
+    if (!dialog->startCheck()) {
+        std::fprintf(stderr, "queuescope: --parity: %s\n", qPrintable(dialog->problem()));
+        QApplication::exit(2);
+    }
 }
 
 }  // namespace
@@ -174,9 +217,15 @@ int main(int argc, char** argv) {
         QStringLiteral("With --screenshot and a recording: compare it with this recording (as "
                        "File → Compare with recording…) and save the comparison window."),
         QStringLiteral("file"));
+    const QCommandLineOption parityOpt(
+        QStringLiteral("parity"),
+        QStringLiteral("With --screenshot: run Run → Parity check… of this bundled scenario with "
+                       "the console's embedded broker as the server, and save the comparison "
+                       "window."),
+        QStringLiteral("scenario"));
     parser.addOptions({screenshotOpt, scenarioOpt, afterOpt, embeddedOpt, portOpt, darkOpt, viewOpt,
-                       sizeOpt, spanOpt, firstRunOpt, openOpt, atOpt, redriveOpt, redriveDialogOpt, compareOpt,
-                       lessonOpt, answerOpt});
+                       sizeOpt, spanOpt, firstRunOpt, openOpt, atOpt, redriveOpt, redriveDialogOpt,
+                       compareOpt, lessonOpt, answerOpt, parityOpt});
     // `queuescope RUN.qsrun`: what a file manager runs for a recording (the
     // desktop entry's Exec=queuescope %f).
     parser.addPositionalArgument(
@@ -233,6 +282,12 @@ int main(int argc, char** argv) {
     const bool redriveDialog = parser.isSet(redriveDialogOpt);
     if (redriveDialog && redrive.isEmpty()) {
         std::fprintf(stderr, "queuescope: --redrive-dialog needs --redrive CHANNEL\n");
+        return 2;
+    }
+    const QString parity = parser.value(parityOpt);
+    if (parser.isSet(parityOpt) && (!screenshot || !recording.isEmpty() || parity.isEmpty())) {
+        std::fprintf(stderr, "queuescope: --parity needs a scenario, with --screenshot and no "
+                             "recording\n");
         return 2;
     }
     const QStringList size = parser.value(sizeOpt).split(QLatin1Char('x'));
@@ -478,7 +533,11 @@ int main(int argc, char** argv) {
                 Qt::SingleShotConnection);
             window.compareWith(compareWith);
         };
-        if (recording.isEmpty()) {
+        if (!parity.isEmpty()) {
+            QTimer::singleShot(0, &window, [&window, parity, file, width, height] {
+                grabParity(window, parity, file, QSize(width, height));
+            });
+        } else if (recording.isEmpty()) {
             grabAfterWait();
         } else if (!compareWith.isEmpty()) {
             QObject::connect(&window, &qs::ui::MainWindow::recordingShown, &window, grabComparison,

@@ -68,6 +68,24 @@ std::string unobservable(const runner::Scenario& s) {
     return {};
 }
 
+// "" when the server answers a Ping now; else why not. After the server's
+// run: a server that went away during it leaves a run that lost its tasks,
+// which is no finding about the server's semantics.
+std::string pingProblem(const ParityOptions& o) {
+    client::ClientOptions co;
+    co.address = o.address;
+    co.authToken = o.authToken;
+    co.clientId = "queuescope-parity-probe";
+    auto created = client::QueuesClient::create(co);
+    if (!created.ok()) {
+        return created.error().describe();
+    }
+    if (auto ping = created.value()->ping(); !ping.ok()) {
+        return ping.error().describe();
+    }
+    return {};
+}
+
 // The folder for the two recordings: made (or checked) here, before any run.
 std::string prepareFolder(const ParityOptions& o, ParityResult& r) {
     if (o.recordDir.empty()) {
@@ -129,6 +147,20 @@ bool runSide(const ParityOptions& o, ParitySide& side, std::uint64_t seed, std::
     return true;
 }
 
+// The stop, when one was asked for: the sentence for the side it cut short.
+bool stopRequested(const ParityOptions& o, bool onEmbedded, ParityResult& r) {
+    if (o.cancelFlag == nullptr || !o.cancelFlag->load()) {
+        return false;
+    }
+    r.stopped = true;
+    r.problem = onEmbedded
+                    ? "stopped on request during the run on the embedded broker; nothing ran "
+                      "on the server"
+                    : "stopped on request during the run on the server, so the two runs are "
+                      "not compared (a run cut short differs for no fault of the server)";
+    return true;
+}
+
 std::unique_ptr<RecordedRun> load(const ParitySide& side, std::string* problem) {
     std::string error;
     auto run = RecordedRun::load(side.recording, &error);
@@ -181,7 +213,14 @@ ParityResult checkParity(const ParityOptions& o) {
     }
     r.seed = runner::resolveSeed(o.seed);
     r.outcome = ParityOutcome::RunFailed;
-    if (!runSide(o, r.embedded, r.seed, &r.problem) || !runSide(o, r.server, r.seed, &r.problem)) {
+    for (ParitySide* side : {&r.embedded, &r.server}) {
+        if (!runSide(o, *side, r.seed, &r.problem) || stopRequested(o, side == &r.embedded, r)) {
+            return r;
+        }
+    }
+    if (std::string why = pingProblem(o); !why.empty()) {
+        r.problem = "the server at " + o.address + " went away during its run (it no longer "
+                    "answers: " + why + "), so the two runs are not compared";
         return r;
     }
     r.embeddedRun = load(r.embedded, &r.problem);

@@ -43,12 +43,17 @@ enum class ParityOutcome : std::uint8_t {
     Differs,      // a difference the semantics do not allow (exit 1)
     BadInput,     // bad address, unreachable server, unusable folder: nothing ran (exit 2)
     Unavailable,  // the scenario needs what the server does not serve: nothing ran (exit 3)
-    RunFailed,    // a run failed (broker, connection, recording): see problem (exit 3)
+    RunFailed,    // a run failed (broker, connection, recording), or the check was
+                  // stopped on request: see problem (exit 3)
 };
 
 struct ParityResult {
     ParityOutcome outcome = ParityOutcome::BadInput;
     std::string problem;  // why, for BadInput, Unavailable and RunFailed
+    // cancelFlag ended it: a run cut short is not compared (it would differ
+    // for no fault of the server), and a stop during the embedded run runs
+    // nothing on the server. The recordings made so far are kept.
+    bool stopped = false;
     std::string recordDir;
     std::uint64_t seed = 0;
     ParitySide embedded;
@@ -61,7 +66,8 @@ struct ParityResult {
 };
 
 // Blocks for both runs (each bounded by the scenario's timeout). Threading:
-// the caller's thread; cancelFlag may be set from any thread.
+// the caller's thread; cancelFlag may be set from any thread (the run under
+// way ends within a few milliseconds and tears down as at its end).
 ParityResult checkParity(const ParityOptions& options);
 
 }  // namespace qs::analysis

@@ -12,12 +12,16 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <array>
+#include <atomic>
 #include <filesystem>
 
 #include "analysis/compare_command.h"
+#include "analysis/parity_check.h"
 #include "analysis/parity_command.h"
+#include "analysis/recorded_run.h"
 #include "analysis_test_support.h"
 #include "client/queues_client.h"
+#include "runner/scenario_library.h"
 
 using namespace qs;
 using test::call;
@@ -269,6 +273,69 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
         QVERIFY2(has(r.err, "refused a request") && has(r.err, address), r.err.c_str());
         QVERIFY(!fs::exists(dir));
+    }
+
+    // A stop during the embedded run: nothing compared, nothing run on the
+    // server, the embedded run's recording kept.
+    void aStopOnTheEmbeddedBrokerRunsNothingOnTheServer() {
+        analysis::ParityOptions options;
+        std::string error;
+        QVERIFY2(runner::loadScenario("06-live-tuning", &options.scenario, &error), error.c_str());
+        options.recordingStem = "stopped";
+        options.address = address_;
+        options.recordDir = path("stopped");
+        std::atomic<bool> stop{false};
+        options.cancelFlag = &stop;
+        options.log = [&stop](const std::string& line) {
+            if (line.rfind("t=", 0) == 0) {
+                stop = true;  // once the embedded run took its first step
+            }
+        };
+        const analysis::ParityResult r = analysis::checkParity(options);
+        QVERIFY(r.stopped);
+        QCOMPARE(r.outcome, analysis::ParityOutcome::RunFailed);
+        QCOMPARE(r.exitCode(), 3);
+        QVERIFY2(has(r.problem, "nothing ran on the server"), r.problem.c_str());
+        QVERIFY(!r.comparison);
+        QVERIFY(fs::exists(r.embedded.recording));
+        QVERIFY(!fs::exists(r.server.recording));
+        std::string why;
+        QVERIFY2(analysis::RecordedRun::load(r.embedded.recording, &why), why.c_str());
+    }
+
+    // The server goes away once its run has begun: said as such, not
+    // compared (its lost tasks are no finding about its semantics).
+    void aServerThatGoesAwayIsSaidNotCompared() {
+        QProcess server;
+        server.start(QStringLiteral(QUEUESCOPE_BROKER_EXE), {QStringLiteral("--port"), QStringLiteral("0")});
+        QVERIFY(server.waitForStarted(kDeadlineMs));
+        while (!server.canReadLine() && server.waitForReadyRead(kDeadlineMs)) {
+        }
+        const std::string address =
+            QString::fromUtf8(server.readLine()).trimmed().section(QLatin1Char(' '), -1).toStdString();
+        analysis::ParityOptions options;
+        std::string error;
+        QVERIFY2(runner::loadScenario("05-poison-dead-letter", &options.scenario, &error),
+                 error.c_str());
+        options.recordingStem = "gone";
+        options.address = address;
+        options.recordDir = path("gone");
+        bool onServer = false;
+        options.log = [&](const std::string& line) {
+            onServer = onServer || has(line, "running on the server");
+            if (onServer && line.rfind("t=", 0) == 0 && server.state() == QProcess::Running) {
+                server.kill();  // once the server's run took its first step
+                server.waitForFinished(kDeadlineMs);
+            }
+        };
+        const analysis::ParityResult r = analysis::checkParity(options);
+        QVERIFY(onServer);
+        QCOMPARE(r.outcome, analysis::ParityOutcome::RunFailed);
+        QVERIFY2(has(r.problem, "the server at " + address + " went away during its run"),
+                 r.problem.c_str());
+        QVERIFY(!r.comparison);
+        QVERIFY(!r.stopped);
+        QVERIFY(fs::exists(r.embedded.recording));
     }
 
     void helpAndVersion() {

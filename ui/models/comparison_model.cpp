@@ -211,6 +211,12 @@ QVariant ComparisonModel::rowData(const Section& section, const analysis::Compar
     }
 }
 
+void ComparisonModel::setSideNames(const QString& a, const QString& b) {
+    aName_ = a;
+    bName_ = b;
+    Q_EMIT headerDataChanged(Qt::Horizontal, ThisRun, OtherRun);
+}
+
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
         return {};
@@ -219,9 +225,9 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         case Name:
             return QStringLiteral("What");
         case ThisRun:
-            return QStringLiteral("This run");
+            return aName_;
         case OtherRun:
-            return QStringLiteral("Other recording");
+            return bName_;
         case Verdict:
             return QStringLiteral("Verdict");
         case Why:

@@ -43,10 +43,17 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
+    // The headers of the two value columns: "This run" and "Other recording"
+    // unless set (a parity check names the embedded broker and the server).
+    void setSideNames(const QString& a, const QString& b);
+    QString sideName(int column) const { return column == ThisRun ? aName_ : bName_; }
+
     // The section's index (a top-level row) titled `title`; invalid when absent.
     QModelIndex sectionIndex(const QString& title) const;
 
 private:
+    QString aName_ = QStringLiteral("This run");
+    QString bName_ = QStringLiteral("Other recording");
     struct Section {
         QString title;
         std::vector<analysis::ComparedValue> rows;

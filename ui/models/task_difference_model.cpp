@@ -70,6 +70,12 @@ QVariant TaskDifferenceModel::data(const QModelIndex& index, int role) const {
     }
 }
 
+void TaskDifferenceModel::setSideNames(const QString& a, const QString& b) {
+    aName_ = a;
+    bName_ = b;
+    Q_EMIT headerDataChanged(Qt::Horizontal, ThisRun, OtherRun);
+}
+
 QVariant TaskDifferenceModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
         return {};
@@ -78,9 +84,9 @@ QVariant TaskDifferenceModel::headerData(int section, Qt::Orientation orientatio
         case Task:
             return QStringLiteral("Task");
         case ThisRun:
-            return QStringLiteral("This run");
+            return aName_;
         case OtherRun:
-            return QStringLiteral("Other recording");
+            return bName_;
         case Verdict:
             return QStringLiteral("Verdict");
         case Why:

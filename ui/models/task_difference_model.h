@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <QString>
 #include <vector>
 
 #include "analysis/run_comparison.h"
@@ -25,6 +26,11 @@ public:
 
     void setDifferences(const std::vector<analysis::TaskDifference>& differences);
 
+    // The headers of the two value columns: "This run" and "Other recording"
+    // unless set (a parity check names the embedded broker and the server).
+    void setSideNames(const QString& a, const QString& b);
+    QString sideName(int column) const { return column == ThisRun ? aName_ : bName_; }
+
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -32,6 +38,8 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    QString aName_ = QStringLiteral("This run");
+    QString bName_ = QStringLiteral("Other recording");
     std::vector<analysis::TaskDifference> rows_;
 };
 

@@ -13,6 +13,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <utility>
 
 #include "models/comparison_model.h"
 #include "models/core_text.h"
@@ -64,20 +65,39 @@ void fitValuesInto(QHeaderView* header, int thisRun, int otherRun, int width) {
 
 }  // namespace
 
+namespace {
+
+ComparisonLabels coveringA(const QString& covers) {
+    ComparisonLabels labels;
+    labels.aCovers = covers;
+    return labels;
+}
+
+}  // namespace
+
 ComparisonView::ComparisonView(const ComparisonResult& result, const QString& covers,
+                               QWidget* parent)
+    : ComparisonView(result, coveringA(covers), parent) {}
+
+ComparisonView::ComparisonView(const ComparisonResult& result, ComparisonLabels labels,
                                QWidget* parent)
     : QDialog(parent),
       result_(result),
+      labels_(std::move(labels)),
       comparison_(new ComparisonModel(this)),
       tasks_(new TaskDifferenceModel(this)) {
     setObjectName(QStringLiteral("comparisonDialog"));
-    setWindowTitle(QStringLiteral("Compare runs — %1 and %2")
-                       .arg(QFileInfo(result.a).fileName(), QFileInfo(result.b).fileName()));
+    setWindowTitle(!labels_.title.isEmpty()
+                       ? labels_.title
+                       : QStringLiteral("Compare runs — %1 and %2")
+                             .arg(QFileInfo(result.a).fileName(), QFileInfo(result.b).fileName()));
     comparison_->setComparison(result.comparison);
+    comparison_->setSideNames(labels_.aName, labels_.bName);
     tasks_->setDifferences(result.comparison.tasks);
+    tasks_->setSideNames(labels_.aName, labels_.bName);
 
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(buildHeading(covers));
+    layout->addWidget(buildHeading());
     layout->addWidget(buildTables(), 1);
     for (const std::string& note : result.comparison.notes) {
         auto* label = selectableLabel(QStringLiteral("Note: ") + fromView(note), this);
@@ -116,6 +136,9 @@ void ComparisonView::resizeEvent(QResizeEvent* event) {
 }
 
 QString ComparisonView::verdictLine() const {
+    if (!labels_.verdict.isEmpty()) {
+        return labels_.verdict;
+    }
     const std::size_t differing = result_.comparison.count(analysis::Verdict::Differs);
     const std::size_t allowed = result_.comparison.count(analysis::Verdict::Allowed);
     if (differing == 0) {
@@ -133,7 +156,7 @@ QString ComparisonView::verdictLine() const {
         .arg(allowed);
 }
 
-QWidget* ComparisonView::buildHeading(const QString& covers) {
+QWidget* ComparisonView::buildHeading() {
     auto* heading = new QWidget(this);
     auto* layout = new QVBoxLayout(heading);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -149,9 +172,15 @@ QWidget* ComparisonView::buildHeading(const QString& covers) {
     verdict_->setStyleSheet(
         QStringLiteral("QLabel { color: %1; padding: 4px 0; }").arg(mark.name()));
     layout->addWidget(verdict_);
+    auto side = [](const QString& name, const QString& file, const QString& covers) {
+        return QStringLiteral("<b>%1</b>: %2%3")
+            .arg(name.toHtmlEscaped(), file.toHtmlEscaped(),
+                 covers.isEmpty() ? QString() : QStringLiteral(" — ") + covers.toHtmlEscaped());
+    };
     auto* files = selectableLabel(
-        QStringLiteral("<b>This run</b> (A): %1 — %2<br><b>Other recording</b> (B): %3")
-            .arg(result_.a.toHtmlEscaped(), covers.toHtmlEscaped(), result_.b.toHtmlEscaped()),
+        side(labels_.aName + QStringLiteral(" (A)"), result_.a, labels_.aCovers) +
+            QStringLiteral("<br>") +
+            side(labels_.bName + QStringLiteral(" (B)"), result_.b, labels_.bCovers),
         heading);
     files->setObjectName(QStringLiteral("comparisonFiles"));
     files->setTextFormat(Qt::RichText);
