@@ -22,7 +22,8 @@ namespace {
 
 constexpr const char* kErrorStyle = "color:#d93040";
 
-QLabel* wrappedLabel(const QString& name, QWidget* parent) {
+// An empty, wrapped, selectable line the dialog fills with a status.
+QLabel* namedStatusLabel(const QString& name, QWidget* parent) {
     auto* label = new QLabel(parent);
     label->setObjectName(name);
     label->setWordWrap(true);
@@ -38,10 +39,10 @@ ParityDialog::ParityDialog(const QString& address, const QString& authToken, QWi
       scenario_(new QComboBox(this)),
       address_(new QLineEdit(address, this)),
       token_(new QLineEdit(authToken, this)),
-      problem_(wrappedLabel(QStringLiteral("parityAddressProblem"), this)),
+      problem_(namedStatusLabel(QStringLiteral("parityAddressProblem"), this)),
       progress_(new QProgressBar(this)),
-      progressLine_(wrappedLabel(QStringLiteral("parityProgress"), this)),
-      outcome_(wrappedLabel(QStringLiteral("parityOutcome"), this)) {
+      progressLine_(namedStatusLabel(QStringLiteral("parityProgress"), this)),
+      outcome_(namedStatusLabel(QStringLiteral("parityOutcome"), this)) {
     setObjectName(QStringLiteral("parityDialog"));
     setWindowTitle(QStringLiteral("Parity check"));
     auto* intro = new QLabel(
