@@ -3,6 +3,10 @@
 // line. The file is read off the UI thread (RecordingLoader), then handed to
 // the views in slices (RecordingFeed), with the progress in the status bar;
 // the window answers all along. A file that cannot be read changes nothing.
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -34,6 +38,16 @@
 namespace qs::ui {
 
 namespace {
+
+// The loaded copy of a recording's events is freed once the run holds them:
+// a million events is ~150 MB in many small blocks, which glibc keeps for
+// the process unless asked to return the free pages (docs/benchmarks.md,
+// bench_recording_open).
+void returnFreedMemoryToSystem() {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
 
 // How long one slice of a recording's feed may hold the UI thread.
 constexpr int kFeedSliceMs = 15;
@@ -224,7 +238,7 @@ void MainWindow::feedRecordingSlice() {
 
 // Every event is in: the views catch up once, the cursor live at the end.
 void MainWindow::finishShowing() {
-    const std::unique_ptr<RecordingFeed> feed = std::move(feed_);
+    std::unique_ptr<RecordingFeed> feed = std::move(feed_);
     const LoadedRecording& recording = feed->recording();
     recordingEndNs_ = feed->endNs();
     messages_->commitPendingRows();
@@ -240,6 +254,8 @@ void MainWindow::finishShowing() {
                    .arg(recording.finished ? QString() : QStringLiteral(", unfinished")));
     shownLive_ = false;
     followCursor();
+    feed.reset();
+    returnFreedMemoryToSystem();
     Q_EMIT recordingShown(recordingPath_);
 }
 
