@@ -6,7 +6,7 @@
 //    the recording's events (the first slice fed, then a full repaint);
 //  - open to fully shown: until recordingShown();
 //  - the longest the UI thread went without turning its event loop meanwhile;
-//  - resident memory while it is open (VmRSS);
+//  - resident memory while it is open (VmRSS), and the Run's share of it;
 //  - seek plus first frame: a cursor move, then a full repaint of the window
 //    (wall time, median / p99 / max).
 // Not a test; run it on an optimized build:
@@ -130,6 +130,12 @@ int main(int argc, char** argv) {
                 opening.shownMs, opening.longestStallMs);
     std::printf("resident memory:      %8.1f MB open (%.1f MB before)\n", residentMb(),
                 rssBefore);
+    const RunMemory memory = run.memory();
+    const auto mb = [](std::size_t bytes) { return static_cast<double>(bytes) / 1e6; };
+    std::printf("  of which the Run:   %8.1f MB (events %.1f, changes %.1f, messages %.1f, "
+                "checkpoints %.1f, time index %.1f, trail %.1f)\n",
+                mb(memory.total()), mb(memory.events), mb(memory.changes), mb(memory.messages),
+                mb(memory.checkpoints), mb(memory.timeIndex), mb(memory.trail));
 
     ui::TimeCursor* cursor = window.timeCursor();
     std::mt19937_64 random(seed);
