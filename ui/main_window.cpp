@@ -33,12 +33,14 @@
 #include "models/channel_list_model.h"
 #include "models/event_log_model.h"
 #include "models/lease_board_model.h"
+#include "models/poll_fairness_model.h"
 #include "models/message_table_model.h"
 #include "panels/channel_browser.h"
 #include "panels/charts_panel.h"
 #include "panels/event_log_panel.h"
 #include "panels/explain_panel.h"
 #include "panels/lease_panel.h"
+#include "panels/poll_panel.h"
 #include "panels/message_panel.h"
 #include "panels/producer_panel.h"
 #include "panels/timeline_panel.h"
@@ -217,6 +219,9 @@ void MainWindow::buildDocks() {
     leaseBoard_ = new LeaseBoardModel(consoleRun_, cursor_, this);
     leaseBoard_->setActive(false);  // until its dock is first seen
     leasePanel_ = new LeasePanel(leaseBoard_, this);
+    pollFairness_ = new PollFairnessModel(consoleRun_, cursor_, this);
+    pollFairness_->setActive(false);  // until its dock is first seen
+    pollPanel_ = new PollPanel(pollFairness_, this);
 
     // The producer form scrolls inside the panel, below Send (which never scrolls).
     auto* producerDock = dock(QStringLiteral("Producer"), QStringLiteral("producerDock"), producer_,
@@ -233,9 +238,12 @@ void MainWindow::buildDocks() {
                          Qt::BottomDockWidgetArea);
     auto* leasesDock = dock(QStringLiteral("In flight"), QStringLiteral("leasesDock"),
                             leasePanel_, Qt::BottomDockWidgetArea);
+    auto* pollsDock = dock(QStringLiteral("Polls"), QStringLiteral("pollsDock"), pollPanel_,
+                           Qt::BottomDockWidgetArea);
     splitDockWidget(producerDock, explainDock, Qt::Vertical);
     tabifyDockWidget(messagesDock_, leasesDock);
-    tabifyDockWidget(leasesDock, logDock);
+    tabifyDockWidget(leasesDock, pollsDock);
+    tabifyDockWidget(pollsDock, logDock);
     tabifyDockWidget(logDock, channelsDock_);
     messagesDock_->raise();
     resizeDocks({producerDock, poolDock}, {360, 430}, Qt::Horizontal);

@@ -49,6 +49,8 @@ class TimeCursor;
 class ReplayPlayer;
 class LeaseBoardModel;
 class LeasePanel;
+class PollFairnessModel;
+class PollPanel;
 class TransportBar;
 class LessonsPanel;
 class LessonRun;
@@ -98,6 +100,8 @@ public:
     // The in-flight lease board (docs/ui.md, "In flight").
     LeaseBoardModel* leaseBoard() const { return leaseBoard_; }
     LeasePanel* leasePanel() const { return leasePanel_; }
+    PollFairnessModel* pollFairness() const { return pollFairness_; }
+    PollPanel* pollPanel() const { return pollPanel_; }
     ScenarioPlayer* scenarioPlayer() const { return player_; }
     FirstRunGreeting* greeting() const { return greeting_; }
     // Shows the first-run greeting (a first start does; --first-run for screenshots).
@@ -290,6 +294,8 @@ private:
     MessagePanel* messagePanel_ = nullptr;
     LeaseBoardModel* leaseBoard_ = nullptr;
     LeasePanel* leasePanel_ = nullptr;
+    PollFairnessModel* pollFairness_ = nullptr;
+    PollPanel* pollPanel_ = nullptr;
     EventLogPanel* eventLogPanel_ = nullptr;
     LessonsPanel* lessons_ = nullptr;
     LessonRun* lessonRun_ = nullptr;

@@ -172,7 +172,7 @@ int main(int argc, char** argv) {
                                      QStringLiteral("Use the dark palette."));
     const QCommandLineOption viewOpt(
         QStringLiteral("view"),
-        QStringLiteral("Dock to show in front for the screenshot: messages, inflight, "
+        QStringLiteral("Dock to show in front for the screenshot: messages, inflight, polls, "
                        "log, channels, lessons."),
         QStringLiteral("name"));
     const QCommandLineOption sizeOpt(QStringLiteral("size"),
@@ -263,9 +263,9 @@ int main(int argc, char** argv) {
     const QString view = parser.value(viewOpt);
     if (!view.isEmpty() && view != QStringLiteral("messages") && view != QStringLiteral("log") &&
         view != QStringLiteral("channels") && view != QStringLiteral("inflight") &&
-        view != QStringLiteral("lessons")) {
-        std::fprintf(stderr,
-                     "queuescope: --view must be messages, inflight, log, channels or lessons\n");
+        view != QStringLiteral("polls") && view != QStringLiteral("lessons")) {
+        std::fprintf(stderr, "queuescope: --view must be messages, inflight, polls, log, channels "
+                             "or lessons\n");
         return 2;
     }
     const QString redrive = parser.value(redriveOpt);
@@ -436,6 +436,8 @@ int main(int argc, char** argv) {
         window.showDock(QStringLiteral("eventLogDock"));
     } else if (view == QStringLiteral("inflight")) {
         window.showDock(QStringLiteral("leasesDock"));
+    } else if (view == QStringLiteral("polls")) {
+        window.showDock(QStringLiteral("pollsDock"));
     }  // "messages" is in front already
 
     if (screenshot) {
