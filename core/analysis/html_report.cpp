@@ -15,6 +15,7 @@
 #include "analysis/svg_chart.h"
 #include "common/number_text.h"
 #include "common/version.h"
+#include "runner/poll_fairness.h"
 #include "workers/worker_config.h"
 
 namespace qs::analysis {
@@ -139,6 +140,7 @@ public:
         header(name);
         settings();
         workers();
+        pollFairness();
         charts();
         story();
         journeys();
@@ -306,6 +308,43 @@ private:
                  << " ms" << (all.estimated ? " (percentiles from a sample)" : "") << ".</p>\n";
         }
         out_ << "</section>\n";
+    }
+
+    // The numbers of `queuescope run`'s second table and the console's Polls dock.
+    void pollFairness() {
+        const runner::PollFairness f = runner::computePollFairness(r_.workers, r_.elapsedSeconds);
+        if (f.workers.empty()) {
+            return;
+        }
+        out_ << "<section id=\"polls\">\n<h2>Polls and fairness</h2>\n<table "
+                "class=\"workers\">\n<tr><th>worker</th>";
+        for (const char* h : {"polls", "empty", "msgs/poll", "waited s", "share", "fair share",
+                              "most held", "empty while others held"}) {
+            out_ << "<th class=\"num\">" << h << "</th>";
+        }
+        out_ << "</tr>\n";
+        std::vector<const runner::WorkerPollFairness*> ordered;
+        for (const runner::WorkerPollFairness& w : f.workers) {
+            ordered.push_back(&w);
+        }
+        std::sort(ordered.begin(), ordered.end(),
+                  [](const auto* a, const auto* b) { return naturalLess(a->worker, b->worker); });
+        for (const runner::WorkerPollFairness* w : ordered) {
+            out_ << "<tr><td>" << htmlEscape(w->worker) << "</td><td class=\"num\">" << w->polls
+                 << "</td><td class=\"num\">" << w->emptyPolls << "</td><td class=\"num\">"
+                 << fixedPoint(w->messagesPerPoll, 1) << "</td><td class=\"num\">"
+                 << fixedPoint(w->waitSeconds, 2) << "</td><td class=\"num\">"
+                 << fixedPoint(w->share * 100.0, 0) << "%</td><td class=\"num\">"
+                 << fixedPoint(w->fairShare * 100.0, 0) << "%</td><td class=\"num\">" << w->maxHeld
+                 << "</td><td class=\"num\">" << w->emptyPollsWhileOthersHeld << "</td></tr>\n";
+        }
+        out_ << "</table>\n<p class=\"note\">Jain's fairness index over the workers' hand-outs: "
+             << fixedPoint(f.jainIndex, 2) << " (1 = all got the same, "
+             << fixedPoint(1.0 / static_cast<double>(f.workers.size()), 2)
+             << " = one worker got everything). " << f.emptyPolls << " of " << f.polls
+             << " polls came back empty (" << fixedPoint(f.emptyPollsPerSecond, 2)
+             << " per second); " << f.emptyPollsWhileOthersHeld
+             << " of them while other workers held unsettled messages.</p>\n</section>\n";
     }
 
     void workerRow(const std::string& nameHtml, const WorkerStats& w, bool total) {

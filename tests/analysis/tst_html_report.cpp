@@ -7,6 +7,7 @@
 
 #include "analysis/report_command.h"
 #include "analysis_test_support.h"
+#include "runner/summary_command.h"
 
 using namespace qs;
 using qs::test::call;
@@ -66,7 +67,7 @@ private Q_SLOTS:
         QVERIFY(html_.find(
                     "<title>Queuescope run report: poison message to dead-letter queue</title>") !=
                 std::string::npos);
-        for (const char* id : {"settings", "workers", "charts", "story", "journeys"}) {
+        for (const char* id : {"settings", "workers", "polls", "charts", "story", "journeys"}) {
             QVERIFY2(html_.find(std::string("<section id=\"") + id + "\">") != std::string::npos,
                      id);
         }
@@ -84,6 +85,25 @@ private Q_SLOTS:
         QVERIFY(html_.find("<tr><td>worker-2</td>") != std::string::npos);
         QVERIFY(html_.find("<tr class=\"total\"><td>total</td>") != std::string::npos);
         QVERIFY(html_.find("OK: every task was acked") != std::string::npos);
+    }
+
+    // Polls and fairness: the figures `queuescope summary` prints for the same
+    // recording (one computation, runner::computePollFairness).
+    void pollsAndFairness() {
+        const auto summary = call(&runner::runSummary, {poison_});
+        QCOMPARE(summary.code, 0);
+        const std::string key = "fairness (Jain's index over deliveries, 1 = even): ";
+        const std::size_t at = summary.out.find(key);
+        QVERIFY(at != std::string::npos);
+        const std::string jain = summary.out.substr(at + key.size(), 4);  // "0.67"
+        QVERIFY2(html_.find("Jain's fairness index over the workers' hand-outs: " + jain + " ") !=
+                     std::string::npos,
+                 jain.c_str());
+        const std::size_t section = html_.find("<section id=\"polls\">");
+        const std::string polls =
+            html_.substr(section, html_.find("</section>", section) - section);
+        QVERIFY(polls.find("<tr><td>worker-1</td>") != std::string::npos);
+        QVERIFY(polls.find("<tr><td>worker-2</td>") != std::string::npos);
     }
 
     // Inline SVG: the depth of both channels and the deliveries per worker.
