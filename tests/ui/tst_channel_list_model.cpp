@@ -12,6 +12,7 @@ class TestChannelListModel : public QObject {
 private Q_SLOTS:
     void listsAndUpdatesInPlace();
     void marksAndLinksDeadLetters();
+    void ratesFromTheHistory();
 };
 
 namespace {
@@ -82,6 +83,30 @@ void TestChannelListModel::marksAndLinksDeadLetters() {
     model.noteDeadLetter(QStringLiteral("failed"), QStringLiteral("orders"), 0);
     QCOMPARE(model.sentMaxReceiveCount(QStringLiteral("failed")), 0);
     QCOMPARE(model.sentMaxReceiveCount(QStringLiteral("orders.dlq")), 0);
+}
+
+// The rate columns are the history's latest interval: "–" until a second poll.
+void TestChannelListModel::ratesFromTheHistory() {
+    ChannelListModel model;
+    client::ChannelHistory history;
+    model.setHistory(&history);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const std::vector<client::QueueChannelInfo> first{channel("a", 0, 100)};
+    history.record(1'000'000'000, first);
+    model.setChannels(first);
+    QCOMPARE(model.index(0, ChannelListModel::SentRateColumn).data().toString(),
+             QStringLiteral("–"));
+    std::vector<client::QueueChannelInfo> second{channel("a", 0, 200)};
+    second[0].outgoing.messages = 50;
+    history.record(3'000'000'000, second);
+    model.setChannels(second);
+    QCOMPARE(model.index(0, ChannelListModel::SentRateColumn).data().toString(),
+             QStringLiteral("50.0"));
+    QCOMPARE(model.index(0, ChannelListModel::DeliveredRateColumn).data().toString(),
+             QStringLiteral("25.0"));
+    QCOMPARE(model.index(0, ChannelListModel::SentRateColumn).data(ChannelListModel::SortRole)
+                 .toDouble(),
+             50.0);
 }
 
 QTEST_MAIN(TestChannelListModel)

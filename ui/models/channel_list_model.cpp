@@ -175,8 +175,14 @@ QVariant ChannelListModel::data(const QModelIndex& index, int role) const {
         }
         return console ? console->deadLettered : -1;
     }();
+    const client::ChannelRatePoint* rate =
+        history_ != nullptr ? history_->latest(name.toStdString()) : nullptr;
     if (role == SortRole) {
         switch (index.column()) {
+            case SentRateColumn:
+                return rate ? rate->sentPerSecond : -1.0;
+            case DeliveredRateColumn:
+                return rate ? rate->deliveredPerSecond : -1.0;
             case NameColumn:
                 return name;
             case WaitingColumn:
@@ -224,6 +230,11 @@ QVariant ChannelListModel::data(const QModelIndex& index, int role) const {
             return dlqCount >= 0 ? QVariant(dlqCount) : QVariant(dash);
         case DelayedColumn:
             return static_cast<qint64>(std::max(in.delayed, out.delayed));
+        case SentRateColumn:
+            return rate ? QVariant(QString::number(rate->sentPerSecond, 'f', 1)) : QVariant(dash);
+        case DeliveredRateColumn:
+            return rate ? QVariant(QString::number(rate->deliveredPerSecond, 'f', 1))
+                        : QVariant(dash);
         case LastActivityColumn:
             return ago(c->lastActivity);
         case DeadLetterLinkColumn: {
@@ -264,6 +275,10 @@ QVariant ChannelListModel::headerData(int section, Qt::Orientation orientation, 
                 return QStringLiteral("Dead-lettered");
             case DelayedColumn:
                 return QStringLiteral("Delayed");
+            case SentRateColumn:
+                return QStringLiteral("Sent/s");
+            case DeliveredRateColumn:
+                return QStringLiteral("Delivered/s");
             case LastActivityColumn:
                 return QStringLiteral("Last activity");
             case DeadLetterLinkColumn:
@@ -286,6 +301,12 @@ QVariant ChannelListModel::headerData(int section, Qt::Orientation orientation, 
                 return QStringLiteral("Hand-outs to consumers (a redelivery counts again).");
             case DeadLetteredColumn:
                 return QStringLiteral("Messages moved to this channel's dead-letter channel.");
+            case SentRateColumn:
+            case DeliveredRateColumn:
+                return QStringLiteral(
+                    "Per second between the last two polls of the server's counters (any\n"
+                    "client's traffic); a counter that went down (a restart) counts from zero.\n"
+                    "– until the second poll.");
             case DeadLetterLinkColumn:
                 return QStringLiteral(
                     "Double-click to jump between a channel and its dead-letter channel.");

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "client/channel_history.h"
 #include "client/queue_channel_info.h"
 
 // Queue channels with their live statistics, as listed by the server, plus
@@ -34,6 +35,8 @@ public:
         ExpiredColumn,
         DeadLetteredColumn,
         DelayedColumn,
+        SentRateColumn,       // per second between the last two polls (ChannelHistory)
+        DeliveredRateColumn,
         LastActivityColumn,
         DeadLetterLinkColumn,
         ColumnCount
@@ -74,9 +77,12 @@ public:
         console_ = std::move(fn);
     }
     void refreshConsoleCounts();  // re-reads console counts (one dataChanged)
+    // The rates columns read `history` (not owned; null = none: "–").
+    void setHistory(const client::ChannelHistory* history) { history_ = history; }
 
 private:
     std::vector<client::QueueChannelInfo> rows_;
+    const client::ChannelHistory* history_ = nullptr;
     QHash<QString, QString> dlqToSource_;
     QHash<QString, int> dlqMaxReceiveCount_;
     std::function<std::optional<ConsoleChannelCounts>(const QString&)> console_;

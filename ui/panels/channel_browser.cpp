@@ -19,6 +19,7 @@
 #include <set>
 
 #include "client/queues_client.h"
+#include "common/clock.h"
 #include "common/protocol_limits.h"
 #include "controllers/connection_controller.h"
 #include "controllers/redrive_job.h"
@@ -75,6 +76,7 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
       runModel_(new RunChannelsModel(this)) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(ChannelListModel::SortRole);
+    model_->setHistory(&history_);
     proxy_->setFilterKeyColumn(ChannelListModel::NameColumn);
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     table_->setModel(proxy_);
@@ -238,6 +240,7 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     connect(peek_, &QTableWidget::currentCellChanged, this, [this](int row) { showMessage(row); });
     connect(connection_, &ConnectionController::connectionChanged, this, [this] {
         model_->clear();
+        history_.clear();
         peek_->setRowCount(0);
         peeked_.clear();
         peekedChannel_.clear();
@@ -385,6 +388,7 @@ void ChannelBrowser::refresh() {
             const int n = static_cast<int>(result.value().size());
             const bool viaInfo =
                 n > 0 && result.value().front().source == client::ChannelInfoSource::QueuesInfo;
+            history_.record(monotonicNanos(), result.value());
             model_->setChannels(std::move(result).value());
             if (!keep.isEmpty() && selectedChannel() != keep) {
                 selectChannel(keep);

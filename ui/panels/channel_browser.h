@@ -4,6 +4,7 @@
 #include <QWidget>
 #include <vector>
 
+#include "client/channel_history.h"
 #include "client/queue_message.h"
 #include "run/run_state.h"
 #include "runner/redrive.h"
@@ -126,6 +127,9 @@ private:
 
     ConnectionController* connection_;
     ChannelListModel* model_;
+    // Every poll of the channel list, for the rate columns (a new connection
+    // starts it again).
+    client::ChannelHistory history_;
     QSortFilterProxyModel* proxy_;
     QLineEdit* search_;
     QTableView* table_;
