@@ -324,12 +324,14 @@ private Q_SLOTS:
                                         .arg(store.log->diskBytes())
                                         .arg(store.log->liveBytes())));
             }
-            // Compaction ran: one snapshot, the logs before it gone.
-            std::size_t snapshots = 0;
-            for (const auto& entry : fs::directory_iterator(path))
-                snapshots += entry.path().filename().string().starts_with("snapshot-");
-            QCOMPARE(snapshots, std::size_t(1));
         }
+        // Compaction ran: one snapshot, the logs before it gone. Counted once
+        // the store is closed: its background compactor may be between
+        // writing a newer snapshot and removing the older one until then.
+        std::size_t snapshots = 0;
+        for (const auto& entry : fs::directory_iterator(path))
+            snapshots += entry.path().filename().string().starts_with("snapshot-");
+        QCOMPARE(snapshots, std::size_t(1));
         DurableEngine store(path, SyncMode::None, kFloor);
         QCOMPARE(store.recovered, std::size_t(200));
         const auto left = store.take("churn", 1000);
