@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QWidget>
+#include <functional>
+
+class QAbstractItemModel;
+class QLabel;
+class QTableView;
+
+// A dock's body: a read-only table over a model that works only while it can
+// be seen (the In flight board, the Polls), under a one-line summary of it.
+// The summary follows the model's resets and changes; showing the panel
+// activates the model, hiding it deactivates it.
+//
+// Threading: UI thread only.
+namespace qs::ui {
+
+class SummaryTablePanel : public QWidget {
+    Q_OBJECT
+public:
+    struct ModelHooks {
+        std::function<QString()> summary;     // the line above the table
+        std::function<void(bool)> setActive;  // called on show (true) and hide (false)
+    };
+
+    // `model` is not owned and must outlive the panel.
+    SummaryTablePanel(QAbstractItemModel* model, ModelHooks hooks, QWidget* parent = nullptr);
+
+    QTableView* table() const { return table_; }
+    QString summaryText() const;
+
+protected:
+    void setSummaryToolTip(const QString& text);
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
+
+private:
+    void updateSummary();
+
+    ModelHooks hooks_;
+    QTableView* table_;
+    QLabel* summary_;
+};
+
+}  // namespace qs::ui
