@@ -37,18 +37,6 @@ QLabel* wrapped(QWidget* parent, const QString& name) {
     return label;
 }
 
-QString verdictMark(lessons::Verdict verdict) {
-    switch (verdict) {
-        case lessons::Verdict::Pass:
-            return QStringLiteral("<span style='color:#1a8a3a'><b>✓</b></span>");
-        case lessons::Verdict::Fail:
-            return QStringLiteral("<span style='color:#d93040'><b>✗</b></span>");
-        case lessons::Verdict::Undecided:
-            break;
-    }
-    return QStringLiteral("<span style='color:#b07000'><b>?</b></span>");
-}
-
 QString plainMark(lessons::Verdict verdict) {
     switch (verdict) {
         case lessons::Verdict::Pass:
@@ -59,6 +47,15 @@ QString plainMark(lessons::Verdict verdict) {
             break;
     }
     return QStringLiteral("?");
+}
+
+// The same glyph, coloured for the verdict lines.
+QString verdictMark(lessons::Verdict verdict) {
+    const char* colour = verdict == lessons::Verdict::Pass   ? "#1a8a3a"
+                         : verdict == lessons::Verdict::Fail ? "#d93040"
+                                                             : "#b07000";
+    return QStringLiteral("<span style='color:%1'><b>%2</b></span>")
+        .arg(QLatin1String(colour), plainMark(verdict));
 }
 
 }  // namespace
