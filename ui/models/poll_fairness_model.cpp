@@ -164,11 +164,26 @@ void PollFairnessModel::rebuild() {
     const bool live = cursor_->isLive();
     const std::int64_t endNs = live ? cursor_->headNs() : cursor_->timeNs();
     const double elapsed = static_cast<double>(endNs - cursor_->startNs()) / 1e9;
-    beginResetModel();
-    hoardingKnown_ = live;
-    fairness_ = runner::computePollFairness(
+    runner::PollFairness next = runner::computePollFairness(
         live ? run.ledger().workers() : statsAt(cursor_->state()), elapsed);
-    endResetModel();
+    // The same workers: the rows change in place, so a selection survives the
+    // rebuilds that follow every append while live.
+    const bool sameRows = std::equal(
+        next.workers.begin(), next.workers.end(), fairness_.workers.begin(),
+        fairness_.workers.end(),
+        [](const auto& a, const auto& b) { return a.worker == b.worker; });
+    if (!sameRows) {
+        beginResetModel();
+    }
+    hoardingKnown_ = live;
+    fairness_ = std::move(next);
+    if (sameRows) {
+        if (rowCount() > 0) {
+            Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        }
+    } else {
+        endResetModel();
+    }
 }
 
 }  // namespace qs::ui

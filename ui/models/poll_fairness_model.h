@@ -16,7 +16,8 @@
 // empty polls while others held) per instant, so those show "—" there.
 //
 // Updates are coalesced as the lease board's are (kRebuildMs after a move of
-// the cursor); while inactive (its dock hidden) it does no work.
+// the cursor); the same workers update in place (a selection survives).
+// While inactive (its dock hidden) it does no work.
 //
 // Threading: UI thread only.
 namespace qs::ui {
