@@ -37,6 +37,9 @@ std::string listChannels(QueueEngine& engine, const std::string& filter) {
             {"type", "queues"},
             {"lastActivity", stats.lastActivityMs},
             {"isActive", stats.consumers > 0 || nowMs - stats.lastActivityMs < kActiveWindowMs},
+            // An extra key of the KubeMQ dashboard's channel DTO (SDKs ignore
+            // it): the consumers polling now, as QueuesInfo's Subscribers.
+            {"clients", stats.consumers},
             {"incoming", statsObject(stats.sentMessages, stats.sentBytes, stats)},
             {"outgoing", statsObject(stats.deliveredMessages, stats.deliveredBytes, stats)},
         });

@@ -1,5 +1,7 @@
 #include "client/channel_history.h"
 
+#include <algorithm>
+
 namespace qs::client {
 
 namespace {
@@ -35,8 +37,10 @@ void ChannelHistory::record(std::int64_t timeNs, const std::vector<QueueChannelI
             p.sentPerSecond = rate(c.last.sent, now.sent);
             p.deliveredPerSecond = rate(c.last.delivered, now.delivered);
             p.expiredPerSecond = rate(c.last.expired, now.expired);
-            p.waiting = info.incoming.waiting;
-            p.delayed = info.incoming.delayed;
+            // Either direction may carry the level (list and QueuesInfo differ).
+            p.waiting = std::max(info.incoming.waiting, info.outgoing.waiting);
+            p.delayed = std::max(info.incoming.delayed, info.outgoing.delayed);
+            p.clients = info.clients;
             c.points.push_back(p);
             while (c.points.size() > maxPolls_) {
                 c.points.pop_front();

@@ -20,7 +20,7 @@
 // only grow while a channel lives; a counter that went down was reset (a
 // server restart, the channel deleted and created again). Then, as
 // Prometheus' rate() does, the interval counts the new value from zero and is
-// marked as a reset. Waiting and delayed are levels, kept as read.
+// marked as a reset. Waiting, delayed and clients are levels, kept as read.
 //
 // Memory: at most `maxPolls` points per channel (the oldest go first).
 // Threading: none; one owner (the console's UI thread).
@@ -34,6 +34,7 @@ struct ChannelRatePoint {
     double expiredPerSecond = 0;
     std::int64_t waiting = 0;  // levels at the poll
     std::int64_t delayed = 0;
+    std::int64_t clients = -1;  // consumers polling at the poll; -1 = not reported
     bool counterReset = false;  // a counter went down in this interval
 };
 

@@ -87,6 +87,10 @@ Result<std::vector<QueueChannelInfo>> parseChannelList(const std::string& body) 
         if (auto active = item.find("isActive"); active != item.end() && active->is_boolean()) {
             info.isActive = active->get<bool>();
         }
+        if (auto clients = item.find("clients");
+            clients != item.end() && clients->is_number_integer()) {
+            info.clients = clients->get<std::int64_t>();
+        }
         info.incoming = statsField(item, "incoming");
         info.outgoing = statsField(item, "outgoing");
         info.source = ChannelInfoSource::ChannelManagement;

@@ -105,6 +105,7 @@ QueueChannelInfo fromProto(const kubemq::QueueInfo& info) {
     out.firstSequence = info.firstsequence();
     out.lastSequence = info.lastsequence();
     out.subscribers = info.subscribers();
+    out.clients = info.subscribers();
     return out;
 }
 

@@ -31,6 +31,10 @@ struct QueueChannelInfo {
     QueueStats incoming;  // sent to the channel
     QueueStats outgoing;  // delivered from the channel
     ChannelInfoSource source = ChannelInfoSource::ChannelManagement;
+    // Consumers polling the channel at the moment of the list: the list's
+    // "clients" key (Queuescope's broker, the KubeMQ dashboard's DTO) or
+    // QueuesInfo's Subscribers; -1 = the server does not say.
+    std::int64_t clients = -1;
     // Only filled from QueuesInfo (zero otherwise):
     std::int64_t storedMessages = 0;
     std::int64_t storedBytes = 0;

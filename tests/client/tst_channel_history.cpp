@@ -45,9 +45,25 @@ private Q_SLOTS:
         QCOMPARE(p->expiredPerSecond, 2.0);
         QCOMPARE(p->waiting, std::int64_t{160});
         QCOMPARE(p->delayed, std::int64_t{3});
+        QCOMPARE(p->clients, std::int64_t{-1});  // not reported
         QVERIFY(!p->counterReset);
         QVERIFY(h.rates("other").empty());
         QCOMPARE(h.polls(), std::size_t{2});
+    }
+
+    // QueuesInfo carries waiting on both sides, the list on either; clients
+    // (consumers polling) is a level like waiting.
+    void levelsFromEitherDirectionAndClients() {
+        ChannelHistory h;
+        QueueChannelInfo c = channel("q", 10, 0, 0);
+        h.record(1 * kSecond, {c});
+        c.outgoing.waiting = 7;
+        c.outgoing.delayed = 4;
+        c.clients = 3;
+        h.record(2 * kSecond, {c});
+        QCOMPARE(h.latest("q")->waiting, std::int64_t{7});
+        QCOMPARE(h.latest("q")->delayed, std::int64_t{4});
+        QCOMPARE(h.latest("q")->clients, std::int64_t{3});
     }
 
     // The server restarted (or the channel was made again): 50 since zero.

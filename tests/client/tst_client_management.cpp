@@ -109,6 +109,7 @@ private Q_SLOTS:
 
     void createListDelete();
     void listShowsStatsAndFilters();
+    void listCountsThePollingClients();
     void purge();
     void queuesInfo();
     void legacyServerListFallsBack();
@@ -153,7 +154,35 @@ void TestClientManagement::listShowsStatsAndFilters() {
     QVERIFY(stats->incoming.volume >= 10);  // bytes as the broker counts them (body at least)
     QCOMPARE(stats->outgoing.waiting, std::int64_t{2});
     QVERIFY(stats->lastActivity > 0);
+    QCOMPARE(stats->clients, std::int64_t{0});  // nobody polls it
     QVERIFY(find(listed.value(), "mgmt.other") == nullptr);  // filtered out
+}
+
+// The list's "clients" key: the consumers polling the channel right now.
+void TestClientManagement::listCountsThePollingClients() {
+    auto client = makeClient(broker_.address());
+    QS_VERIFY_OK(client->createQueue("mgmt.clients"));
+    auto poller = makeClient(broker_.address());
+    std::thread poll([&] {
+        // Long poll on the empty channel: counted while it waits.
+        (void)poller->receive("mgmt.clients", 1, std::chrono::seconds(30));
+    });
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    std::int64_t clients = -1;
+    while (clients != 1 && std::chrono::steady_clock::now() < deadline) {
+        auto listed = client->listQueues("mgmt.clients");
+        QS_VERIFY_OK(listed);
+        const QueueChannelInfo* info = find(listed.value(), "mgmt.clients");
+        QVERIFY(info != nullptr);
+        clients = info->clients;
+        if (clients != 1) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    }
+    auto sent = client->send(textMessage("mgmt.clients", "wake"));  // ends the poll
+    QVERIFY(sent.ok() && !sent->isError);
+    poll.join();
+    QCOMPARE(clients, std::int64_t{1});
 }
 
 void TestClientManagement::purge() {
@@ -199,6 +228,7 @@ void TestClientManagement::legacyServerListFallsBack() {
     QCOMPARE(orders->outgoing.messages, std::int64_t{2});
     QCOMPARE(orders->outgoing.waiting, std::int64_t{3});
     QCOMPARE(orders->subscribers, std::int64_t{1});
+    QCOMPARE(orders->clients, std::int64_t{1});
 
     // Remembered: later calls do not ask the server again.
     auto filtered = client->listQueues("bill");

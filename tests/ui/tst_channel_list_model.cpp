@@ -13,6 +13,7 @@ private Q_SLOTS:
     void listsAndUpdatesInPlace();
     void marksAndLinksDeadLetters();
     void ratesFromTheHistory();
+    void clientsAsTheServerReports();
 };
 
 namespace {
@@ -107,6 +108,20 @@ void TestChannelListModel::ratesFromTheHistory() {
     QCOMPARE(model.index(0, ChannelListModel::SentRateColumn).data(ChannelListModel::SortRole)
                  .toDouble(),
              50.0);
+}
+
+// Clients: the server's count of consumers polling, "–" when it reports none.
+void TestChannelListModel::clientsAsTheServerReports() {
+    ChannelListModel model;
+    std::vector<client::QueueChannelInfo> rows{channel("a", 0, 1), channel("b", 0, 1)};
+    rows[0].clients = 3;
+    model.setChannels(rows);
+    QCOMPARE(model.index(0, ChannelListModel::ClientsColumn).data().toLongLong(), 3);
+    QCOMPARE(model.index(1, ChannelListModel::ClientsColumn).data().toString(),
+             QStringLiteral("–"));
+    QCOMPARE(model.headerData(ChannelListModel::ClientsColumn, Qt::Horizontal, Qt::DisplayRole)
+                 .toString(),
+             QStringLiteral("Clients"));
 }
 
 QTEST_MAIN(TestChannelListModel)

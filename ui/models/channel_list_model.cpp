@@ -201,6 +201,8 @@ QVariant ChannelListModel::data(const QModelIndex& index, int role) const {
                 return dlqCount;
             case DelayedColumn:
                 return static_cast<qint64>(std::max(in.delayed, out.delayed));
+            case ClientsColumn:
+                return static_cast<qint64>(c->clients);
             case LastActivityColumn:
                 return static_cast<qint64>(c->lastActivity);
             default:
@@ -235,6 +237,8 @@ QVariant ChannelListModel::data(const QModelIndex& index, int role) const {
         case DeliveredRateColumn:
             return rate ? QVariant(QString::number(rate->deliveredPerSecond, 'f', 1))
                         : QVariant(dash);
+        case ClientsColumn:
+            return c->clients >= 0 ? QVariant(static_cast<qint64>(c->clients)) : QVariant(dash);
         case LastActivityColumn:
             return ago(c->lastActivity);
         case DeadLetterLinkColumn: {
@@ -279,6 +283,8 @@ QVariant ChannelListModel::headerData(int section, Qt::Orientation orientation, 
                 return QStringLiteral("Sent/s");
             case DeliveredRateColumn:
                 return QStringLiteral("Delivered/s");
+            case ClientsColumn:
+                return QStringLiteral("Clients");
             case LastActivityColumn:
                 return QStringLiteral("Last activity");
             case DeadLetterLinkColumn:
@@ -307,6 +313,14 @@ QVariant ChannelListModel::headerData(int section, Qt::Orientation orientation, 
                     "Per second between the last two polls of the server's counters (any\n"
                     "client's traffic); a counter that went down (a restart) counts from zero.\n"
                     "– until the second poll.");
+            case ClientsColumn:
+                return QStringLiteral(
+                    "Consumers polling the channel at the last poll of the server, any client's\n"
+                    "(the channel list's clients, or QueuesInfo's Subscribers). – = the server\n"
+                    "does not report it.");
+            case LastActivityColumn:
+                return QStringLiteral(
+                    "When the server last saw traffic on the channel (– = not reported).");
             case DeadLetterLinkColumn:
                 return QStringLiteral(
                     "Double-click to jump between a channel and its dead-letter channel.");

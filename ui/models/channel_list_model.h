@@ -37,6 +37,7 @@ public:
         DelayedColumn,
         SentRateColumn,       // per second between the last two polls (ChannelHistory)
         DeliveredRateColumn,
+        ClientsColumn,  // consumers polling now, as the server reports; "–" when it does not
         LastActivityColumn,
         DeadLetterLinkColumn,
         ColumnCount
