@@ -778,6 +778,11 @@ void MainWindow::showChannels() {
     channels_->refresh();
 }
 
+void MainWindow::showChannelRates() {
+    showChannels();
+    channels_->showRatesOf(QString::fromStdString(workQueue()));
+}
+
 void MainWindow::showDock(const QString& objectName) {
     if (auto* d = findChild<QDockWidget*>(objectName)) {
         d->show();

@@ -168,6 +168,8 @@ public:
     void showLessons(const QString& lesson = QString());
     // Shows the channels dock in front (for screenshots of the channels view).
     void showChannels();
+    // The Channels tab with the work queue's rates over time in front (once listed).
+    void showChannelRates();
     // Brings a dock (by object name) to the front.
     void showDock(const QString& objectName);
 

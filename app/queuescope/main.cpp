@@ -173,7 +173,7 @@ int main(int argc, char** argv) {
     const QCommandLineOption viewOpt(
         QStringLiteral("view"),
         QStringLiteral("Dock to show in front for the screenshot: messages, inflight, polls, "
-                       "log, channels, lessons."),
+                       "log, channels, rates (the Channels tab's rates over time), lessons."),
         QStringLiteral("name"));
     const QCommandLineOption sizeOpt(QStringLiteral("size"),
                                      QStringLiteral("Window size WxH (default 1600x1000)."),
@@ -263,9 +263,10 @@ int main(int argc, char** argv) {
     const QString view = parser.value(viewOpt);
     if (!view.isEmpty() && view != QStringLiteral("messages") && view != QStringLiteral("log") &&
         view != QStringLiteral("channels") && view != QStringLiteral("inflight") &&
-        view != QStringLiteral("polls") && view != QStringLiteral("lessons")) {
-        std::fprintf(stderr, "queuescope: --view must be messages, inflight, polls, log, channels "
-                             "or lessons\n");
+        view != QStringLiteral("polls") && view != QStringLiteral("lessons") &&
+        view != QStringLiteral("rates")) {
+        std::fprintf(stderr, "queuescope: --view must be messages, inflight, polls, log, "
+                             "channels, rates or lessons\n");
         return 2;
     }
     const QString redrive = parser.value(redriveOpt);
@@ -432,6 +433,8 @@ int main(int argc, char** argv) {
         window.showLessons();
     } else if (view == QStringLiteral("channels")) {
         window.showChannels();
+    } else if (view == QStringLiteral("rates")) {
+        window.showChannelRates();
     } else if (view == QStringLiteral("log")) {
         window.showDock(QStringLiteral("eventLogDock"));
     } else if (view == QStringLiteral("inflight")) {

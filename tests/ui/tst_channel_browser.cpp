@@ -12,7 +12,9 @@
 #include "controllers/connection_controller.h"
 #include "controllers/save_location.h"
 #include "dialogs/create_channel_dialog.h"
+#include "models/channel_list_model.h"
 #include "panels/channel_browser.h"
+#include "widgets/channel_rate_chart.h"
 
 using namespace qs;
 using namespace qs::ui;
@@ -31,6 +33,7 @@ private Q_SLOTS:
     void aRefusedCreateSaysWhy();
     void saveDialogsStartInDocumentsThenTheLastFolder();
     void peekPaneShowsRowsWithoutSidewaysScrolling();
+    void ratesOverTimeFollowTheSelection();
 
 private:
     // The next action's outcome, after the list refresh that follows it.
@@ -191,6 +194,57 @@ void TestChannelBrowser::peekPaneShowsRowsWithoutSidewaysScrolling() {
     // The body's cell is elided in the pane and whole (its first 200 bytes) on hover.
     QCOMPARE(peek->item(0, 2)->toolTip(), peek->item(0, 2)->text());
     QVERIFY(peek->fontMetrics().horizontalAdvance(peek->item(0, 2)->text()) > peek->columnWidth(2));
+}
+
+// The Rates tab plots the selected channel from the polls of the server's
+// counters: its newest point is the list's Sent/s, and a peek brings the peek
+// tab back into view.
+void TestChannelBrowser::ratesOverTimeFollowTheSelection() {
+    ConnectionController connection;
+    QString error;
+    QVERIFY2(connection.startEmbedded(0, &error), qPrintable(error));
+    auto client = connection.client();
+    QVERIFY(client);
+    const auto sendSome = [&](int n) {
+        for (int i = 0; i < n; ++i) {
+            client::QueueMessage m;
+            m.channel = "rates.chart";
+            m.body = "task";
+            QVERIFY(client->send(m).ok());
+        }
+    };
+    sendSome(4);
+    ChannelBrowser browser(&connection);
+    browser.setAutoRefresh(false);
+    browser.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&browser));
+    QSignalSpy refreshed(&browser, &ChannelBrowser::refreshed);
+    browser.refresh();
+    QTRY_VERIFY_WITH_TIMEOUT(!refreshed.isEmpty(), 20000);
+    browser.selectChannel(QStringLiteral("rates.chart"));
+    ChannelRateChart* chart = browser.rateChart();
+    QCOMPARE(chart->channel(), QStringLiteral("rates.chart"));
+    QVERIFY(chart->seriesPoints(QStringLiteral("sent/s")).isEmpty());  // one poll: no rate yet
+    sendSome(6);
+    refreshed.clear();
+    browser.refresh();
+    QTRY_VERIFY_WITH_TIMEOUT(!refreshed.isEmpty(), 20000);
+    const QList<QPointF> sent = chart->seriesPoints(QStringLiteral("sent/s"));
+    QCOMPARE(sent.size(), 1);
+    const int row = browser.model()->rowOf(QStringLiteral("rates.chart"));
+    const double listed = browser.model()
+                              ->index(row, ChannelListModel::SentRateColumn)
+                              .data(ChannelListModel::SortRole)
+                              .toDouble();
+    QVERIFY(listed > 0);
+    QCOMPARE(sent.last().y(), listed);
+    QCOMPARE(chart->seriesPoints(QStringLiteral("waiting")).last().y(), 10.0);
+    QVERIFY2(chart->summaryText().contains(QStringLiteral("10 waiting · 0 delayed · 0 client(s)")),
+             qPrintable(chart->summaryText()));
+
+    browser.peekSelected();
+    QTRY_VERIFY_WITH_TIMEOUT(browser.peekTitle().contains(QStringLiteral("10 waiting")), 20000);
+    QVERIFY(!browser.showingRates());
 }
 
 QTEST_MAIN(TestChannelBrowser)

@@ -11,12 +11,14 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <memory>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "client/queues_client.h"
 #include "common/clock.h"
@@ -30,6 +32,7 @@
 #include "models/core_text.h"
 #include "models/run_channels_model.h"
 #include "runner/channel_actions.h"
+#include "widgets/channel_rate_chart.h"
 #include "widgets/limited_spin_box.h"
 
 namespace qs::ui {
@@ -69,6 +72,7 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
       status_(new QLabel(this)),
       outcome_(new QLabel(this)),
       peekTitle_(new QLabel(this)),
+      rateChart_(new ChannelRateChart(this)),
       peekCount_(new LimitedSpinBox(protocol::kMaxNumberOfMessages, this)),
       redriveBar_(new QWidget(this)),
       redriveProgress_(new QLabel(redriveBar_)),
@@ -178,21 +182,16 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     bold.setBold(true);
     peekTitle_->setFont(bold);
 
-    auto* peekHost = new QWidget(this);
-    auto* peekLayout = new QVBoxLayout(peekHost);
-    peekLayout->setContentsMargins(0, 0, 0, 0);
-    peekLayout->addWidget(peekTitle_);
-    auto* peekSplit = new QSplitter(Qt::Horizontal, peekHost);
-    peekSplit->addWidget(peek_);
-    peekSplit->addWidget(details_);
-    peekSplit->setStretchFactor(0, 3);
-    peekSplit->setStretchFactor(1, 2);
-    peekLayout->addWidget(peekSplit, 1);
-
     serverActions_ = {deleteButton, purgeButton, redriveButton, peekButton};
     auto* split = split_ = new QSplitter(Qt::Vertical, this);
     split->addWidget(buildListHost());
-    split->addWidget(peekHost);
+    lowerTabs_ = new QTabWidget(this);
+    lowerTabs_->setDocumentMode(true);
+    lowerTabs_->addTab(buildPeekHost(), QStringLiteral("Peek"));
+    lowerTabs_->addTab(rateChart_, QStringLiteral("Rates over time"));
+    lowerTabs_->setTabToolTip(1, QStringLiteral("The selected channel's counters over time, as "
+                                                "the server reports them (any client's traffic)."));
+    split->addWidget(lowerTabs_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
 
@@ -238,6 +237,8 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
         Q_EMIT channelActivated(src.data(ChannelListModel::NameRole).toString());
     });
     connect(peek_, &QTableWidget::currentCellChanged, this, [this](int row) { showMessage(row); });
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this] { showRatesOfSelected(); });
     connect(connection_, &ConnectionController::connectionChanged, this, [this] {
         model_->clear();
         history_.clear();
@@ -247,15 +248,14 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
         details_->clear();
         peekTitle_->setText(kPeekHint);  // a header naming the old server's channel misleads
         outcome_->clear();
+        showRatesOfSelected();
         refresh();
     });
 
     timer_.setInterval(2000);
-    connect(&timer_, &QTimer::timeout, this, [this] {
-        if (isVisible()) {
-            refresh();
-        }
-    });
+    // Polled while hidden too: the rates over time need every interval, and
+    // one list call every 2 s costs the server next to nothing.
+    connect(&timer_, &QTimer::timeout, this, &ChannelBrowser::refresh);
     timer_.start();
 }
 
@@ -281,6 +281,38 @@ void ChannelBrowser::setOutcome(const QString& text, bool ok) {
 
 QString ChannelBrowser::outcomeText() const {
     return outcome_->property("plainText").toString();
+}
+
+QWidget* ChannelBrowser::buildPeekHost() {
+    peekHost_ = new QWidget(this);
+    auto* peekLayout = new QVBoxLayout(peekHost_);
+    peekLayout->setContentsMargins(0, 0, 0, 0);
+    peekLayout->addWidget(peekTitle_);
+    auto* peekSplit = new QSplitter(Qt::Horizontal, peekHost_);
+    peekSplit->addWidget(peek_);
+    peekSplit->addWidget(details_);
+    peekSplit->setStretchFactor(0, 3);
+    peekSplit->setStretchFactor(1, 2);
+    peekLayout->addWidget(peekSplit, 1);
+    return peekHost_;
+}
+
+bool ChannelBrowser::showingRates() const {
+    return lowerTabs_->currentWidget() == rateChart_;
+}
+
+void ChannelBrowser::showRatesOf(const QString& channel) {
+    lowerTabs_->setCurrentWidget(rateChart_);
+    ratesWanted_ = channel;
+    selectChannel(channel);
+    if (selectedChannel() == channel) {
+        ratesWanted_.clear();
+    }
+}
+
+void ChannelBrowser::showRatesOfSelected() {
+    const QString name = selectedChannel();
+    rateChart_->showChannel(name, history_.rates(name.toStdString()), monotonicNanos());
 }
 
 // The server's list, and in its place at a time cursor the run's channels then.
@@ -393,6 +425,10 @@ void ChannelBrowser::refresh() {
             if (!keep.isEmpty() && selectedChannel() != keep) {
                 selectChannel(keep);
             }
+            if (!ratesWanted_.isEmpty() && model_->rowOf(ratesWanted_) >= 0) {
+                selectChannel(std::exchange(ratesWanted_, QString()));
+            }
+            showRatesOfSelected();
             setStatus(
                 QStringLiteral("%1 queue channel(s)%2")
                     .arg(n)
@@ -448,6 +484,7 @@ void ChannelBrowser::showPeek(const QString& channel, std::vector<client::QueueM
                               int expired) {
     peeked_ = std::move(messages);
     peekedChannel_ = channel;
+    lowerTabs_->setCurrentWidget(peekHost_);  // what was asked for comes into view
     peekTitle_->setText(
         QStringLiteral("Peek: %1 waiting message(s) in %2 (not consumed)%3")
             .arg(peeked_.size())

@@ -18,7 +18,7 @@ class QLabel;
 class QSpinBox;
 class QPushButton;
 class QSortFilterProxyModel;
-class QLabel;
+class QTabWidget;
 
 namespace qs {
 class EventStream;
@@ -33,6 +33,7 @@ namespace qs::ui {
 
 class ConnectionController;
 class ChannelListModel;
+class ChannelRateChart;
 class LimitedSpinBox;
 class RedriveDialog;
 class RedriveJob;
@@ -88,6 +89,13 @@ public:
     bool showingRun() const { return showingRun_; }
     QString asOfText() const;
     RunChannelsModel* runModel() const { return runModel_; }
+    // The selected channel's rates over time (the "Rates" tab under the list).
+    ChannelRateChart* rateChart() const { return rateChart_; }
+    // Which tab the pane under the list shows: the peek or the rates.
+    bool showingRates() const;
+    // Selects `channel` (now, or when a list first holds it) and brings its
+    // rates over time into view.
+    void showRatesOf(const QString& channel);
 
 public Q_SLOTS:
     void refresh();  // list channels now
@@ -124,6 +132,8 @@ private:
     void showRedriveProgress(quint64 moved, quint64 failed, qint64 left);
     void finishRedrive(const RedriveResult& result);
     QString originsOf(const QString& channel) const;
+    QWidget* buildPeekHost();
+    void showRatesOfSelected();
 
     ConnectionController* connection_;
     ChannelListModel* model_;
@@ -138,7 +148,11 @@ private:
     QLabel* status_;
     QLabel* outcome_;
     QLabel* peekTitle_;
-    QSplitter* split_ = nullptr;  // the channel list above, the peek pane below
+    QSplitter* split_ = nullptr;  // the channel list above, the peek / rates tabs below
+    QTabWidget* lowerTabs_ = nullptr;
+    QWidget* peekHost_ = nullptr;
+    QString ratesWanted_;  // showRatesOf() before the list held it
+    ChannelRateChart* rateChart_;
     LimitedSpinBox* peekCount_;
     QTimer timer_;
     bool refreshing_ = false;

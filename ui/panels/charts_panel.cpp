@@ -21,82 +21,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/chart_axes.h"
 #include "widgets/theme.h"
 
 namespace qs::ui {
-
-namespace {
-
-QChartView* makeView(QChart* chart, const QString& tip) {
-    auto* view = new QChartView(chart);
-    view->setRenderHint(QPainter::Antialiasing, true);
-    view->setMinimumSize(240, 100);  // 2 rows still fit a 1280×720 window
-    view->setToolTip(tip);
-    // The default layout padding and rounded frame cost ~20 px of a small plot.
-    chart->layout()->setContentsMargins(0, 0, 0, 0);
-    chart->setBackgroundRoundness(0);
-    chart->setMargins(QMargins(4, 2, 12, 2));
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setAnimationOptions(QChart::NoAnimation);
-    return view;
-}
-
-QLineSeries* line(QChart* chart, const QString& name) {
-    auto* s = new QLineSeries;
-    s->setName(name);
-    s->setUseOpenGL(false);
-    chart->addSeries(s);
-    return s;
-}
-
-// Smallest step from `steps` that needs at most `maxIntervals` intervals for `extent`.
-double pickStep(double extent, int maxIntervals, std::initializer_list<double> steps) {
-    maxIntervals = std::max(1, maxIntervals);
-    double last = 1;
-    for (double st : steps) {
-        last = st;
-        if (extent / st <= maxIntervals) {
-            return st;
-        }
-    }
-    // Beyond the table: keep going in 1-2-5 decades.
-    for (double decade = 10;; decade *= 10) {
-        for (double m : {1.0, 2.0, 5.0}) {
-            const double st = last * decade * m;
-            if (extent / st <= maxIntervals) {
-                return st;
-            }
-        }
-    }
-}
-
-// A count axis from 0 with whole-number ticks; headroom so the peak is not on the frame.
-void fitCountAxis(QValueAxis* axis, double maxValue, double plotHeight, const QFont& font) {
-    const double lineHeight = QFontMetricsF(font).height();
-    // Qt elides a vertical label taller than its share of the axis (height / ticks - padding).
-    const int maxIntervals = std::clamp(static_cast<int>(plotHeight / (lineHeight + 5)) - 1, 1, 6);
-    const double want = std::max(1.0, maxValue * 1.08);
-    const double step = pickStep(want, maxIntervals, {1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500});
-    const double top = step * std::ceil(want / step);
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0);
-    axis->setTickInterval(step);
-    axis->setRange(0, top);
-}
-
-// Seconds before now ("-30 s" … "0 s"), ticks on round seconds anchored at now.
-void fitTimeAxis(QValueAxis* axis, double span, double plotWidth, const QFont& font) {
-    const double labelWidth = QFontMetricsF(font).horizontalAdvance(QStringLiteral("-000 s"));
-    // Same rule across: a label wider than (axis width / ticks - padding) is elided.
-    const int maxIntervals = std::max(1, static_cast<int>(plotWidth / (labelWidth + 12)) - 1);
-    const double step = pickStep(span, maxIntervals, {1, 2, 5, 10, 15, 30, 60, 120, 300, 600});
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0);
-    axis->setTickInterval(step);
-    axis->setRange(-span, 0);
-}
-
-}  // namespace
 
 ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
     : QWidget(parent), model_(model) {
@@ -107,9 +35,9 @@ ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
     // Throughput.
     auto* tp = new QChart;
     tp->setTitle(QStringLiteral("Throughput (tasks / s)"));
-    sent_ = line(tp, QStringLiteral("sent"));
-    acked_ = line(tp, QStringLiteral("acked"));
-    redelivered_ = line(tp, QStringLiteral("redelivered"));
+    sent_ = addLineSeries(tp, QStringLiteral("sent"));
+    acked_ = addLineSeries(tp, QStringLiteral("acked"));
+    redelivered_ = addLineSeries(tp, QStringLiteral("redelivered"));
     tpX_ = new QValueAxis;
     tpY_ = new QValueAxis;
     tpX_->setLabelFormat(QStringLiteral("%d s"));
@@ -120,7 +48,7 @@ ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
         s->attachAxis(tpX_);
         s->attachAxis(tpY_);
     }
-    views_.push_back(makeView(
+    views_.push_back(makeChartView(
         tp,
         QStringLiteral(
             "Tasks sent, acked and redelivered per second. With competing consumers the acked "
@@ -131,8 +59,8 @@ ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
     // Queue depth.
     auto* depth = new QChart;
     depth->setTitle(QStringLiteral("Queue depth"));
-    waiting_ = line(depth, QStringLiteral("waiting"));
-    inFlight_ = line(depth, QStringLiteral("in flight"));
+    waiting_ = addLineSeries(depth, QStringLiteral("waiting"));
+    inFlight_ = addLineSeries(depth, QStringLiteral("in flight"));
     depthX_ = new QValueAxis;
     depthY_ = new QValueAxis;
     depthX_->setLabelFormat(QStringLiteral("%d s"));
@@ -143,7 +71,7 @@ ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
         s->attachAxis(depthX_);
         s->attachAxis(depthY_);
     }
-    views_.push_back(makeView(
+    views_.push_back(makeChartView(
         depth,
         QStringLiteral(
             "Tasks waiting in the work queue vs. in flight (handed to a worker, not yet "
@@ -161,7 +89,7 @@ ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
     const QString shareTip = QStringLiteral(
         "How the work was shared. Competing consumers each take whole batches, so a large\n"
         "batch size can give one worker most of the tasks while others wait.");
-    views_.push_back(makeView(share, shareTip));
+    views_.push_back(makeChartView(share, shareTip));
     // QtCharts gives a side legend a fixed share of a small chart and elides the
     // names ("worker..."); this one takes the width its lines need, the pie the rest.
     share->legend()->hide();
@@ -226,7 +154,7 @@ ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
     latencyTip_ = QStringLiteral(
         "How long tasks took from being sent to being acked. Waiting in the queue counts:\n"
         "more workers or bigger batches move this left; redeliveries add a long tail.");
-    views_.push_back(makeView(lat, latencyTip_));
+    views_.push_back(makeChartView(lat, latencyTip_));
 
     // Beside each line chart, a legend shown instead of QtCharts' own when the
     // chart is short (see fitLegends()).
