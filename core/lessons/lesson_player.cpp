@@ -1,5 +1,6 @@
 #include "lessons/lesson_player.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <random>
 #include <system_error>
@@ -12,6 +13,13 @@ namespace qs::lessons {
 namespace fs = std::filesystem;
 
 namespace {
+
+std::string channelManagementRefusal(const std::string& address) {
+    return "it needs channel management (creating and deleting channels), which the server at " +
+           address +
+           " does not serve (KubeMQ community v2.4.0 answers no request on "
+           "kubemq.cluster.internal.requests); play it on the embedded broker";
+}
 
 std::string channelManagementMissing(const PlayOptions& options) {
     if (options.address.empty()) {
@@ -31,11 +39,7 @@ std::string channelManagementMissing(const PlayOptions& options) {
     }
     (void)client.listQueues();
     if (client.channelManagementSupport() == client::QueuesClient::ChannelManagement::Unsupported) {
-        return "it needs channel management (creating and deleting channels), which the server "
-               "at " +
-               options.address +
-               " does not serve (KubeMQ community v2.4.0 answers no request on "
-               "kubemq.cluster.internal.requests); play it on the embedded broker";
+        return channelManagementRefusal(options.address);
     }
     return {};
 }
@@ -140,6 +144,16 @@ std::string unavailableReason(const Lesson& lesson, const PlayOptions& options) 
         }
     }
     return {};
+}
+
+std::string unavailableOn(const Lesson& lesson, client::QueuesClient::ChannelManagement support,
+                          const std::string& address) {
+    const bool needsManagement = std::find(lesson.needs.begin(), lesson.needs.end(),
+                                           Need::ChannelManagement) != lesson.needs.end();
+    if (needsManagement && support == client::QueuesClient::ChannelManagement::Unsupported) {
+        return channelManagementRefusal(address);
+    }
+    return unavailableReason(lesson, {});  // the needs no server can change
 }
 
 LessonReport playLesson(const Lesson& lesson, const PlayOptions& options) {

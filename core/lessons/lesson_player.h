@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "client/queues_client.h"
 #include "lessons/check.h"
 #include "lessons/lesson.h"
 #include "lessons/prediction.h"
@@ -59,6 +60,13 @@ struct PlayOptions {
 // Why `lesson` cannot be played against options.address ("" = it can). Asks
 // the server (channel management) when the lesson needs it; blocks.
 std::string unavailableReason(const Lesson& lesson, const PlayOptions& options);
+
+// The same without asking anything, for a caller that already knows the
+// server's channel-management support (the console's connection, which may
+// not block): "" when the lesson can be played or the support is not known yet.
+std::string unavailableOn(const Lesson& lesson,
+                          client::QueuesClient::ChannelManagement support,
+                          const std::string& address);
 
 // Plays every step in order; blocks for the runs' duration. Threading: the
 // calling thread; cancelFlag from any.

@@ -18,6 +18,7 @@
 #include "main_window.h"
 #include "models/message_table_model.h"
 #include "panels/channel_browser.h"
+#include "panels/lessons_panel.h"
 #include "panels/message_panel.h"
 #include "real_server.h"
 #include "run/run.h"
@@ -32,6 +33,7 @@ class TestRealServerConsole : public QObject {
 private Q_SLOTS:
     void poisonTaskEndsDeadLetteredInEveryView();
     void aFailedChannelStepIsSaidWhole();
+    void aLessonThatNeedsChannelManagementIsRefusedUpFront();
 };
 
 void TestRealServerConsole::poisonTaskEndsDeadLetteredInEveryView() {
@@ -134,6 +136,41 @@ void TestRealServerConsole::aFailedChannelStepIsSaidWhole() {
              qPrintable(shown + QStringLiteral(" in %1 px").arg(room)));
     window.scenarioPlayer()->stop();
     window.run()->stopAll();
+}
+
+
+// Lesson 2 creates and deletes its channel: on v2.4.0 the Lessons tab says so
+// before anything runs (the server is asked off the UI thread) and Run stays
+// off, as `queuescope lesson 02 --address` refuses it (exit 3).
+void TestRealServerConsole::aLessonThatNeedsChannelManagementIsRefusedUpFront() {
+    if (!RealServer::present()) {
+        QSKIP(qPrintable(RealServer::absentMessage()));
+    }
+    RealServer server;
+    QString why;
+    QVERIFY2(server.start(&why), qPrintable(QStringLiteral("cannot start kubemq: ") + why));
+    MainWindowOptions options;
+    options.autoConnect = false;
+    options.useSettings = false;
+    MainWindow window(options);
+    window.show();
+    ConnectionSettings settings;
+    settings.address = QString::fromStdString(server.address());
+    window.connection()->connectTo(settings);
+    QTRY_COMPARE_WITH_TIMEOUT(window.connection()->state(), ConnectionController::State::Connected,
+                              30000);
+    LessonsPanel* lessons = window.lessonsPanel();
+    QVERIFY(lessons->selectLesson(QStringLiteral("01-competing-consumers")));
+    QTRY_VERIFY_WITH_TIMEOUT(lessons->canRun(), 30000);  // plain queue work: playable
+    QVERIFY(lessons->selectLesson(QStringLiteral("02-two-pulls-of-five")));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        lessons->noteText().startsWith(QStringLiteral("⊘ Cannot be played here")), 30000);
+    QVERIFY2(lessons->noteText().contains(QString::fromStdString(server.address())),
+             qPrintable(lessons->noteText()));
+    QVERIFY(!lessons->canRun());
+    QString error;
+    QVERIFY(!lessons->runStep(&error));
+    QVERIFY2(error.contains(QStringLiteral("channel management")), qPrintable(error));
 }
 
 QTEST_MAIN(TestRealServerConsole)

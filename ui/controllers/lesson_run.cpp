@@ -89,6 +89,8 @@ LessonRun::LessonRun(ScenarioPlayer* player, RunRecorder* recorder, RunControlle
     connect(&commitPoll_, &QTimer::timeout, this, &LessonRun::waitForCommit);
     // A start() of the player stops any scenario before it (that one's
     // finished() comes first): the step's run is the one that started next.
+    connect(run_->connection(), &ConnectionController::connectionChanged, this,
+            &LessonRun::availabilityChanged);
     connect(player_, &ScenarioPlayer::started, this, [this] {
         if (phase_ == Phase::Starting) {
             phase_ = Phase::Playing;
@@ -117,6 +119,32 @@ LessonRun::LessonRun(ScenarioPlayer* player, RunRecorder* recorder, RunControlle
             settled();
         }
     });
+}
+
+QString LessonRun::unavailableHere(const lessons::Lesson& lesson) {
+    ConnectionController* connection = run_->connection();
+    const auto client = connection->client();
+    if (!client || connection->isEmbedded()) {
+        return fromView(lessons::unavailableReason(lesson, {}));
+    }
+    const auto support = client->channelManagementSupport();
+    const bool needsManagement =
+        std::find(lesson.needs.begin(), lesson.needs.end(), lessons::Need::ChannelManagement) !=
+        lesson.needs.end();
+    if (needsManagement && support == client::QueuesClient::ChannelManagement::Unknown &&
+        !askingSupport_) {
+        // Listing the channels is how a client learns it (a server without
+        // the contract does not answer the request).
+        askingSupport_ = true;
+        using ListResult = client::Result<std::vector<client::QueueChannelInfo>>;
+        connection->run<ListResult>(
+            this, [client] { return client->listQueues(); },
+            [this](const ListResult&) {
+                askingSupport_ = false;
+                Q_EMIT availabilityChanged();
+            });
+    }
+    return fromView(lessons::unavailableOn(lesson, support, client->options().address));
 }
 
 LessonRun::~LessonRun() {

@@ -91,6 +91,11 @@ public:
     bool start(const lessons::Lesson& lesson, std::size_t step, const runner::Scenario& scenario,
                std::optional<std::string> answer, bool whatIf, QString* error = nullptr);
     bool isBusy() const { return phase_ != Phase::Idle; }
+    // Why `lesson` cannot be played on the current connection ("" = it can,
+    // or not known yet). A lesson that needs channel management on a server
+    // whose support is not known yet makes it ask the server, off the UI
+    // thread; availabilityChanged() follows the answer.
+    QString unavailableHere(const lessons::Lesson& lesson);
     // Time allowed for the recording to commit the run's events.
     void setCommitTimeoutMs(int ms) { commitTimeoutMs_ = ms; }
 
@@ -98,6 +103,8 @@ Q_SIGNALS:
     // "Running …", "Deciding the checks…": what the step is doing now.
     void progress(const QString& text);
     void decided(const qs::ui::LessonStepOutcome& outcome);
+    // What unavailableHere() says may have changed (an answer, a new connection).
+    void availabilityChanged();
 
 private:
     enum class Phase { Idle, Settling, Starting, Playing, Committing, Deciding };
@@ -130,6 +137,7 @@ private:
     QTimer settleBound_;
     std::vector<std::string> leaving_;  // old workers the broker has not seen go yet
     std::uint64_t scanned_ = 0;         // events of the console's run looked at
+    bool askingSupport_ = false;        // a channel list is on its way to learn the support
 };
 
 }  // namespace qs::ui

@@ -70,6 +70,7 @@ LessonsPanel::LessonsPanel(LessonRun* lessonRun, bool remember, QWidget* parent)
         updateButtons();
     });
     connect(lessonRun_, &LessonRun::decided, this, &LessonsPanel::decided);
+    connect(lessonRun_, &LessonRun::availabilityChanged, this, &LessonsPanel::availabilityChanged);
     const QString last = progress_.lastLesson();
     if (last.isEmpty() || !selectLesson(last)) {
         lessonChosen(lessons_.empty() ? -1 : 0);
@@ -261,7 +262,7 @@ QString LessonsPanel::markOf(const QString& name) const {
         if (fromView(l.name) != name) {
             continue;
         }
-        if (!lessons::unavailableReason(l, {}).empty()) {
+        if (!lessonRun_->unavailableHere(l).isEmpty()) {
             return QStringLiteral("⊘");
         }
         const int passed = static_cast<int>(progress_.passedSteps(name).size());
@@ -331,20 +332,40 @@ void LessonsPanel::lessonChosen(int index) {
     progress_.setLastLesson(fromView(l->name));
     title_->setText(fromView(l->title));
     idea_->setText(fromView(l->idea));
-    const std::string unavailable = lessons::unavailableReason(*l, {});
+    showAvailability(*l);
+    showStep(0);
+}
+
+// What the current connection cannot serve of the lesson, above its steps.
+void LessonsPanel::showAvailability(const lessons::Lesson& lesson) {
+    const QString unavailable = lessonRun_->unavailableHere(lesson);
     QString note;
-    if (!unavailable.empty()) {
-        note =
-            QStringLiteral("⊘ Cannot be played here: ") + fromView(unavailable) + QLatin1Char('.');
-    } else if (std::find(l->needs.begin(), l->needs.end(), lessons::Need::ChannelManagement) !=
-               l->needs.end()) {
+    if (!unavailable.isEmpty()) {
+        note = QStringLiteral("⊘ Cannot be played here: ") + unavailable + QLatin1Char('.');
+    } else if (std::find(lesson.needs.begin(), lesson.needs.end(), lessons::Need::ChannelManagement) !=
+               lesson.needs.end()) {
         note = QStringLiteral(
             "It creates and deletes a channel: a KubeMQ community v2.4.0 server does not serve "
             "that (the embedded broker does).");
     }
     note_->setText(note);
     note_->setVisible(!note.isEmpty());
-    showStep(0);
+}
+
+bool LessonsPanel::canRun() const {
+    return run_->isEnabled();
+}
+
+QString LessonsPanel::noteText() const {
+    return note_->text();
+}
+
+void LessonsPanel::availabilityChanged() {
+    refreshLessonList();
+    if (const lessons::Lesson* l = lesson()) {
+        showAvailability(*l);
+    }
+    updateButtons();
 }
 
 void LessonsPanel::showStep(int step) {
@@ -533,8 +554,8 @@ bool LessonsPanel::start(const runner::Scenario& scenario, bool whatIf, QString*
         answerError_->setText(
             QStringLiteral("<span style='color:#d93040'>%1</span>").arg(why.toHtmlEscaped()));
         answerError_->show();
-    } else if (const std::string u = lessons::unavailableReason(*l, {}); !u.empty()) {
-        why = QStringLiteral("This lesson cannot be played here: ") + fromView(u);
+    } else if (const QString u = lessonRun_->unavailableHere(*l); !u.isEmpty()) {
+        why = QStringLiteral("This lesson cannot be played here: ") + u;
     } else if (const std::string invalid = scenario.validate(); !invalid.empty()) {
         why = QStringLiteral("What if: ") + fromView(invalid);
     } else {
@@ -720,7 +741,7 @@ void LessonsPanel::showMe(const LessonEvidence& evidence, int& next) {
 void LessonsPanel::updateButtons() {
     const lessons::Lesson* l = lesson();
     const bool busy = lessonRun_->isBusy();
-    const bool playable = l && lessons::unavailableReason(*l, {}).empty();
+    const bool playable = l && lessonRun_->unavailableHere(*l).isEmpty();
     run_->setEnabled(playable && !busy);
     runWhatIf_->setEnabled(playable && !busy);
     const LessonStepOutcome* o = shownOutcome();

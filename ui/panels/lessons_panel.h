@@ -63,6 +63,10 @@ public:
     QString statusText() const;
     // The last outcome decided for the step shown (nullptr = none yet).
     const LessonStepOutcome* shownOutcome() const;
+    // Whether Run can be pressed now, and the note above the steps (what the
+    // connection cannot serve of the lesson; "" = none).
+    bool canRun() const;
+    QString noteText() const;
     LessonProgress& progress() { return progress_; }
 
 Q_SIGNALS:
@@ -81,6 +85,8 @@ private:
     QString markOf(const QString& name) const;
     void lessonChosen(int index);
     void showStepLabel();
+    void showAvailability(const lessons::Lesson& lesson);
+    void availabilityChanged();
     void fillPrediction(const lessons::LessonStep& step);
     void fillWhatIf(const lessons::LessonStep& step);
     bool start(const runner::Scenario& scenario, bool whatIf, QString* error);
