@@ -52,12 +52,6 @@ Worker::Outcome Worker::BatchRun::run() {
     if (Outcome next = flushAcks(); next != Outcome::Continue) {
         return next;
     }
-    if (config_.autoAck && eventsOn_) {
-        const std::int64_t doneNs = monotonicNanos();
-        for (std::size_t i = 0; i < items_.size(); ++i) {
-            stageMessage(EventKind::Acked, i, doneNs).detail = "auto-ack";
-        }
-    }
     if (!config_.autoAck && config_.settle == SettleMode::Batch) {
         if (Outcome next = settleBatchAtEnd(); next != Outcome::Continue) {
             return next;
@@ -104,6 +98,17 @@ void Worker::BatchRun::admit() {
                 r.value = previous->deliveries + 1;  // this is the nth hand-out
                 r.detail = previous->worker;
                 w_.stage(std::move(r));
+            }
+            if (config_.autoAck) {
+                // The broker acked it on hand-out: reported now, so that a
+                // crash mid-batch reads as the loss it is, even on a server
+                // that reports nothing of its own (lesson 07 on v2.4.0).
+                Event& a = w_.stageNew(EventKind::Acked, receivedNs);
+                a.messageId = m.id;
+                a.sequence = item.sequence;
+                a.receiveCount = item.receiveCount;
+                a.transaction = batch_.transactionId();
+                a.detail = "auto-ack";
             }
         }
         items_.push_back(std::move(item));

@@ -81,15 +81,6 @@ private Q_SLOTS:
                     has(c.sentence, "does not report expiries")) {
                     continue;  // only the embedded broker's own events show expiries
                 }
-                if (lesson.name == "07-at-most-once") {
-                    // The workers report an auto-ack only once their batch is done
-                    // (core/workers/worker.cpp), so without the broker's events a
-                    // crash mid-batch looks like a return and the run never drains:
-                    // undecided, never a silent pass. Fixing the report fixes this.
-                    QEXPECT_FAIL("07-at-most-once",
-                                 "auto-acks are reported after the batch: a crash hides them",
-                                 Abort);
-                }
                 QVERIFY2(c.verdict == Verdict::Pass, what.c_str());
             }
         }
