@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "models/timeline_model.h"
+#include "widgets/timeline_geometry.h"
 #include "widgets/timeline_labels.h"
 
 // The assignment timeline: one lane per worker, each hand-out a bar from
@@ -33,7 +34,7 @@ public:
 
     double spanSeconds() const { return spanNs_ / 1e9; }
     // The earliest time the view shows now (its left edge).
-    std::int64_t viewStartNs() const { return geometry().t0; }
+    std::int64_t viewStartNs() const { return timelineGeometry().t0; }
     void setSpanSeconds(double seconds);
     bool isLive() const { return live_; }
     const QString& selectedKey() const { return selected_; }
@@ -87,25 +88,28 @@ protected:
     bool event(QEvent* event) override;
 
 private:
-    struct Geometry {
-        QRectF plot;
-        double laneHeight = 0;
-        std::int64_t t0 = 0;
-        std::int64_t t1 = 0;
-        std::int64_t openEnd = 0;  // where what is still open ends: t1, or the time cursor
-    };
-    Geometry geometry() const;
-    double xOf(const Geometry& g, std::int64_t t) const;
-    std::vector<const TimelineBar*> barsInView(
-        const Geometry& g, int laneIndex,
-        const std::vector<std::pair<int, const TimelineBar*>>& openBars) const;
+    // Where everything is now (one value per paint or hit test).
+    TimelineGeometry timelineGeometry() const;
+    int laneCount() const;
     std::int64_t nowNs() const;
-    QString tooltipFor(int lane, const TimelineBar& bar) const;
+
+    // paintEvent()'s steps, in the order they are drawn over each other.
+    void paintNoWorkers(QPainter& p) const;
+    void paintLaneBackgrounds(QPainter& p, const TimelineGeometry& g) const;
+    void paintAxis(QPainter& p, const TimelineGeometry& g) const;
+    void paintLanes(QPainter& p, const TimelineGeometry& g) const;
+    void paintSelectedPath(QPainter& p, const TimelineGeometry& g,
+                           std::vector<std::pair<int, const TimelineBar*>> path) const;
+    void paintMarkers(QPainter& p, const TimelineGeometry& g) const;
+    void paintCursor(QPainter& p, const TimelineGeometry& g) const;
+    void paintBadge(QPainter& p) const;
+
     QString badgeText() const;
     QRectF badgeRectFor(const QString& badge) const;
-    AxisLayout axisLayout(const Geometry& g) const;
-    std::vector<PlacedLabel> markerLabels(const Geometry& g) const;
-    void paintCursor(QPainter& p, const Geometry& g, double bottom) const;
+    AxisLayout axisLayout(const TimelineGeometry& g) const;
+    std::vector<PlacedLabel> markerLabels(const TimelineGeometry& g) const;
+    QString tooltipFor(int lane, const TimelineBar& bar) const;
+    QString laneTooltip(const TimelineLane& lane) const;
 
     const TimelineModel* model_ = nullptr;
     std::function<QString(const QString&)> label_;
