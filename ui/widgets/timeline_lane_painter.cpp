@@ -22,9 +22,16 @@ TimelineLanePainter::TimelineLanePainter(QPainter& painter, const TimelineGeomet
     hatch_.setColor(hatchColor);
 }
 
-void TimelineLanePainter::paintBackground(int laneIndex, const TimelineLane& lane) const {
+void TimelineLanePainter::paintBackground(int laneIndex, const TimelineLane& lane,
+                                          bool highlighted) const {
     const QRectF laneRect(0, g_.laneTop(laneIndex), viewWidth_, g_.laneHeight);
     p_.fillRect(laneRect, laneIndex % 2 ? theme_.laneAlt : theme_.panel);
+    if (highlighted) {
+        QColor tint = theme_.highlight;
+        tint.setAlpha(60);
+        p_.fillRect(laneRect, tint);
+        p_.fillRect(QRectF(0, laneRect.top(), 4, laneRect.height()), theme_.highlight);
+    }
     paintLabel(laneRect, lane);
 }
 

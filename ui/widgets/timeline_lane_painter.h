@@ -38,8 +38,9 @@ public:
     // The task whose bars are outlined (and never merged into a pixel column).
     void setSelectedKey(const QString& key) { selected_ = key; }
 
-    // The lane's background across the view and its label in the gutter.
-    void paintBackground(int laneIndex, const TimelineLane& lane) const;
+    // The lane's background across the view and its label in the gutter;
+    // a highlighted lane (Show me) is tinted, with a bar at its left edge.
+    void paintBackground(int laneIndex, const TimelineLane& lane, bool highlighted) const;
     // Its polls, the bars in view and its marks; the selected task's bars are
     // added to `selectedPath`.
     void paintContents(int laneIndex, const TimelineLane& lane,

@@ -1,6 +1,7 @@
 #include "widgets/timeline_view.h"
 
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -142,6 +143,27 @@ QRectF TimelineView::barRect(int laneIndex, const TimelineBar& bar) const {
                                       model_->lanes()[static_cast<std::size_t>(laneIndex)], bar);
 }
 
+int TimelineView::laneOf(const QString& worker) const {
+    return model_ ? model_->laneOf(worker) : -1;
+}
+
+QRectF TimelineView::laneRect(int laneIndex) const {
+    if (laneIndex < 0 || laneIndex >= laneCount()) {
+        return {};
+    }
+    const TimelineGeometry g = timelineGeometry();
+    return {0, g.laneTop(laneIndex), static_cast<double>(width()), g.laneHeight};
+}
+
+void TimelineView::setHighlightedWorkers(const QStringList& workers) {
+    if (highlighted_ == workers) {
+        return;
+    }
+    highlighted_ = workers;
+    update();
+    Q_EMIT highlightedWorkersChanged(highlighted_);
+}
+
 // Each step paints over the ones before it: lanes over their backgrounds,
 // markers over the lanes, the cursor's veil over both, the badge on top.
 void TimelineView::paintEvent(QPaintEvent*) {
@@ -172,7 +194,7 @@ void TimelineView::paintLaneBackgrounds(QPainter& p, const TimelineGeometry& g) 
     const auto& lanes = model_->lanes();
     for (int li = 0; li < static_cast<int>(lanes.size()) && g.laneTop(li) <= height(); ++li) {
         const TimelineLane& lane = lanes[static_cast<std::size_t>(li)];
-        painter.paintBackground(li, lane);
+        painter.paintBackground(li, lane, highlighted_.contains(lane.worker));
     }
 }
 
@@ -490,6 +512,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     }
     const TimelineBar* b = barAt(event->position().toPoint());
     setSelectedKey(b ? b->key : QString());
+    clearHighlightedWorkers();  // the user points at something else now
     Q_EMIT messageClicked(selected_);
 }
 
@@ -505,6 +528,15 @@ void TimelineView::wheelEvent(QWheelEvent* event) {
         scrubSeconds(-steps * spanSeconds() / 10.0);
     }
     event->accept();
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_Escape && !highlighted_.isEmpty()) {
+        clearHighlightedWorkers();
+        event->accept();
+        return;
+    }
+    QWidget::keyPressEvent(event);
 }
 
 }  // namespace qs::ui

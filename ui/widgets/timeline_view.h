@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QStringList>
 #include <QWidget>
 #include <functional>
 #include <optional>
@@ -38,6 +39,14 @@ public:
     void setSpanSeconds(double seconds);
     bool isLive() const { return live_; }
     const QString& selectedKey() const { return selected_; }
+    // The workers whose lanes "Show me" points at (docs/ui.md, "Lessons"):
+    // their lanes tinted, their labels marked. A click that selects, Escape or
+    // the next call clear or replace them.
+    const QStringList& highlightedWorkers() const { return highlighted_; }
+    // The lane's index in the model shown, or -1 when it has none.
+    int laneOf(const QString& worker) const;
+    // Where a lane is painted (its background across the view), in widget coordinates.
+    QRectF laneRect(int laneIndex) const;
 
     // What is under a point (for tooltips and tests): the bar, or null.
     const TimelineBar* barAt(const QPoint& pos, int* lane = nullptr) const;
@@ -70,6 +79,8 @@ public Q_SLOTS:
     void setLive(bool live);
     void goLive() { setLive(true); }
     void setSelectedKey(const QString& key);
+    void setHighlightedWorkers(const QStringList& workers);
+    void clearHighlightedWorkers() { setHighlightedWorkers({}); }
     void scrubSeconds(double delta);  // negative = back in time
 
 Q_SIGNALS:
@@ -77,6 +88,7 @@ Q_SIGNALS:
     void liveChanged(bool live);
     void spanChanged(double seconds);  // setSpanSeconds() or Ctrl+wheel
     void viewMoved();                  // dragged, scrolled or zoomed by the user
+    void highlightedWorkersChanged(const QStringList& workers);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -85,6 +97,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
     bool event(QEvent* event) override;
 
 private:
@@ -119,6 +132,7 @@ private:
     bool live_ = true;
     std::optional<std::int64_t> cursorNs_;
     QString selected_;
+    QStringList highlighted_;
     QPoint pressPos_;
     std::int64_t pressViewEnd_ = 0;
     bool dragging_ = false;
