@@ -724,6 +724,7 @@ void MainWindow::updateConnectionLabel() {
 }
 
 void MainWindow::selectMessage(const QString& key) {
+    timelineView()->clearHighlightedWorkers();  // a new selection ends what Show me pointed at
     timelineView()->setSelectedKey(key);
     messagePanel_->selectKey(key);
 }

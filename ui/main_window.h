@@ -203,6 +203,8 @@ protected:
 private:
     void buildDocks();
     void buildLessonsDock();  // main_window_lessons.cpp
+    void showEvidence(const QString& key, const QStringList& workers, qint64 timeNs);
+    void addClearShowMeShortcut();
     bool playLoadedScenario(const runner::Scenario& scenario, QString* error);
     void buildMenus();
     void buildTimeMenu(QMenu* view);

@@ -1,6 +1,7 @@
 // The window's side of the guided lessons (docs/lessons.md, "In the console"):
 // the Lessons dock, its runs played by the window's scenario player, "Show me"
-// and replay. Kept apart from main_window.cpp.
+// (the evidence's task, time and workers' lanes) and replay. Kept apart from main_window.cpp.
+#include <QAction>
 #include <QDockWidget>
 #include <QTimer>
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include "main_window.h"
 #include "panels/lessons_panel.h"
 #include "widgets/first_run_greeting.h"
+#include "widgets/timeline_view.h"
 
 namespace qs::ui {
 
@@ -30,31 +32,51 @@ void MainWindow::buildLessonsDock() {
         tabifyDockWidget(producerDock, lessonsDock);
         producerDock->raise();
     }
-    connect(lessons_, &LessonsPanel::evidenceRequested, this,
-            [this](const QString& key, const QStringList& workers, qint64 timeNs) {
-                if (timeNs > 0) {
-                    cursor_->moveTo(timeNs);
-                }
-                if (!key.isEmpty()) {
-                    showDock(QStringLiteral("messagesDock"));
-                    selectMessage(key);
-                }
-                if (!workers.isEmpty()) {
-                    showStatus(
-                        QStringLiteral("Show me: %1 — %2 on the timeline (Ctrl+L returns "
-                                       "to live)")
-                            .arg(key.isEmpty()
-                                     ? QStringLiteral("the lanes of")
-                                     : QStringLiteral("%1, and the lanes of").arg(taskLabel(key)),
-                                 workers.join(QStringLiteral(", "))),
-                        15000);
-                }
-            });
+    connect(lessons_, &LessonsPanel::evidenceRequested, this, &MainWindow::showEvidence);
+    addClearShowMeShortcut();
     connect(lessons_, &LessonsPanel::replayRequested, this, &MainWindow::openRecordingInteractive);
     connect(greeting_, &FirstRunGreeting::lessonRequested, this, [this] {
         markGreeted();
         showLessons(QString::fromLatin1(FirstRunGreeting::kFirstLesson));
     });
+}
+
+// The evidence's time under the cursor, its task selected, its workers' lanes
+// highlighted on the timeline (replacing what an earlier Show me pointed at).
+void MainWindow::showEvidence(const QString& key, const QStringList& workers, qint64 timeNs) {
+    if (timeNs > 0) {
+        cursor_->moveTo(timeNs);
+    }
+    if (!key.isEmpty()) {
+        showDock(QStringLiteral("messagesDock"));
+        selectMessage(key);
+    }
+    timelineView()->setHighlightedWorkers(workers);
+    if (!workers.isEmpty()) {
+        const QString lanes = QStringLiteral(
+                                  "%1 highlighted on the timeline (Esc clears them; "
+                                  "Ctrl+L returns to live)")
+                                  .arg(workers.join(QStringLiteral(", ")));
+        showStatus(
+            QStringLiteral("Show me: ") +
+                (key.isEmpty() ? lanes
+                               : QStringLiteral("task %1 selected; %2").arg(taskLabel(key), lanes)),
+            15000);
+    }
+}
+
+// Esc anywhere in the window clears Show me's lanes; enabled only while there
+// are some, so that Esc keeps its meaning everywhere else.
+void MainWindow::addClearShowMeShortcut() {
+    auto* clear = new QAction(QStringLiteral("Clear Show me's highlighted lanes"), this);
+    clear->setObjectName(QStringLiteral("clearShowMe"));
+    clear->setShortcut(QKeySequence(Qt::Key_Escape));
+    clear->setShortcutContext(Qt::WindowShortcut);
+    clear->setEnabled(false);
+    addAction(clear);
+    connect(clear, &QAction::triggered, timelineView(), &TimelineView::clearHighlightedWorkers);
+    connect(timelineView(), &TimelineView::highlightedWorkersChanged, clear,
+            [clear](const QStringList& workers) { clear->setEnabled(!workers.isEmpty()); });
 }
 
 void MainWindow::showLessons(const QString& lesson) {

@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QImage>
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
@@ -28,6 +29,7 @@
 #include "panels/message_panel.h"
 #include "run/run.h"
 #include "widgets/first_run_greeting.h"
+#include "widgets/theme.h"
 #include "widgets/timeline_view.h"
 #include "workers/worker_pool.h"
 
@@ -55,6 +57,27 @@ QString mark(lessons::Verdict verdict) {
             break;
     }
     return QStringLiteral("?");
+}
+
+// Whether the timeline highlights exactly `workers`: the view says so, and
+// each lane's label is marked at its left edge when it is one of them, not otherwise.
+bool lanesHighlightedAre(TimelineView& timeline, const QStringList& workers) {
+    if (timeline.highlightedWorkers() != workers || !timeline.model()) {
+        qWarning("highlighted: %s", qPrintable(timeline.highlightedWorkers().join(u',')));
+        return false;
+    }
+    const QImage painted = timeline.grab().toImage();
+    for (const TimelineLane& lane : timeline.model()->lanes()) {
+        const QRectF r = timeline.laneRect(timeline.laneOf(lane.worker));
+        const bool marked =
+            painted.pixelColor(2, static_cast<int>(r.center().y())) == Theme::current().highlight;
+        if (r.isEmpty() || marked != workers.contains(lane.worker)) {
+            qWarning("lane %s painted %s", qPrintable(lane.worker),
+                     marked ? "highlighted" : "plain");
+            return false;
+        }
+    }
+    return true;
 }
 
 }  // namespace
@@ -186,9 +209,24 @@ void TestLessonsPanel::lessonOneIsDecidedByTheCore() {
     QCOMPARE(window->timeCursor()->timeNs(),
              std::clamp(evidence.timeNs, window->timeCursor()->startNs(),
                         window->timeCursor()->headNs()));
+    // ... and the workers it names (those that acked) highlighted on the
+    // timeline; not the one that got nothing.
+    TimelineView* timeline = window->timelineView();
+    QVERIFY(!evidence.workers.isEmpty());
+    QCOMPARE(timeline->model()->lanes().size(), std::size_t{3});
+    QVERIFY(evidence.workers.size() < 3);
+    QVERIFY(lanesHighlightedAre(*timeline, evidence.workers));
     showMe->click();  // the next task it names
     QCOMPARE(window->messagePanel()->selectedKey(),
              evidence.messageKeys.at(1 % evidence.messageKeys.size()));
+    QVERIFY(lanesHighlightedAre(*timeline, evidence.workers));
+    // Esc anywhere in the window clears them; so does selecting something else.
+    QTest::keyClick(window->messagePanel(), Qt::Key_Escape);
+    QVERIFY(lanesHighlightedAre(*timeline, {}));
+    showMe->click();
+    QVERIFY(lanesHighlightedAre(*timeline, evidence.workers));
+    window->selectMessage(evidence.messageKeys.back());  // as a click in the table does
+    QVERIFY(lanesHighlightedAre(*timeline, {}));
     window->timeCursor()->goLive();
 
     // Passed: remembered, and the list marks it.

@@ -1,9 +1,11 @@
+#include <QImage>
 #include <QSignalSpy>
 #include <QTest>
 
 #include "event_factory.h"
 #include "models/message_key.h"
 #include "models/timeline_model.h"
+#include "widgets/theme.h"
 #include "widgets/timeline_view.h"
 
 using namespace qs;
@@ -19,6 +21,7 @@ private Q_SLOTS:
     void emptyPollsAndMarkers();
     void pruneKeepsSummary();
     void viewHitTestsBars();
+    void viewHighlightsLanes();
 };
 
 void TestTimelineModel::barsPerLaneWithOutcomes() {
@@ -144,6 +147,62 @@ void TestTimelineModel::viewHitTestsBars() {
     QTest::mouseClick(&view, Qt::LeftButton, {}, r.center().toPoint());
     QCOMPARE(clicked.count(), 1);
     QCOMPARE(view.selectedKey(), messageKey("tasks", "a"));
+}
+
+// Show me's lanes (docs/ui.md, "Lessons"): tinted, marked at their label's
+// left edge, every other lane painted as before; Escape or a click clears them.
+void TestTimelineModel::viewHighlightsLanes() {
+    TimelineModel m;
+    m.apply({ev(EventKind::MessageAssigned, 0, "worker-1", "a", 1, 1),
+             ev(EventKind::Acked, 4000, "worker-1", "a", 1, 1),
+             ev(EventKind::MessageAssigned, 0, "worker-2", "b", 2, 1),
+             ev(EventKind::Acked, 3000, "worker-2", "b", 2, 1),
+             ev(EventKind::MessageAssigned, 0, "worker-3", "c", 3, 1)});
+    TimelineView view;
+    view.resize(800, 240);
+    view.setModel(&m);
+    view.setClock([&m] { return m.lastTimeNs() + 1'000'000'000LL; });
+    view.setSpanSeconds(10);
+    const Theme& theme = Theme::current();
+    const QImage before = view.grab().toImage();
+    QCOMPARE(view.laneOf(QStringLiteral("worker-2")), 1);
+    const QRectF lane1 = view.laneRect(1);
+    const int y = static_cast<int>(lane1.center().y());
+    QCOMPARE(before.pixelColor(2, y), theme.laneAlt);
+
+    QSignalSpy changed(&view, &TimelineView::highlightedWorkersChanged);
+    view.setHighlightedWorkers({QStringLiteral("worker-2")});
+    QCOMPARE(view.highlightedWorkers(), QStringList{QStringLiteral("worker-2")});
+    QCOMPARE(changed.count(), 1);
+    const QImage shown = view.grab().toImage();
+    QCOMPARE(shown.pixelColor(2, y), theme.highlight);           // the mark at its label's edge
+    QVERIFY(shown.pixelColor(6, y) != before.pixelColor(6, y));  // the tinted background
+    const QRectF barArea = view.barRect(1, m.lanes()[1].bars[0]);
+    QVERIFY(shown.pixelColor(barArea.center().toPoint()) ==
+            before.pixelColor(barArea.center().toPoint()));  // its bars drawn over the tint
+    // The other lanes, and the axis above them, exactly as before.
+    for (int row = 0; row < before.height(); ++row) {
+        if (row >= lane1.top() - 1 && row <= lane1.bottom() + 1) {
+            continue;
+        }
+        for (int x = 0; x < before.width(); ++x) {
+            QCOMPARE(shown.pixel(x, row), before.pixel(x, row));
+        }
+    }
+
+    QTest::keyClick(&view, Qt::Key_Escape);
+    QVERIFY(view.highlightedWorkers().isEmpty());
+    QCOMPARE(view.grab().toImage(), before);
+
+    // A click on the timeline selects something else: the highlight goes.
+    view.setHighlightedWorkers({QStringLiteral("worker-1"), QStringLiteral("worker-3")});
+    QCOMPARE(view.grab().toImage().pixelColor(2, static_cast<int>(view.laneRect(2).center().y())),
+             theme.highlight);
+    QTest::mouseClick(&view, Qt::LeftButton, {},
+                      view.barRect(0, m.lanes()[0].bars[0]).center().toPoint());
+    QCOMPARE(view.selectedKey(), messageKey("tasks", "a"));
+    QVERIFY(view.highlightedWorkers().isEmpty());
+    QCOMPARE(changed.count(), 4);
 }
 
 QTEST_MAIN(TestTimelineModel)

@@ -36,6 +36,7 @@ struct Theme {
     QColor marker;  // configuration-change markers
     QColor selection;
     QColor waitFill;  // polls that returned nothing
+    QColor highlight;  // what "Show me" points at (timeline lanes)
 
     QColor outcome(Outcome o) const;
     QColor sentColor() const;

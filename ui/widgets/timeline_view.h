@@ -1,10 +1,12 @@
 #pragma once
 
+#include <QStringList>
 #include <QWidget>
 #include <functional>
 #include <optional>
 
 #include "models/timeline_model.h"
+#include "widgets/timeline_geometry.h"
 #include "widgets/timeline_labels.h"
 
 // The assignment timeline: one lane per worker, each hand-out a bar from
@@ -33,10 +35,18 @@ public:
 
     double spanSeconds() const { return spanNs_ / 1e9; }
     // The earliest time the view shows now (its left edge).
-    std::int64_t viewStartNs() const { return geometry().t0; }
+    std::int64_t viewStartNs() const { return timelineGeometry().t0; }
     void setSpanSeconds(double seconds);
     bool isLive() const { return live_; }
     const QString& selectedKey() const { return selected_; }
+    // The workers whose lanes "Show me" points at (docs/ui.md, "Lessons"):
+    // their lanes tinted, their labels marked. A click that selects, Escape or
+    // the next call clear or replace them.
+    const QStringList& highlightedWorkers() const { return highlighted_; }
+    // The lane's index in the model shown, or -1 when it has none.
+    int laneOf(const QString& worker) const;
+    // Where a lane is painted (its background across the view), in widget coordinates.
+    QRectF laneRect(int laneIndex) const;
 
     // What is under a point (for tooltips and tests): the bar, or null.
     const TimelineBar* barAt(const QPoint& pos, int* lane = nullptr) const;
@@ -69,6 +79,8 @@ public Q_SLOTS:
     void setLive(bool live);
     void goLive() { setLive(true); }
     void setSelectedKey(const QString& key);
+    void setHighlightedWorkers(const QStringList& workers);
+    void clearHighlightedWorkers() { setHighlightedWorkers({}); }
     void scrubSeconds(double delta);  // negative = back in time
 
 Q_SIGNALS:
@@ -76,6 +88,7 @@ Q_SIGNALS:
     void liveChanged(bool live);
     void spanChanged(double seconds);  // setSpanSeconds() or Ctrl+wheel
     void viewMoved();                  // dragged, scrolled or zoomed by the user
+    void highlightedWorkersChanged(const QStringList& workers);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -84,28 +97,32 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
     bool event(QEvent* event) override;
 
 private:
-    struct Geometry {
-        QRectF plot;
-        double laneHeight = 0;
-        std::int64_t t0 = 0;
-        std::int64_t t1 = 0;
-        std::int64_t openEnd = 0;  // where what is still open ends: t1, or the time cursor
-    };
-    Geometry geometry() const;
-    double xOf(const Geometry& g, std::int64_t t) const;
-    std::vector<const TimelineBar*> barsInView(
-        const Geometry& g, int laneIndex,
-        const std::vector<std::pair<int, const TimelineBar*>>& openBars) const;
+    // Where everything is now (one value per paint or hit test).
+    TimelineGeometry timelineGeometry() const;
+    int laneCount() const;
     std::int64_t nowNs() const;
-    QString tooltipFor(int lane, const TimelineBar& bar) const;
+
+    // paintEvent()'s steps, in the order they are drawn over each other.
+    void paintNoWorkers(QPainter& p) const;
+    void paintLaneBackgrounds(QPainter& p, const TimelineGeometry& g) const;
+    void paintAxis(QPainter& p, const TimelineGeometry& g) const;
+    void paintLanes(QPainter& p, const TimelineGeometry& g) const;
+    void paintSelectedPath(QPainter& p, const TimelineGeometry& g,
+                           std::vector<std::pair<int, const TimelineBar*>> path) const;
+    void paintMarkers(QPainter& p, const TimelineGeometry& g) const;
+    void paintCursor(QPainter& p, const TimelineGeometry& g) const;
+    void paintBadge(QPainter& p) const;
+
     QString badgeText() const;
     QRectF badgeRectFor(const QString& badge) const;
-    AxisLayout axisLayout(const Geometry& g) const;
-    std::vector<PlacedLabel> markerLabels(const Geometry& g) const;
-    void paintCursor(QPainter& p, const Geometry& g, double bottom) const;
+    AxisLayout axisLayout(const TimelineGeometry& g) const;
+    std::vector<PlacedLabel> markerLabels(const TimelineGeometry& g) const;
+    QString tooltipFor(int lane, const TimelineBar& bar) const;
+    QString laneTooltip(const TimelineLane& lane) const;
 
     const TimelineModel* model_ = nullptr;
     std::function<QString(const QString&)> label_;
@@ -115,6 +132,7 @@ private:
     bool live_ = true;
     std::optional<std::int64_t> cursorNs_;
     QString selected_;
+    QStringList highlighted_;
     QPoint pressPos_;
     std::int64_t pressViewEnd_ = 0;
     bool dragging_ = false;

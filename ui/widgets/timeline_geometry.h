@@ -1,0 +1,68 @@
+#pragma once
+
+#include <QFontMetrics>
+#include <QPointF>
+#include <QRectF>
+#include <QSizeF>
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "models/timeline_model.h"
+
+// Where the assignment timeline puts things at one instant: the plot area
+// beside the lane labels and under the time axis, the lane height, and the
+// time window shown. A value computed once per paint or hit test, so that
+// painting, hit-testing and the tests' queries agree on every position.
+namespace qs::ui {
+
+struct TimelineGeometry {
+    // Space above and below the axis labels.
+    static constexpr int kAxisPad = 8;
+
+    QRectF plot;  // the lanes' drawing area, right of the labels' gutter
+    double laneHeight = 0;
+    std::int64_t t0 = 0;  // the window's left edge
+    std::int64_t t1 = 0;  // its right edge
+    std::int64_t spanNs = 1;
+    std::int64_t openEnd = 0;  // where what is still open ends: t1, or the time cursor
+
+    // The geometry of a view of `size` in the font of `fm` showing `laneCount`
+    // lanes over the `spanNs` that ends at `t1`.
+    static TimelineGeometry compute(QSizeF size, const QFontMetrics& fm, int laneCount,
+                                    std::int64_t t1, std::int64_t spanNs,
+                                    std::optional<std::int64_t> cursorNs);
+
+    double xOf(std::int64_t t) const;
+    double laneTop(int laneIndex) const { return plot.top() + laneIndex * laneHeight; }
+    // The lane index at y (may be out of range: compare with the lane count).
+    int laneAt(double y) const { return static_cast<int>((y - plot.top()) / laneHeight); }
+    // Where the last lane ends, or the plot's bottom if the lanes run past it.
+    double lanesBottom(int laneCount) const;
+    // The height under a lane's bars left for poll brackets.
+    double bracketHeight() const { return laneHeight >= 28 ? 6.0 : 2.0; }
+    // The height of one sub-row when a lane shares its bars out over `slotsUsed`.
+    double slotHeight(int slotsUsed) const;
+    // A bar from x, `width` wide, in sub-row `slot` of a lane (at least a pixel either way).
+    QRectF slotRect(int laneIndex, int slotsUsed, int slot, double x, double width) const;
+    QRectF barRect(int laneIndex, const TimelineLane& lane, const TimelineBar& bar) const;
+    // Where a bar is drawn to: its own end, or for an open one openEnd.
+    std::int64_t drawnEnd(const TimelineBar& bar) const {
+        return bar.endNs == 0 ? openEnd : bar.endNs;
+    }
+
+    // The bars of a lane that reach into the window: a binary search from the
+    // window's left edge plus the open bars (`openBars`, every lane's) that
+    // started before it.
+    std::vector<const TimelineBar*> barsInView(
+        const TimelineLane& lane, int laneIndex,
+        const std::vector<std::pair<int, const TimelineBar*>>& openBars) const;
+    // The polls of a lane that may reach into the window: no poll lasts longer
+    // than longestPollNs, except the open one.
+    std::vector<const TimelinePoll*> pollsInView(const TimelineLane& lane) const;
+    // The bar of a lane at `pos` (2 px of slack either side), or null.
+    const TimelineBar* barAt(const TimelineLane& lane, int laneIndex, QPointF pos) const;
+};
+
+}  // namespace qs::ui

@@ -1,0 +1,79 @@
+#pragma once
+
+#include <QBrush>
+#include <QFont>
+#include <QFontMetrics>
+#include <QString>
+#include <cstdint>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "models/timeline_model.h"
+#include "widgets/timeline_geometry.h"
+
+class QPainter;
+
+// Paints one worker's lane of the assignment timeline (TimelineView): in the
+// gutter its label (state dot, name, "crashed" / "paused") on the lane's
+// background; in the plot its polls (waits hatched, batch brackets), its bars
+// coloured by outcome, and its life-cycle marks (crash, pause, start). Holds
+// the painter, geometry and style of one paint event; UI thread only.
+namespace qs::ui {
+
+struct Theme;
+
+class TimelineLanePainter {
+public:
+    // A hand-out of the selected task, with its lane (for the path across lanes).
+    using LaneBar = std::pair<int, const TimelineBar*>;
+
+    TimelineLanePainter(QPainter& painter, const TimelineGeometry& geometry, const QFont& font,
+                        double viewWidth);
+
+    // Text on bars wide enough for it ("#7"); none by default.
+    void setBarLabels(std::function<QString(const QString& key)> labelOf) {
+        labelOf_ = std::move(labelOf);
+    }
+    // The task whose bars are outlined (and never merged into a pixel column).
+    void setSelectedKey(const QString& key) { selected_ = key; }
+
+    // The lane's background across the view and its label in the gutter;
+    // a highlighted lane (Show me) is tinted, with a bar at its left edge.
+    void paintBackground(int laneIndex, const TimelineLane& lane, bool highlighted) const;
+    // Its polls, the bars in view and its marks; the selected task's bars are
+    // added to `selectedPath`.
+    void paintContents(int laneIndex, const TimelineLane& lane,
+                       const std::vector<const TimelineBar*>& barsInView,
+                       std::vector<LaneBar>* selectedPath);
+
+private:
+    void paintLabel(const QRectF& laneRect, const TimelineLane& lane) const;
+    void paintPolls(int laneIndex, const TimelineLane& lane) const;
+    void paintWait(const QRectF& wait, bool open) const;
+    void paintBatchBracket(double x0, double x1, double laneBottom) const;
+    // Bars wider than 2 px (and the selected task's) one by one; the rest
+    // counted into pixel columns, painted after them.
+    void paintBars(int laneIndex, const TimelineLane& lane,
+                   const std::vector<const TimelineBar*>& bars, std::vector<LaneBar>* selectedPath);
+    void paintWideBar(const QRectF& r, const TimelineBar& bar) const;
+    bool countThinBar(const TimelineBar& bar, double x0);
+    void paintColumns(int laneIndex, int slotsUsed) const;
+    void paintMarks(int laneIndex, const TimelineLane& lane) const;
+    void paintCrashMark(double x, double top) const;
+
+    QPainter& p_;
+    const TimelineGeometry& g_;
+    const Theme& theme_;
+    QFont font_;
+    QFontMetrics fm_;
+    double viewWidth_;
+    QBrush hatch_;
+    std::function<QString(const QString&)> labelOf_;
+    QString selected_;
+    // Per slot and pixel column of the plot, the outcome shown there (-1 = none).
+    int plotColumns_;
+    std::vector<std::int8_t> columns_;
+};
+
+}  // namespace qs::ui
