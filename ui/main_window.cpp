@@ -556,6 +556,10 @@ void MainWindow::wireEngine() {
                     showStatus(QStringLiteral("⚠ Scenario: ") + description, 20000);
                 }
             });
+    player_->setRedrivenCount([this] { return consoleRun_->run().summaryNow().redriven; });
+    player_->setDeadLetteredIds([this](const std::string& channel) {
+        return consoleRun_->run().ledger().deadLetteredIds(channel);
+    });
     player_->setDrainedCheck([this] {
         const Run& run = consoleRun_->run();
         const LedgerSummary& s = run.summaryNow();

@@ -74,6 +74,10 @@ enum class EventKind : std::uint8_t {
     ChannelPeeked,  // a peek of `channel` returned value = messages (count2 = expired removed)
     ChannelPurged,  // AckAllQueueMessages on `channel` removed value = messages
                     // (AffectedMessages); transaction = its request id
+    // A redrive (runner/redrive.h) moved the message: the copy with its
+    // MessageID now waits in `channel`; detail = the channel it came from
+    // (a dead-letter queue); actor = the redrive's client (source Client)
+    MessageRedriven,
 };
 
 struct Event {
@@ -107,7 +111,7 @@ std::optional<EventKind> eventKindFromString(std::string_view name);
 std::optional<EventSource> eventSourceFromString(std::string_view name);
 
 // EventKind values are contiguous from 0 to this one (lets parsers and legends iterate them).
-inline constexpr EventKind kLastEventKind = EventKind::ChannelPurged;
+inline constexpr EventKind kLastEventKind = EventKind::MessageRedriven;
 // EventSource values are contiguous from 0 to this one.
 inline constexpr EventSource kLastEventSource = EventSource::Client;
 

@@ -54,6 +54,8 @@ EventFieldNames eventFieldNames(EventKind kind) {
             return {"messages", "expired_removed", {}};
         case EventKind::ChannelPurged:
             return {"messages", {}, {}};
+        case EventKind::MessageRedriven:
+            return {{}, {}, "from_channel"};
         case EventKind::MessageAssigned:
         case EventKind::WorkerStarted:
         case EventKind::WorkerPaused:

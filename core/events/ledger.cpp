@@ -63,6 +63,7 @@ bool isMessageKind(EventKind kind) {
         case EventKind::BrokerDeadLettered:
         case EventKind::BrokerPeeked:
         case EventKind::BrokerPurged:
+        case EventKind::MessageRedriven:
             return true;
         default:
             return false;
@@ -105,6 +106,11 @@ bool isTerminal(MessageState state) {
             return false;
     }
     return false;
+}
+
+bool deadLetteredInto(const MessageRecord& message, std::string_view channel) {
+    return message.state == MessageState::DeadLettered &&
+           (message.endDetail == channel || (message.deadLetterInferred && message.endDetail.empty()));
 }
 
 std::string_view deliveryOutcomeName(DeliveryOutcome outcome) {
@@ -679,6 +685,17 @@ void Ledger::applyMessageEvent(const Event& e) {
             notePurgedByBroker(e);
             break;
         }
+        case EventKind::MessageRedriven:
+            // Moved back (from a dead-letter queue, most often): it waits in
+            // the target as a new copy, whatever it was before.
+            rec.channel = e.channel;
+            if (e.sequence != 0)
+                rec.sequence = e.sequence;
+            rec.deadLetterInferred = false;
+            rec.endDetail.clear();
+            ++summary_.redriven;
+            setState(rec, MessageState::Waiting, e.timeNs);
+            break;
         case EventKind::BrokerDeadLettered: {
             if (DeliveryRecord* d = findDelivery(rec, e, Side::Broker, Match::Settlement)) {
                 if (d->outcome == DeliveryOutcome::Open ||
@@ -969,6 +986,15 @@ void Ledger::applyWorkerEvent(const Event& e) {
 const MessageRecord* Ledger::message(std::string_view messageId) const {
     auto it = messages_.find(messageId);
     return it == messages_.end() ? nullptr : &it->second.rec;
+}
+
+std::vector<std::string> Ledger::deadLetteredIds(std::string_view channel) const {
+    std::vector<std::string> ids;
+    forEachMessage([&](const MessageRecord& m) {
+        if (deadLetteredInto(m, channel))
+            ids.push_back(m.messageId);
+    });
+    return ids;
 }
 
 void Ledger::forEachMessage(const std::function<void(const MessageRecord&)>& visit) const {

@@ -95,6 +95,10 @@ struct MessageRecord {
     std::uint32_t redeliveryCount() const { return deliveryCount > 0 ? deliveryCount - 1 : 0; }
 };
 
+// Whether `message` ended dead-lettered into `channel`: as the broker said, or
+// by the max receive count rule (the queue it went to unknown: any channel).
+bool deadLetteredInto(const MessageRecord& message, std::string_view channel);
+
 struct WorkerStats {
     std::string worker;
     std::uint64_t received = 0;     // deliveries handed to it
@@ -145,6 +149,7 @@ struct LedgerSummary {
     // (ChannelPurged beyond the messages it had waiting there: expired ones,
     // messages of other senders).
     std::uint64_t purgedUnknown = 0;
+    std::uint64_t redriven = 0;  // moves of a redrive (MessageRedriven): back to waiting
 
     std::uint64_t count(MessageState s) const { return byState[static_cast<int>(s)]; }
     // Messages not settled yet: waiting, delayed or in flight.
@@ -243,6 +248,9 @@ public:
     LedgerSummary summary() const { return summary_; }
     const MessageRecord* message(std::string_view messageId) const;
     void forEachMessage(const std::function<void(const MessageRecord&)>& visit) const;
+    // The MessageIDs dead-lettered into `channel` (deadLetteredInto()), in no
+    // particular order: what a redrive of this run's dead letters moves.
+    std::vector<std::string> deadLetteredIds(std::string_view channel) const;
     std::size_t trackedMessages() const { return messages_.size(); }
 
     std::vector<WorkerStats> workers() const;  // sorted by worker name

@@ -34,6 +34,7 @@ const std::vector<std::string_view> kRunMeasures = {"sent",
                                                     "redeliveries",
                                                     "deliveries",
                                                     "acksLost",
+                                                    "redriven",
                                                     "processedMoreThanOnce",
                                                     "ackedUnprocessed",
                                                     "polls",
@@ -379,6 +380,8 @@ MeasureValue RunFacts::runMeasure(const std::string& name) const {
         return {static_cast<double>(s.deliveries), {}};
     if (name == "acksLost")
         return {static_cast<double>(s.acksLost), {}};
+    if (name == "redriven")
+        return {static_cast<double>(s.redriven), {}};
     if (name == "processedMoreThanOnce")
         return {static_cast<double>(s.processedMoreThanOnce), {}};
     if (name == "ackedUnprocessed") {

@@ -22,7 +22,9 @@ inline constexpr std::int32_t kApplicationId = 0x5153524E;
 // hold; poll-started carries its wait timeout in count2 (was text in detail)
 // and config-changed the bits of its changed settings in value. The reader
 // brings older events to that form (upgradeEvent).
-inline constexpr int kSchemaVersion = 3;
+// Version 4 added the kind message-redriven: same tables, so older files read
+// as before; a version-3 reader refuses a version-4 file by its version.
+inline constexpr int kSchemaVersion = 4;
 inline constexpr int kOldestReadableSchema = 1;
 
 // Events per row of the event_blocks time index.

@@ -64,6 +64,10 @@ void EventRecorder::drainOnce(std::vector<Event>& batch) {
     }
     std::uint64_t moved = 0;
     LedgerSummary summary = ledger_.summary();
+    std::map<std::string, std::vector<std::string>> deadLettered;
+    for (const std::string& channel : watched_) {
+        deadLettered[channel] = ledger_.deadLetteredIds(channel);
+    }
     if (trackMoved_) {
         ledger_.forEachMessage([&](const MessageRecord& m) {
             if (m.state == MessageState::Waiting && m.channel != homeChannel_) {
@@ -72,6 +76,9 @@ void EventRecorder::drainOnce(std::vector<Event>& batch) {
         });
     }
     std::lock_guard lock(mutex_);
+    if (!watched_.empty()) {
+        deadLettered_ = std::move(deadLettered);
+    }
     status_.summary = summary;
     status_.movedElsewhere = moved;
     status_.eventsRecorded += drained;
@@ -121,6 +128,12 @@ void EventRecorder::finish() {
             file->flush();
         }
     }
+}
+
+std::vector<std::string> EventRecorder::deadLetteredIn(const std::string& channel) const {
+    std::lock_guard lock(mutex_);
+    const auto it = deadLettered_.find(channel);
+    return it == deadLettered_.end() ? std::vector<std::string>{} : it->second;
 }
 
 RecorderStatus EventRecorder::status() const {

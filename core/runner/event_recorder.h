@@ -3,6 +3,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -47,6 +48,12 @@ public:
     void finish();
 
     RecorderStatus status() const;
+    // Keeps the MessageIDs dead-lettered into `channels` (a redrive step's
+    // sources) up to date for deadLetteredIn(). Call before start().
+    void watchDeadLetters(std::vector<std::string> channels) { watched_ = std::move(channels); }
+    // The run's own messages dead-lettered into a watched `channel`, as of the
+    // last batch recorded. From any thread.
+    std::vector<std::string> deadLetteredIn(const std::string& channel) const;
     Ledger& ledger() { return ledger_; }  // after finish()
     std::uint64_t eventsWritten() const;
 
@@ -70,6 +77,8 @@ private:
     bool stop_ = false;
     bool finished_ = false;
     RecorderStatus status_;
+    std::vector<std::string> watched_;
+    std::map<std::string, std::vector<std::string>> deadLettered_;  // by watched channel
 };
 
 }  // namespace qs::runner

@@ -10,6 +10,7 @@
 #include "common/protocol_limits.h"
 #include "runner/command_line_values.h"
 #include "runner/scenario_json.h"
+#include "runner/timeline_step.h"
 #include "workers/setting_limits.h"
 #include "workers/work_profile.h"
 
@@ -49,7 +50,8 @@ bool parseTimelineAction(const std::string& text, TimelineAction* out, std::stri
     }
     if (!parseActionKind(parts[1], &a.kind)) {
         return fail(why, "unknown action '" + parts[1] +
-                             "' (crash, restart, stop, pause, resume, slowdown, set, scale)");
+                             "' (crash, restart, stop, pause, resume, slowdown, set, scale, "
+                             "redrive)");
     }
     auto worker = [](const std::string& w) { return w == "all" ? std::string() : w; };
     switch (a.kind) {
@@ -100,6 +102,16 @@ bool parseTimelineAction(const std::string& text, TimelineAction* out, std::stri
             }
             break;
         }
+        case ActionKind::Redrive:
+            if (parts.size() < 3 || parts[2].empty()) {
+                return fail(why, "expected SECONDS:redrive:FROM[:TO]");
+            }
+            a.from = parts[2];
+            a.to = parts.size() == 4 ? parts[3] : std::string();
+            if (std::string p = checkRedriveOptions(redriveOptionsFor(a)); !p.empty()) {
+                return fail(why, p);
+            }
+            break;
     }
     *out = std::move(a);
     return true;
@@ -454,7 +466,10 @@ HeadlessOption timelineOption() {
                 "work,\n"
                 "                                failureRate, onFailure, requeueChannel, "
                 "crashRate,\n"
-                "                                settle, maxPolls, restartAfterSeconds)\n",
+                "                                settle, maxPolls, restartAfterSeconds)\n"
+                "  --at S:redrive:FROM[:TO]      move the run's dead letters in FROM back (to "
+                "where\n"
+                "                                each came from, or to TO)\n",
             [](HeadlessArgs& h, const std::string& v, std::string* why) {
                 TimelineAction a;
                 if (!parseTimelineAction(v, &a, why)) {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "client/argument_checks.h"
+#include "common/clock.h"
 #include "common/protocol_limits.h"
 
 namespace qs::runner {
@@ -284,6 +285,10 @@ private:
             }
             sequences.push_back(original.sequence());
             movedIds_.insert(copies[k].id);
+            if (options_.report) {
+                options_.report(redriveEvent(client_.options().clientId, copies[k].id,
+                                             options_.from, copies[k].channel));
+            }
             acked_[original.sequence()] = {copies[k].id, copies[k].channel};
             ++report_.moved;
             ++report_.movedTo[copies[k].channel];
@@ -450,6 +455,19 @@ RedriveReport redrive(client::QueuesClient& client, const RedriveOptions& option
         return report;
     }
     return Redrive(client, options).run();
+}
+
+Event redriveEvent(std::string_view clientId, std::string_view messageId, std::string_view from,
+                   std::string_view to) {
+    Event e;
+    e.timeNs = monotonicNanos();
+    e.kind = EventKind::MessageRedriven;
+    e.source = EventSource::Client;
+    e.actor = clientId;
+    e.messageId = messageId;
+    e.channel = to;
+    e.detail = std::string(from);
+    return e;
 }
 
 std::string describe(const RedriveReport& r) {

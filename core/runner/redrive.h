@@ -11,6 +11,7 @@
 
 #include "client/queues_client.h"
 #include "common/limit.h"
+#include "events/event.h"
 
 // Dead-letter redrive: moves messages from a channel (a dead-letter queue)
 // back to the channel they came from (their ReRoutedFromQueue) or to a named
@@ -76,6 +77,11 @@ struct RedriveOptions {
 
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(const RedriveProgress&)> progress;  // after each batch
+    // Each move as the run's event (MessageRedriven: the MessageID, the target
+    // as its channel, the source as its detail, the calling client's id), when
+    // the target took the copy; from the redrive's thread. A run that reports
+    // them knows the message waits again (redriveEvent()).
+    std::function<void(const Event&)> report;
 
     bool selects() const { return !ids.empty() || !sequences.empty(); }
 };
@@ -100,6 +106,10 @@ struct RedriveReport {
 std::string checkRedriveOptions(const RedriveOptions& options);
 
 RedriveReport redrive(client::QueuesClient& client, const RedriveOptions& options);
+
+// The MessageRedriven event of one move (source Client, time now).
+Event redriveEvent(std::string_view clientId, std::string_view messageId, std::string_view from,
+                   std::string_view to);
 
 // "moved 12 (tasks: 12), failed 0, no target 0, duplicated 0" (", not found
 // N" when some selected were not there) and the reasons.

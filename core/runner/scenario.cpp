@@ -6,6 +6,8 @@
 
 #include "client/argument_checks.h"
 #include "common/enum_names.h"
+#include "runner/redrive.h"
+#include "runner/timeline_step.h"
 
 namespace qs::runner {
 
@@ -34,6 +36,7 @@ constexpr auto kActionNames = enumNames<ActionKind>({
     {ActionKind::Set, "set"},
     {ActionKind::Scale, "scale"},
     {ActionKind::Stop, "stop"},
+    {ActionKind::Redrive, "redrive"},
 });
 
 }  // namespace
@@ -107,6 +110,13 @@ std::string TimelineAction::describe() const {
         "at " + workers::formatConfigNumber(at) + " s: " + std::string(toString(kind));
     if (kind == ActionKind::Scale) {
         return out + " to " + std::to_string(count);
+    }
+    if (kind == ActionKind::Redrive) {
+        out += ' ' + from + " to " + (to.empty() ? std::string("where each came from") : to);
+        if (maxReceiveCount) {
+            out += " (max receive count " + std::to_string(*maxReceiveCount) + ")";
+        }
+        return out;
     }
     out += ' ';
     out += worker.empty() ? std::string("all workers") : worker;
@@ -225,6 +235,12 @@ std::string Scenario::validate() const {
              a.kind == ActionKind::Stop) &&
             a.worker.empty()) {
             problem(where + ": '" + std::string(toString(a.kind)) + "' needs a worker");
+        }
+        if (a.kind == ActionKind::Redrive) {
+            runner::RedriveOptions probe = redriveOptionsFor(a);
+            if (std::string p = checkRedriveOptions(probe); !p.empty()) {
+                problem(where + ": " + p);
+            }
         }
         if (a.kind == ActionKind::Slowdown && !(std::isfinite(a.factor) && a.factor > 0.0)) {
             problem(where + ".factor: must be a number > 0");

@@ -65,6 +65,7 @@ enum class ActionKind {
     Set,       // worker or all: apply a ConfigPatch
     Scale,     // pool: grow or shrink to `count` workers
     Stop,      // worker: stop it (closes its connection; unsettled messages go back)
+    Redrive,   // channel: move its messages back (runner/redrive.h), e.g. a dead-letter queue
 };
 
 std::string_view toString(ActionKind kind);
@@ -77,7 +78,16 @@ struct TimelineAction {
     double factor = 1.0;  // Slowdown
     int count = 0;        // Scale
     ConfigPatch patch;    // Set
+    // Redrive: the channel to move messages out of, where to ("" = each back
+    // where it came from, its ReRoutedFromQueue) and the copies' max receive
+    // count (none = the message's own; KubeMQ zeroes it on a dead-lettered copy).
+    std::string from;
+    std::string to;
+    std::optional<int> maxReceiveCount;
 
+    // True for the actions that bring tasks back to be worked on: a run that
+    // drained before it reaches one waits for it.
+    bool bringsTasksBack() const { return kind == ActionKind::Redrive; }
     std::string describe() const;
 };
 

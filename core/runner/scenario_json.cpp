@@ -15,6 +15,7 @@
 #include "common/json_schema.h"
 #include "common/prefix_lines.h"
 #include "common/protocol_limits.h"
+#include "runner/timeline_step.h"
 #include "workers/setting_limits.h"
 
 namespace qs::runner {
@@ -249,6 +250,24 @@ WorkerGroup parseGroup(const json& v, const std::string& where) {
     return group;
 }
 
+// A redrive's channels (checked by name) and the copies' max receive count.
+void parseRedrive(const json& v, const std::string& where, TimelineAction& action) {
+    if (!v.contains("from")) {
+        fail(join(where, "from"), "missing (the channel to move messages out of)");
+    }
+    action.from = getString(v["from"], join(where, "from"));
+    if (v.contains("to")) {
+        action.to = getString(v["to"], join(where, "to"));
+    }
+    if (v.contains("maxReceiveCount")) {
+        action.maxReceiveCount = getInt(v["maxReceiveCount"], join(where, "maxReceiveCount"),
+                                        protocol::kMaxReceiveCount);
+    }
+    if (std::string p = checkRedriveOptions(redriveOptionsFor(action)); !p.empty()) {
+        fail(where, p);
+    }
+}
+
 TimelineAction parseAction(const json& v, const std::string& where) {
     if (!v.is_object()) {
         fail(where, "must be a JSON object");
@@ -258,12 +277,12 @@ TimelineAction parseAction(const json& v, const std::string& where) {
     }
     if (!v.contains("action")) {
         fail(join(where, "action"),
-             "missing (crash, restart, pause, resume, slowdown, set, scale or stop)");
+             "missing (crash, restart, pause, resume, slowdown, set, scale, stop or redrive)");
     }
     TimelineAction action;
     action.at = getNonNegative(v["at"], join(where, "at"));
     action.kind = getEnum(v["action"], join(where, "action"), &parseActionKind,
-                          "crash, restart, pause, resume, slowdown, set, scale, stop");
+                          "crash, restart, pause, resume, slowdown, set, scale, stop, redrive");
     const std::string kind(toString(action.kind));
     std::vector<std::string_view> allowed = {"at", "action"};
     switch (action.kind) {
@@ -284,6 +303,9 @@ TimelineAction parseAction(const json& v, const std::string& where) {
         case ActionKind::Set:
             allowed.push_back("worker");
             allowed.insert(allowed.end(), kConfigKeys.begin(), kConfigKeys.end());
+            break;
+        case ActionKind::Redrive:
+            allowed.insert(allowed.end(), {"from", "to", "maxReceiveCount"});
             break;
     }
     json_schema::checkKeys(v, where, allowed, "scenario", "not valid for action '" + kind + "'");
@@ -307,6 +329,9 @@ TimelineAction parseAction(const json& v, const std::string& where) {
     }
     if (action.kind == ActionKind::Set) {
         action.patch = parseConfigPatch(v, where);
+    }
+    if (action.kind == ActionKind::Redrive) {
+        parseRedrive(v, where, action);
     }
     return action;
 }
@@ -605,6 +630,15 @@ std::string scenarioToJson(const Scenario& s) {
         }
         if (a.kind == ActionKind::Set) {
             patchToJson(a.patch, j);
+        }
+        if (a.kind == ActionKind::Redrive) {
+            j["from"] = a.from;
+            if (!a.to.empty()) {
+                j["to"] = a.to;
+            }
+            if (a.maxReceiveCount) {
+                j["maxReceiveCount"] = *a.maxReceiveCount;
+            }
         }
         timeline.push_back(j);
     }

@@ -32,7 +32,9 @@ double secondsSince(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-bool usesRequeue(const Scenario& s) {
+// Whether tasks may end up waiting outside the scenario's channel (re-queued,
+// redriven elsewhere): the recorder then counts them apart.
+bool tasksMayWaitElsewhere(const Scenario& s) {
     for (const WorkerGroup& g : s.workers) {
         if (g.config.onFailure == workers::FailureAction::Requeue) {
             return true;
@@ -41,6 +43,9 @@ bool usesRequeue(const Scenario& s) {
     for (const TimelineAction& a : s.timeline) {
         if (a.kind == ActionKind::Set && a.patch.onFailure == workers::FailureAction::Requeue) {
             return true;
+        }
+        if (a.kind == ActionKind::Redrive && !a.to.empty() && a.to != s.channel) {
+            return true;  // the moved tasks wait in another channel, as re-queued ones do
         }
     }
     return false;
@@ -59,7 +64,7 @@ public:
           stream_(kStreamCapacity, options.recordEvents),
           ledgerOptions_(ledgerOptionsFor(sc)),
           recording_(result_),
-          recorder_(stream_, ledgerOptions_, sc.channel, usesRequeue(sc)) {}
+          recorder_(stream_, ledgerOptions_, sc.channel, tasksMayWaitElsewhere(sc)) {}
 
     // The event logs, the broker, the admin client and the setup steps; false
     // (with result().error) when the run cannot start.
@@ -87,6 +92,7 @@ private:
     void sendTasks();
     void startWorkers(std::size_t group);
     void applyAction(const TimelineAction& action);
+    void redriveNow(const TimelineAction& action);
     void runChannel(ChannelStep step);
     void stopPool();
     void waitForQuietStream();
@@ -124,6 +130,13 @@ bool RunSession::setUp() {
     if (!openOutputs() || !startBroker()) {
         return false;
     }
+    std::vector<std::string> redriveSources;
+    for (const TimelineAction& a : sc_.timeline) {
+        if (a.kind == ActionKind::Redrive) {
+            redriveSources.push_back(a.from);
+        }
+    }
+    recorder_.watchDeadLetters(std::move(redriveSources));
     recorder_.start();
     if (!connectAdmin()) {
         recorder_.finish();
@@ -289,8 +302,42 @@ void RunSession::startWorkers(std::size_t group) {
 }
 
 void RunSession::applyAction(const TimelineAction& action) {
+    if (action.kind == ActionKind::Redrive) {
+        redriveNow(action);
+        return;
+    }
     for (const auto& warning : applyTimelineAction(*pool_, action).warnings) {
         result_.warnings.push_back(action.describe() + ": " + warning);
+    }
+}
+
+// Moves the run's own dead letters (never another run's, on a shared server)
+// and blocks this thread meanwhile (seconds; the workers go on). Each move
+// goes into the run, and the run waits until its ledger has them all, so the
+// drained rule sees the tasks back before it is asked again.
+void RunSession::redriveNow(const TimelineAction& action) {
+    const std::uint64_t before = recorder_.status().summary.redriven;
+    std::uint64_t reported = 0;
+    RedriveOptions options = redriveOptionsFor(action);
+    options.ids = recorder_.deadLetteredIn(action.from);
+    if (options.ids.empty()) {
+        log("  none of this run's tasks is dead-lettered in " + action.from + ": nothing to move");
+        return;
+    }
+    options.batch = redriveBatchFor(options.ids);
+    options.cancel = options_.cancelFlag != nullptr ? options_.cancelFlag : &stopRequested_;
+    options.report = [&](const Event& moved) {
+        stream_.push(moved);
+        ++reported;
+    };
+    const RedriveReport report = redrive(*admin_, options);
+    log("  " + describe(report));
+    if (!report.ok()) {
+        result_.warnings.push_back(action.describe() + ": " + describe(report));
+    }
+    const auto deadline = Clock::now() + std::chrono::seconds(30);
+    while (recorder_.status().summary.redriven < before + reported && Clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
 }
 

@@ -79,7 +79,7 @@ ScenarioSchedule::ScenarioSchedule(const Scenario& scenario, PoolAtEnd pool)
     }
     for (std::size_t i = 0; i < scenario.timeline.size(); ++i) {
         const TimelineAction& a = scenario.timeline[i];
-        timed_.push_back({StepKind::Action, a.at, i, a.describe()});
+        timed_.push_back({StepKind::Action, a.at, i, a.describe(), a.bringsTasksBack()});
     }
     std::sort(timed_.begin(), timed_.end(), runsBefore);
 
@@ -112,7 +112,10 @@ std::vector<ScheduleStep> ScenarioSchedule::untaken() const {
 }
 
 RunEnd ScenarioSchedule::endAt(double t, bool drained) const {
-    if (untilDrained_ && drained && tasksSent_) {
+    const bool held = std::any_of(timed_.begin() + static_cast<std::ptrdiff_t>(next_),
+                                  timed_.end(),
+                                  [](const ScheduleStep& s) { return s.holdsDrainedEnd; });
+    if (untilDrained_ && drained && tasksSent_ && !held) {
         return RunEnd::Drained;
     }
     if (t >= timeBound_) {

@@ -48,6 +48,9 @@ struct ScheduleStep {
     // "send 80 tasks at 20/s", "start 2 worker(s): batch=5 …", an action's
     // describe(), "stop the producer", "delete channel tasks".
     std::string label;
+    // An action that brings tasks back (a redrive): a drained run does not end
+    // before it is taken.
+    bool holdsDrainedEnd = false;
 };
 
 // Whether the driver's pool stops at the end.
@@ -90,7 +93,10 @@ public:
     // Whether the run ends at elapsed time `t`. `drained` is the driver's own
     // finding that every task was sent and reached an end state; it counts only
     // once the tasks' step was taken. A drained run ends at once, even with
-    // timed steps left (they are not reached).
+    // timed steps left (they are not reached), unless one of them brings
+    // tasks back (holdsDrainedEnd): then it waits for that step. The driver's
+    // `drained` must also be false while a step it took is still bringing
+    // tasks back (a redrive under way).
     RunEnd endAt(double t, bool drained) const;
     // When the run ends at the latest: timeoutSeconds or runForSeconds.
     double timeBound() const { return timeBound_; }

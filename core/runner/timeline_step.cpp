@@ -1,7 +1,9 @@
 #include "runner/timeline_step.h"
 
+#include <algorithm>
 #include <cmath>
 
+#include "common/protocol_limits.h"
 #include "runner/pool_patch.h"
 #include "workers/worker_pool.h"
 
@@ -105,6 +107,9 @@ TimelineStepResult applyTimelineAction(workers::WorkerPool& pool, const Timeline
         case ActionKind::Set:
             applySet(pool, action, out);
             break;
+        case ActionKind::Redrive:
+            out.warnings.push_back("a redrive is run by the scenario's driver, not the pool");
+            break;
         case ActionKind::Scale: {
             const int before = pool.size();
             std::string error;
@@ -120,6 +125,18 @@ TimelineStepResult applyTimelineAction(workers::WorkerPool& pool, const Timeline
         }
     }
     return out;
+}
+
+RedriveOptions redriveOptionsFor(const TimelineAction& action) {
+    RedriveOptions options;
+    options.from = action.from;
+    options.to = action.to;
+    options.maxReceiveCount = action.maxReceiveCount;
+    return options;
+}
+
+int redriveBatchFor(const std::vector<std::string>& ids) {
+    return std::clamp(static_cast<int>(ids.size()), 1, protocol::kMaxNumberOfMessages.max);
 }
 
 }  // namespace qs::runner

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "runner/redrive.h"
 #include "runner/scenario.h"
 #include "workers/worker_config.h"
 
@@ -37,6 +38,18 @@ struct TimelineStepResult {
 // cancel the stopped workers' polls and join their threads (bounded by
 // cancellation, not by the poll's wait), and a "scale" up, which creates the
 // new workers' clients.
+// A "redrive" is not the pool's business: it moves messages between
+// channels with a client, blocking for seconds, so each driver runs it where
+// it may wait (the runner's thread, a thread of the console's) with these
+// options (the action's channels and policy; cancel, progress and report are
+// the caller's), and reports each move into the run (RedriveOptions::report).
+// Here it only warns.
 TimelineStepResult applyTimelineAction(workers::WorkerPool& pool, const TimelineAction& action);
+
+RedriveOptions redriveOptionsFor(const TimelineAction& action);
+
+// Messages per receive for a redrive of exactly `ids`: all of them at once
+// (a receive returns when its batch is full, else after its wait).
+int redriveBatchFor(const std::vector<std::string>& ids);
 
 }  // namespace qs::runner

@@ -85,6 +85,7 @@ private Q_SLOTS:
     void rejectionGoesToTailWithReceiveCountTwo();
     void deadLetterAfterMaxReceiveCount();
     void deadLetterInferredWithoutBroker();
+    void redriveBringsADeadLetterBack();
     void droppedAndExpired();
     void requeueMovesToAnotherChannel();
     void autoAckReportedByBothSides();
@@ -560,6 +561,42 @@ void TestLedger::deadLetterInferredWithoutBroker() {
     QCOMPARE(ledger.message("m1")->state, MessageState::Waiting);
     QVERIFY(!ledger.message("m1")->deadLetterInferred);
     QCOMPARE(ledger.summary().count(MessageState::DeadLettered), 0u);
+}
+
+// A redrive's MessageRedriven puts a dead-lettered message back to waiting in
+// the target, where it can be handed out and dead-lettered again; the IDs a
+// redrive of the run's dead letters moves follow its state.
+void TestLedger::redriveBringsADeadLetterBack() {
+    Timeline tl;
+    tl.sent(0, "m1");
+    tl.add(5, EventKind::MessageAssigned, "w1", "m1", 1, 1, "txA");
+    tl.add(6, EventKind::BrokerDeadLettered, "w1", "m1", 1, 1, "txA").detail = "q.dlq";
+    Ledger ledger;
+    ledger.apply(tl.events);
+    QCOMPARE(ledger.message("m1")->state, MessageState::DeadLettered);
+    QCOMPARE(ledger.deadLetteredIds("q.dlq"), (std::vector<std::string>{"m1"}));
+    QVERIFY(ledger.deadLetteredIds("other.dlq").empty());
+
+    Timeline back;
+    Event& moved = back.add(10, EventKind::MessageRedriven, "redrive", "m1");
+    moved.source = EventSource::Client;
+    moved.detail = "q.dlq";
+    back.add(12, EventKind::MessageAssigned, "w2", "m1", 7, 1, "txB");
+    ledger.apply(back.events);
+    const MessageRecord* m = ledger.message("m1");
+    QCOMPARE(m->state, MessageState::InFlight);
+    QCOMPARE(m->channel, std::string("q"));
+    QVERIFY(m->endDetail.empty());
+    QCOMPARE(m->deliveryCount, 2u);
+    QCOMPARE(ledger.summary().redriven, 1u);
+    QCOMPARE(ledger.summary().count(MessageState::DeadLettered), 0u);
+    QVERIFY(ledger.deadLetteredIds("q.dlq").empty());
+
+    Timeline again;
+    again.add(13, EventKind::BrokerDeadLettered, "w2", "m1", 7, 1, "txB").detail = "q.dlq";
+    ledger.apply(again.events);
+    QCOMPARE(ledger.message("m1")->state, MessageState::DeadLettered);
+    QCOMPARE(ledger.summary().count(MessageState::DeadLettered), 1u);
 }
 
 void TestLedger::droppedAndExpired() {

@@ -104,6 +104,26 @@ private Q_SLOTS:
         QCOMPARE(b.runForSeconds, 4.0);
     }
 
+    // A redrive action: its channels and policy parse, describe and round-trip.
+    void redriveAction() {
+        const Scenario a = parseOk(R"({"workers": {}, "timeline": [
+            {"at": 2, "action": "redrive", "from": "tasks.dlq", "maxReceiveCount": 3},
+            {"at": 4, "action": "redrive", "from": "tasks.dlq", "to": "tasks.retry"}]})");
+        QCOMPARE(a.timeline.size(), std::size_t{2});
+        QCOMPARE(a.timeline[0].from, std::string("tasks.dlq"));
+        QVERIFY(a.timeline[0].to.empty());
+        QCOMPARE(a.timeline[0].maxReceiveCount, std::optional<int>(3));
+        QVERIFY(a.timeline[0].bringsTasksBack());
+        QCOMPARE(a.timeline[0].describe(),
+                 std::string("at 2 s: redrive tasks.dlq to where each came from (max receive "
+                             "count 3)"));
+        QCOMPARE(a.timeline[1].describe(), std::string("at 4 s: redrive tasks.dlq to tasks.retry"));
+        const Scenario b = parseOk(scenarioToJson(a));
+        QCOMPARE(scenarioToJson(b), scenarioToJson(a));
+        QCOMPARE(b.timeline[1].to, std::string("tasks.retry"));
+        QVERIFY(!b.timeline[1].maxReceiveCount);
+    }
+
     void errorsNameTheField_data() {
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("mentions");
@@ -176,6 +196,20 @@ private Q_SLOTS:
             << "timeline[0].count: must be between 0 and 1000";
         QTest::newRow("rate over the cap") << R"({"tasks": {"rate": 100001}, "workers": {}})"
                                            << "tasks.rate: must be between 0 and 100000 tasks/s";
+        QTest::newRow("redrive without from")
+            << R"({"workers": {}, "timeline": [{"at": 1, "action": "redrive"}]})"
+            << "timeline[0].from: missing";
+        QTest::newRow("redrive from a wildcard")
+            << R"({"workers": {}, "timeline": [{"at": 1, "action": "redrive", "from": "a.*"}]})"
+            << "timeline[0]";
+        QTest::newRow("redrive max receive count over 1024")
+            << R"({"workers": {}, "timeline": [{"at": 1, "action": "redrive", "from": "a",
+                  "maxReceiveCount": 1025}]})"
+            << "timeline[0].maxReceiveCount";
+        QTest::newRow("redrive with a worker")
+            << R"({"workers": {}, "timeline": [{"at": 1, "action": "redrive", "from": "a",
+                  "worker": "worker-1"}]})"
+            << "timeline[0].worker";
         QTest::newRow("set batch over 1024")
             << R"({"workers": {}, "timeline": [{"at": 1, "action": "set", "batch": 2000}]})"
             << "timeline[0].batch: must be between 1 and 1024";

@@ -221,6 +221,25 @@ private Q_SLOTS:
         QCOMPARE(schedule.timeBound(), 10.0);
     }
 
+    // A redrive brings tasks back: a drained run waits for it (its time bound
+    // still ends it), then ends when drained again; other steps hold nothing.
+    void aRedriveHoldsTheDrainedEnd() {
+        runner::Scenario s = baseScenario();
+        s.timeoutSeconds = 10.0;
+        runner::TimelineAction redrive = action(2.0, ActionKind::Redrive);
+        redrive.from = "sched.dlq";
+        s.timeline.push_back(redrive);
+        s.timeline.push_back(action(6.0, ActionKind::Pause));
+        ScenarioSchedule schedule(s);
+        takeAll(schedule, 0.0);
+        QCOMPARE(schedule.endAt(1.0, true), RunEnd::None);  // the redrive is still to come
+        QCOMPARE(schedule.endAt(10.0, true), RunEnd::TimeBound);
+        QCOMPARE(takeAll(schedule, 2.0),
+                 (std::vector<std::string>{"at 2 s: redrive sched.dlq to where each came from"}));
+        QCOMPARE(schedule.endAt(2.5, false), RunEnd::None);
+        QCOMPARE(schedule.endAt(3.0, true), RunEnd::Drained);  // the pause holds nothing
+    }
+
     // "time": runs exactly runForSeconds, drained or not.
     void timedRunEnds() {
         runner::Scenario s = baseScenario();

@@ -27,6 +27,7 @@
 #include "controllers/connection_controller.h"
 #include "controllers/connection_settings.h"
 #include "dialogs/redrive_dialog.h"
+#include "events/event_stream.h"
 #include "models/channel_list_model.h"
 #include "panels/channel_browser.h"
 #include "real_server.h"
@@ -177,6 +178,8 @@ void TestChannelRedrive::checkRoundTrip(ConnectionController& connection,
     QString why;
     QVERIFY2(deadLetter(*c, count, &why), qPrintable(why));
     ChannelBrowser browser(&connection);
+    EventStream run;  // the console's run: each move is reported into it
+    browser.setRunStream(&run);
     browser.setAutoRefresh(false);
     browser.show();
     QVERIFY2(selectWhenListed(browser, kDeadLetter), "the dead-letter channel is not listed");
@@ -192,6 +195,17 @@ void TestChannelRedrive::checkRoundTrip(ConnectionController& connection,
                                .arg(count)),
              qPrintable(said));
     QCOMPARE(browser.redriveProgressText(), QString());
+    std::vector<Event> reported;
+    QTRY_VERIFY_WITH_TIMEOUT((run.drain(reported), reported.size() >= std::size_t(count)), 10000);
+    std::set<std::string> movedIds;
+    for (const Event& e : reported) {
+        QVERIFY(e.kind == EventKind::MessageRedriven);
+        QCOMPARE(std::string(e.channel.view()), kSource);
+        QCOMPARE(e.detail, kDeadLetter.toStdString());
+        movedIds.insert(std::string(e.messageId.view()));
+    }
+    QCOMPARE(movedIds.size(), std::size_t(count));
+    browser.setRunStream(nullptr);
     QCOMPARE(takeAll(*c, kSource), count);
     QCOMPARE(takeAll(*c, kDeadLetter.toStdString()), 0);
 }

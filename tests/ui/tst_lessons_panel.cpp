@@ -93,6 +93,7 @@ private Q_SLOTS:
     void stoppedEarlyIsUndecided();
     void whatIfUsesTheChangedSetting();
     void firstRunOffersLessonOne();
+    void aRedriveStepPlaysInTheConsole();
 
 private:
     // Shows the window, starts the embedded broker, opens `lesson`.
@@ -385,6 +386,29 @@ void TestLessonsPanel::firstRunOffersLessonOne() {
     QCOMPARE(window.lessonsPanel()->currentLesson(), kLessonOne);
     QTRY_VERIFY(window.lessonsPanel()->isVisible());
     QVERIFY(QSettings().value(QString::fromLatin1(FirstRunGreeting::kGreetedKey)).toBool());
+}
+
+// Lesson 9's second step redrives the dead-letter queue mid-run: in the
+// console the redrive runs off the UI thread, its move reaches the console's
+// run, the run waits for it and the poison task's second dead-lettering, and
+// every check passes as the core decides them.
+void TestLessonsPanel::aRedriveStepPlaysInTheConsole() {
+    MainWindow window(withSettings());
+    open(window, QStringLiteral("09-poison-and-dead-letter"));
+    LessonsPanel* panel = window.lessonsPanel();
+    panel->showStep(1);
+    QCOMPARE(panel->currentStep(), 1);
+    QVERIFY(panel->setAnswer(QStringLiteral("b")));
+    const LessonStepOutcome* outcome = runAndWait(window);
+    QVERIFY(outcome != nullptr);
+    QVERIFY2(outcome->problem.isEmpty(), qPrintable(outcome->problem));
+    QVERIFY2(outcome->passed(), qPrintable(panel->resultLines().join(QLatin1Char('\n'))));
+    QVERIFY(outcome->grade && outcome->grade->outcome == lessons::GradeOutcome::Right);
+    QVERIFY2(maxGapMs_ < 1000, qPrintable(QString::number(maxGapMs_)));
+    const LedgerSummary& s = window.consoleRun()->run().summaryNow();
+    QCOMPARE(s.redriven, 1u);
+    QCOMPARE(s.count(MessageState::DeadLettered), 1u);
+    QCOMPARE(s.count(MessageState::Acked), 5u);
 }
 
 QTEST_MAIN(TestLessonsPanel)

@@ -1,6 +1,7 @@
 #include "controllers/scenario_player.h"
 
 #include "controllers/connection_controller.h"
+#include "controllers/redrive_job.h"
 #include "controllers/run_controller.h"
 #include "models/core_text.h"
 #include "runner/scenario_runner.h"
@@ -39,6 +40,9 @@ bool ScenarioPlayer::start(const runner::Scenario& scenario, QString* error) {
     stop();
     lastEnd_ = runner::RunEnd::None;
     run_->resetRun(runner::ledgerOptionsFor(scenario));
+    redriveReports_ = std::make_shared<RedriveReports>();
+    redrivesRunning_ = 0;
+    redrivenAtStart_ = redrivenSeen_ ? redrivenSeen_() : 0;
     scenario_ = scenario;
     schedule_.emplace(scenario_, runner::PoolAtEnd::KeepUnlessChannelDeleted);
     run_->setChannel(fromView(scenario.channel));
@@ -65,6 +69,9 @@ void ScenarioPlayer::begin() {
 
 void ScenarioPlayer::stop() {
     ++generation_;
+    // A redrive still under way goes on to its end (a move in flight must
+    // finish to lose nothing) but no longer reports into this run.
+    redriveReports_->live.store(false);
     const bool wasRunning = isRunning();
     timer_.stop();
     phase_ = Phase::Idle;
@@ -155,7 +162,10 @@ bool ScenarioPlayer::drained() const {
         return true;
     }
     const auto progress = run_->producerProgress();
-    return (!progress || progress->finished) && drained_ && drained_();
+    const std::uint64_t moves = redriveReports_->moves.load();
+    const bool movesSeen = !redrivenSeen_ || redrivenSeen_() >= redrivenAtStart_ + moves;
+    return (!progress || progress->finished) && redrivesRunning_ == 0 && movesSeen && drained_ &&
+           drained_();
 }
 
 void ScenarioPlayer::finish() {
@@ -228,6 +238,10 @@ workers::WorkerPool* ScenarioPlayer::ensurePool(QString* error) {
 }
 
 void ScenarioPlayer::apply(const runner::TimelineAction& a) {
+    if (a.kind == runner::ActionKind::Redrive) {
+        startRedrive(a);
+        return;
+    }
     std::vector<std::string> problems;  // what did not happen as asked
     QString error;
     // As in the headless runner, the pool exists before its first workers do:
@@ -250,6 +264,53 @@ void ScenarioPlayer::apply(const runner::TimelineAction& a) {
         description += " (" + problem + ")";
     }
     Q_EMIT actionApplied(fromView(description), !problems.empty());
+}
+
+void ScenarioPlayer::startRedrive(const runner::TimelineAction& a) {
+    const QString description = fromView(a.describe());
+    ConnectionController* connection = run_->connection();
+    if (!connection->client()) {
+        Q_EMIT actionApplied(description + QStringLiteral(" (not connected to a server)"), true);
+        return;
+    }
+    runner::RedriveOptions options = runner::redriveOptionsFor(a);
+    if (deadLetteredIds_) {
+        options.ids = deadLetteredIds_(a.from);
+    }
+    if (options.ids.empty()) {
+        Q_EMIT actionApplied(description + QStringLiteral(" (none of this run's tasks is "
+                                                          "dead-lettered there: nothing to move)"),
+                             false);
+        return;
+    }
+    options.batch = runner::redriveBatchFor(options.ids);
+    options.report = [stream = &run_->stream(), reports = redriveReports_](const Event& moved) {
+        if (reports->live.load()) {
+            stream->push(moved);
+            reports->moves.fetch_add(1);
+        }
+    };
+    auto* job = new RedriveJob(this);  // joined by its destructor, at the latest with this
+    const quint64 generation = generation_;
+    connect(job, &RedriveJob::finished, this,
+            [this, job, description, generation](const RedriveResult& result) {
+                job->deleteLater();
+                if (generation != generation_) {
+                    return;  // stopped meanwhile: this run no longer waits for it
+                }
+                --redrivesRunning_;
+                Q_EMIT actionApplied(
+                    description + QStringLiteral(" (%1)").arg(fromView(runner::describe(result.report))),
+                    !result.report.ok());
+            });
+    const QString problem = job->start(
+        connection->settings().toClientOptions(QStringLiteral("-redrive")), std::move(options));
+    if (!problem.isEmpty()) {
+        delete job;
+        Q_EMIT actionApplied(description + QStringLiteral(" (%1)").arg(problem), true);
+        return;
+    }
+    ++redrivesRunning_;
 }
 
 }  // namespace qs::ui

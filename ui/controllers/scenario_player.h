@@ -4,8 +4,13 @@
 #include <QObject>
 #include <QStringList>
 #include <QTimer>
+#include <atomic>
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "runner/channel_steps.h"
 #include "runner/scenario.h"
@@ -44,6 +49,17 @@ public:
     // True when every task is settled for good (the console's own view);
     // used to end "untilDrained" scenarios.
     void setDrainedCheck(std::function<bool()> check) { drained_ = std::move(check); }
+    // How many redrive moves the console's run has taken in (its ledger's
+    // `redriven`): a run is not drained before it has every move a redrive
+    // step reported.
+    void setRedrivenCount(std::function<std::uint64_t()> count) {
+        redrivenSeen_ = std::move(count);
+    }
+    // The run's own messages dead-lettered into a channel: what a redrive step
+    // moves (never another run's dead letters on a shared server).
+    void setDeadLetteredIds(std::function<std::vector<std::string>(const std::string&)> ids) {
+        deadLetteredIds_ = std::move(ids);
+    }
     // From start() until finished(): creating the channel, playing, or ending.
     bool isRunning() const { return timer_.isActive() || phase_ != Phase::Idle; }
     const runner::Scenario& scenario() const { return scenario_; }
@@ -84,6 +100,9 @@ private:
     bool sendingBurst() const;
     // Through runner::applyTimelineAction(), as the headless runner.
     void apply(const runner::TimelineAction& action);
+    // A "redrive" action, on a RedriveJob's thread; each move goes into the
+    // run's stream as it happens.
+    void startRedrive(const runner::TimelineAction& action);
     bool drained() const;
     // The natural end: reports the steps not reached, takes the end steps from
     // `first` on, then finished().
@@ -103,6 +122,17 @@ private:
     Phase phase_ = Phase::Idle;
     quint64 generation_ = 0;  // bumped by stop(): late channel-step answers are dropped
     std::function<bool()> drained_;
+    std::function<std::uint64_t()> redrivenSeen_;
+    std::function<std::vector<std::string>(const std::string&)> deadLetteredIds_;
+    int redrivesRunning_ = 0;
+    // Moves the redrives of this scenario reported, counted from the jobs'
+    // threads; and whether they still report into this run (stop() ends it).
+    struct RedriveReports {
+        std::atomic<std::uint64_t> moves{0};
+        std::atomic<bool> live{true};
+    };
+    std::shared_ptr<RedriveReports> redriveReports_ = std::make_shared<RedriveReports>();
+    std::uint64_t redrivenAtStart_ = 0;  // the run's count when this scenario began
     runner::RunEnd lastEnd_ = runner::RunEnd::None;
 };
 

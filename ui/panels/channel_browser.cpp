@@ -259,6 +259,11 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     timer_.start();
 }
 
+ChannelBrowser::~ChannelBrowser() {
+    delete redrive_;  // cancels and joins before this view's parts go
+    redrive_ = nullptr;
+}
+
 void ChannelBrowser::setAutoRefresh(bool on) {
     on ? timer_.start() : timer_.stop();
 }
@@ -803,6 +808,18 @@ void ChannelBrowser::startRedrive(runner::RedriveOptions options) {
         return;
     }
     options.batch = redriveBatch_;
+    // Each move reaches the run on the UI thread (the stream may change
+    // between two moves: a reset); the job is ended before this view goes.
+    options.report = [this](const Event& moved) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, moved] {
+                if (runStream_ != nullptr) {
+                    runStream_->push(moved);
+                }
+            },
+            Qt::QueuedConnection);
+    };
     delete redrive_;
     redrive_ = new RedriveJob(this);
     connect(redrive_, &RedriveJob::progressed, this, &ChannelBrowser::showRedriveProgress);

@@ -44,13 +44,16 @@ class ChannelBrowser : public QWidget {
     Q_OBJECT
 public:
     explicit ChannelBrowser(ConnectionController* connection, QWidget* parent = nullptr);
+    // Ends a running redrive first: its thread reports moves to this view.
+    ~ChannelBrowser() override;
 
     ChannelListModel* model() const { return model_; }
     QString selectedChannel() const;
     void selectChannel(const QString& name);
     void setAutoRefresh(bool on);
-    // The run's stream: peeks and purges are reported into it (ChannelPeeked /
-    // ChannelPurged, runner/channel_actions.h), on the UI thread. Not owned;
+    // The run's stream: peeks, purges and a redrive's moves are reported into
+    // it (ChannelPeeked / ChannelPurged, runner/channel_actions.h;
+    // MessageRedriven, runner/redrive.h), on the UI thread. Not owned;
     // null = not reported. Clear it before the stream goes.
     void setRunStream(EventStream* stream) { runStream_ = stream; }
     // What the last create / delete / purge / peek came to ("Purged 10
