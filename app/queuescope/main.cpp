@@ -265,8 +265,9 @@ int main(int argc, char** argv) {
         view != QStringLiteral("channels") && view != QStringLiteral("inflight") &&
         view != QStringLiteral("polls") && view != QStringLiteral("lessons") &&
         view != QStringLiteral("rates")) {
-        std::fprintf(stderr, "queuescope: --view must be messages, inflight, polls, log, "
-                             "channels, rates or lessons\n");
+        std::fprintf(stderr,
+                     "queuescope: --view must be messages, inflight, polls, log, "
+                     "channels, rates or lessons\n");
         return 2;
     }
     const QString redrive = parser.value(redriveOpt);

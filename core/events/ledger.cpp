@@ -110,7 +110,8 @@ bool isTerminal(MessageState state) {
 
 bool deadLetteredInto(const MessageRecord& message, std::string_view channel) {
     return message.state == MessageState::DeadLettered &&
-           (message.endDetail == channel || (message.deadLetterInferred && message.endDetail.empty()));
+           (message.endDetail == channel ||
+            (message.deadLetterInferred && message.endDetail.empty()));
 }
 
 std::string_view deliveryOutcomeName(DeliveryOutcome outcome) {

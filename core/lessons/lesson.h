@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -96,6 +97,10 @@ struct Lesson {
     std::string idea;  // two or three sentences
     std::vector<Need> needs;
     std::vector<LessonStep> steps;
+
+    bool hasNeed(Need need) const {
+        return std::find(needs.begin(), needs.end(), need) != needs.end();
+    }
 };
 
 }  // namespace qs::lessons

@@ -148,9 +148,8 @@ std::string unavailableReason(const Lesson& lesson, const PlayOptions& options) 
 
 std::string unavailableOn(const Lesson& lesson, client::QueuesClient::ChannelManagement support,
                           const std::string& address) {
-    const bool needsManagement = std::find(lesson.needs.begin(), lesson.needs.end(),
-                                           Need::ChannelManagement) != lesson.needs.end();
-    if (needsManagement && support == client::QueuesClient::ChannelManagement::Unsupported) {
+    if (lesson.hasNeed(Need::ChannelManagement) &&
+        support == client::QueuesClient::ChannelManagement::Unsupported) {
         return channelManagementRefusal(address);
     }
     return unavailableReason(lesson, {});  // the needs no server can change

@@ -64,8 +64,7 @@ std::string unavailableReason(const Lesson& lesson, const PlayOptions& options);
 // The same without asking anything, for a caller that already knows the
 // server's channel-management support (the console's connection, which may
 // not block): "" when the lesson can be played or the support is not known yet.
-std::string unavailableOn(const Lesson& lesson,
-                          client::QueuesClient::ChannelManagement support,
+std::string unavailableOn(const Lesson& lesson, client::QueuesClient::ChannelManagement support,
                           const std::string& address);
 
 // Plays every step in order; blocks for the runs' duration. Threading: the

@@ -237,8 +237,7 @@ std::string Scenario::validate() const {
             problem(where + ": '" + std::string(toString(a.kind)) + "' needs a worker");
         }
         if (a.kind == ActionKind::Redrive) {
-            runner::RedriveOptions probe = redriveOptionsFor(a);
-            if (std::string p = checkRedriveOptions(probe); !p.empty()) {
+            if (std::string p = checkRedriveOptions(redriveOptionsFor(a)); !p.empty()) {
                 problem(where + ": " + p);
             }
         }

@@ -112,8 +112,7 @@ std::vector<ScheduleStep> ScenarioSchedule::untaken() const {
 }
 
 RunEnd ScenarioSchedule::endAt(double t, bool drained) const {
-    const bool held = std::any_of(timed_.begin() + static_cast<std::ptrdiff_t>(next_),
-                                  timed_.end(),
+    const bool held = std::any_of(timed_.begin() + static_cast<std::ptrdiff_t>(next_), timed_.end(),
                                   [](const ScheduleStep& s) { return s.holdsDrainedEnd; });
     if (untilDrained_ && drained && tasksSent_ && !held) {
         return RunEnd::Drained;

@@ -90,25 +90,8 @@ void Worker::BatchRun::admit() {
             e.sequence = item.sequence;
             e.receiveCount = item.receiveCount;
             e.transaction = batch_.transactionId();
-            if (previous) {
-                // Recognised by identity: the pool handed this MessageID out
-                // before (its receive count need not have risen).
-                Event r = e;
-                r.kind = EventKind::Redelivered;
-                r.value = previous->deliveries + 1;  // this is the nth hand-out
-                r.detail = previous->worker;
-                w_.stage(std::move(r));
-            }
-            if (config_.autoAck) {
-                // The broker acked it on hand-out: reported now, so that a
-                // crash mid-batch reads as the loss it is, even on a server
-                // that reports nothing of its own (lesson 07 on v2.4.0).
-                Event& a = w_.stageNew(EventKind::Acked, receivedNs);
-                a.messageId = m.id;
-                a.sequence = item.sequence;
-                a.receiveCount = item.receiveCount;
-                a.transaction = batch_.transactionId();
-                a.detail = "auto-ack";
+            if (previous || config_.autoAck) {
+                stageAfterAssigned(e, previous, config_.autoAck);
             }
         }
         items_.push_back(std::move(item));
@@ -301,6 +284,30 @@ void Worker::BatchRun::markIdle() {
     w_.snap_.currentIndex = -1;
     w_.snap_.state = WorkerState::Idle;
     w_.snap_.stateSinceNs = monotonicNanos();
+}
+
+// What a hand-out implies beyond itself: a redelivery recognised by
+// identity (the pool handed this MessageID out before, whatever its receive
+// count) and an auto-ack (the broker acked it on hand-out: reported now, so a
+// crash mid-batch reads as the loss it is even on a server that reports
+// nothing of its own, as lesson 07 needs on v2.4.0).
+void Worker::BatchRun::stageAfterAssigned(const Event& assignedRef,
+                                          const std::optional<DeliveryRegistry::Previous>& previous,
+                                          bool autoAcked) {
+    const Event assigned = assignedRef;  // a copy: the next stage() may move the original
+    if (previous) {
+        Event r = assigned;
+        r.kind = EventKind::Redelivered;
+        r.value = previous->deliveries + 1;  // this is the nth hand-out
+        r.detail = previous->worker;
+        w_.stage(std::move(r));
+    }
+    if (autoAcked) {
+        Event a = assigned;
+        a.kind = EventKind::Acked;
+        a.detail = "auto-ack";
+        w_.stage(std::move(a));
+    }
 }
 
 Event& Worker::BatchRun::stageMessage(EventKind kind, std::size_t i, std::int64_t timeNs) {

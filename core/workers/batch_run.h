@@ -2,10 +2,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "client/received_batch.h"
+#include "workers/delivery_registry.h"
 #include "workers/worker.h"
 
 // The processing of one received batch by one worker: admit it (hand-out
@@ -38,6 +40,10 @@ private:
     Outcome leave(Outcome why);
     void markIdle();
 
+    // The events a hand-out implies after its own: a recognised redelivery, an auto-ack.
+    void stageAfterAssigned(const Event& assigned,
+                            const std::optional<DeliveryRegistry::Previous>& previous,
+                            bool autoAcked);
     Event& stageMessage(EventKind kind, std::size_t i, std::int64_t timeNs = 0);
     void setStatuses(std::span<const std::size_t> which, ItemStatus status);
     void setStatus(std::size_t i, ItemStatus status);

@@ -154,7 +154,7 @@ void TestClientManagement::listShowsStatsAndFilters() {
     QVERIFY(stats->incoming.volume >= 10);  // bytes as the broker counts them (body at least)
     QCOMPARE(stats->outgoing.waiting, std::int64_t{2});
     QVERIFY(stats->lastActivity > 0);
-    QCOMPARE(stats->clients, std::int64_t{0});  // nobody polls it
+    QCOMPARE(stats->clients, std::int64_t{0});               // nobody polls it
     QVERIFY(find(listed.value(), "mgmt.other") == nullptr);  // filtered out
 }
 

@@ -80,7 +80,8 @@ private Q_SLOTS:
     void saysWhatToDoWhenThereIsNothingToShow() {
         ChannelRateChart chart;
         chart.showChannel({}, {}, 0);
-        QCOMPARE(chart.summaryText(), QStringLiteral("Select a channel to see its rates over time."));
+        QCOMPARE(chart.summaryText(),
+                 QStringLiteral("Select a channel to see its rates over time."));
         chart.showChannel(QStringLiteral("fresh"), {}, 5 * kSecond);
         QVERIFY2(chart.summaryText().contains(QStringLiteral("after the second poll")),
                  qPrintable(chart.summaryText()));

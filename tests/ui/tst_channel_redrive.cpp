@@ -5,13 +5,13 @@
 // channels afterwards with a client of the test's own. A cancel part-way and
 // a server that goes away mid-redrive leave every message accounted for.
 #include <QApplication>
-#include <QPushButton>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QRadioButton>
-#include <QSpinBox>
-#include <QTableWidget>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>

@@ -28,6 +28,30 @@ using namespace qs;
 using namespace qs::ui;
 using qs::test::RealServer;
 
+namespace {
+
+// No saved settings and no search for a server: the test says where to connect.
+MainWindowOptions standaloneWindow() {
+    MainWindowOptions options;
+    options.autoConnect = false;
+    options.useSettings = false;
+    return options;
+}
+
+// Shows `window` and connects it to `server`; false when it is not connected
+// within 30 s.
+bool showConnected(MainWindow& window, const RealServer& server) {
+    window.show();
+    ConnectionSettings settings;
+    settings.address = QString::fromStdString(server.address());
+    window.connection()->connectTo(settings);
+    return QTest::qWaitFor(
+        [&] { return window.connection()->state() == ConnectionController::State::Connected; },
+        30000);
+}
+
+}  // namespace
+
 class TestRealServerConsole : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -44,16 +68,8 @@ void TestRealServerConsole::poisonTaskEndsDeadLetteredInEveryView() {
     QString why;
     QVERIFY2(server.start(&why), qPrintable(QStringLiteral("cannot start kubemq: ") + why));
 
-    MainWindowOptions options;
-    options.autoConnect = false;
-    options.useSettings = false;
-    MainWindow window(options);
-    window.show();
-    ConnectionSettings settings;
-    settings.address = QString::fromStdString(server.address());
-    window.connection()->connectTo(settings);
-    QTRY_COMPARE_WITH_TIMEOUT(window.connection()->state(), ConnectionController::State::Connected,
-                              30000);
+    MainWindow window(standaloneWindow());
+    QVERIFY2(showConnected(window, server), "the console did not connect within 30 s");
 
     runner::Scenario scenario;
     QVERIFY2(loadScenario(QStringLiteral("05-poison-dead-letter"), &scenario, &why),
@@ -102,18 +118,10 @@ void TestRealServerConsole::aFailedChannelStepIsSaidWhole() {
     RealServer server;
     QString why;
     QVERIFY2(server.start(&why), qPrintable(QStringLiteral("cannot start kubemq: ") + why));
-    MainWindowOptions options;
-    options.autoConnect = false;
-    options.useSettings = false;
-    MainWindow window(options);
+    MainWindow window(standaloneWindow());
     window.resize(1280, 720);
-    window.show();
+    QVERIFY2(showConnected(window, server), "the console did not connect within 30 s");
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    ConnectionSettings settings;
-    settings.address = QString::fromStdString(server.address());
-    window.connection()->connectTo(settings);
-    QTRY_COMPARE_WITH_TIMEOUT(window.connection()->state(), ConnectionController::State::Connected,
-                              30000);
     QSignalSpy steps(window.scenarioPlayer(), &ScenarioPlayer::channelStepDone);
     QVERIFY2(window.playScenario(QStringLiteral("02-created-then-deleted-channel"), &why),
              qPrintable(why));
@@ -138,7 +146,6 @@ void TestRealServerConsole::aFailedChannelStepIsSaidWhole() {
     window.run()->stopAll();
 }
 
-
 // Lesson 2 creates and deletes its channel: on v2.4.0 the Lessons tab says so
 // before anything runs (the server is asked off the UI thread) and Run stays
 // off, as `queuescope lesson 02 --address` refuses it (exit 3).
@@ -149,16 +156,8 @@ void TestRealServerConsole::aLessonThatNeedsChannelManagementIsRefusedUpFront() 
     RealServer server;
     QString why;
     QVERIFY2(server.start(&why), qPrintable(QStringLiteral("cannot start kubemq: ") + why));
-    MainWindowOptions options;
-    options.autoConnect = false;
-    options.useSettings = false;
-    MainWindow window(options);
-    window.show();
-    ConnectionSettings settings;
-    settings.address = QString::fromStdString(server.address());
-    window.connection()->connectTo(settings);
-    QTRY_COMPARE_WITH_TIMEOUT(window.connection()->state(), ConnectionController::State::Connected,
-                              30000);
+    MainWindow window(standaloneWindow());
+    QVERIFY2(showConnected(window, server), "the console did not connect within 30 s");
     LessonsPanel* lessons = window.lessonsPanel();
     QVERIFY(lessons->selectLesson(QStringLiteral("01-competing-consumers")));
     QTRY_VERIFY_WITH_TIMEOUT(lessons->canRun(), 30000);  // plain queue work: playable

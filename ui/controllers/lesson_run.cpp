@@ -128,11 +128,8 @@ QString LessonRun::unavailableHere(const lessons::Lesson& lesson) {
         return fromView(lessons::unavailableReason(lesson, {}));
     }
     const auto support = client->channelManagementSupport();
-    const bool needsManagement =
-        std::find(lesson.needs.begin(), lesson.needs.end(), lessons::Need::ChannelManagement) !=
-        lesson.needs.end();
-    if (needsManagement && support == client::QueuesClient::ChannelManagement::Unknown &&
-        !askingSupport_) {
+    if (lesson.hasNeed(lessons::Need::ChannelManagement) &&
+        support == client::QueuesClient::ChannelManagement::Unknown && !askingSupport_) {
         // Listing the channels is how a client learns it (a server without
         // the contract does not answer the request).
         askingSupport_ = true;

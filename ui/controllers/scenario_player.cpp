@@ -299,9 +299,9 @@ void ScenarioPlayer::startRedrive(const runner::TimelineAction& a) {
                     return;  // stopped meanwhile: this run no longer waits for it
                 }
                 --redrivesRunning_;
-                Q_EMIT actionApplied(
-                    description + QStringLiteral(" (%1)").arg(fromView(runner::describe(result.report))),
-                    !result.report.ok());
+                Q_EMIT actionApplied(description + QStringLiteral(" (%1)").arg(
+                                                       fromView(runner::describe(result.report))),
+                                     !result.report.ok());
             });
     const QString problem = job->start(
         connection->settings().toClientOptions(QStringLiteral("-redrive")), std::move(options));

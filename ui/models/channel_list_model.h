@@ -35,7 +35,7 @@ public:
         ExpiredColumn,
         DeadLetteredColumn,
         DelayedColumn,
-        SentRateColumn,       // per second between the last two polls (ChannelHistory)
+        SentRateColumn,  // per second between the last two polls (ChannelHistory)
         DeliveredRateColumn,
         ClientsColumn,  // consumers polling now, as the server reports; "–" when it does not
         LastActivityColumn,

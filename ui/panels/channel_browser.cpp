@@ -10,8 +10,8 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QTableView>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>

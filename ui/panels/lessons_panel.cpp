@@ -342,8 +342,7 @@ void LessonsPanel::showAvailability(const lessons::Lesson& lesson) {
     QString note;
     if (!unavailable.isEmpty()) {
         note = QStringLiteral("⊘ Cannot be played here: ") + unavailable + QLatin1Char('.');
-    } else if (std::find(lesson.needs.begin(), lesson.needs.end(), lessons::Need::ChannelManagement) !=
-               lesson.needs.end()) {
+    } else if (lesson.hasNeed(lessons::Need::ChannelManagement)) {
         note = QStringLiteral(
             "It creates and deletes a channel: a KubeMQ community v2.4.0 server does not serve "
             "that (the embedded broker does).");

@@ -115,8 +115,8 @@ void ChannelRateChart::showChannel(const QString& channel,
             resets.append({x, p.sentPerSecond});
         }
         maxRate_ = std::max({maxRate_, p.sentPerSecond, p.deliveredPerSecond, p.expiredPerSecond});
-        maxLevel_ = std::max({maxLevel_, static_cast<double>(p.waiting),
-                              static_cast<double>(p.delayed)});
+        maxLevel_ =
+            std::max({maxLevel_, static_cast<double>(p.waiting), static_cast<double>(p.delayed)});
     }
     sent_->replace(sent);
     delivered_->replace(delivered);
@@ -138,8 +138,9 @@ void ChannelRateChart::showChannel(const QString& channel,
 }
 
 QString ChannelRateChart::describeLatest(const client::ChannelRatePoint& p, int resets) const {
-    QString text = QStringLiteral("%1 at the last poll: %2 sent/s · %3 delivered/s · %4 "
-                                  "expired/s · %5 waiting · %6 delayed")
+    QString text = QStringLiteral(
+                       "%1 at the last poll: %2 sent/s · %3 delivered/s · %4 "
+                       "expired/s · %5 waiting · %6 delayed")
                        .arg(channel_, rate(p.sentPerSecond), rate(p.deliveredPerSecond),
                             rate(p.expiredPerSecond))
                        .arg(p.waiting)
@@ -159,7 +160,7 @@ QString ChannelRateChart::summaryText() const {
 
 QList<QPointF> ChannelRateChart::seriesPoints(const QString& name) const {
     for (QXYSeries* s : std::initializer_list<QXYSeries*>{sent_, delivered_, expired_, waiting_,
-                                                         delayed_, resets_}) {
+                                                          delayed_, resets_}) {
         if (s->name() == name) {
             return s->points();
         }
