@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTest>
+#include <memory>
 
 #include "controllers/connection_controller.h"
 #include "controllers/connection_settings.h"
@@ -55,21 +56,30 @@ bool showConnected(MainWindow& window, const RealServer& server) {
 class TestRealServerConsole : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // One server for the suite: each case uses channels of its own.
+    void initTestCase() {
+        if (!RealServer::present()) {
+            QSKIP(qPrintable(RealServer::absentMessage()));
+        }
+        server_ = std::make_unique<RealServer>();
+        QString why;
+        QVERIFY2(server_->start(&why), qPrintable(QStringLiteral("cannot start kubemq: ") + why));
+    }
+    void cleanupTestCase() { server_.reset(); }
+
     void poisonTaskEndsDeadLetteredInEveryView();
     void aFailedChannelStepIsSaidWhole();
     void aLessonThatNeedsChannelManagementIsRefusedUpFront();
+
+private:
+    std::unique_ptr<RealServer> server_;
 };
 
 void TestRealServerConsole::poisonTaskEndsDeadLetteredInEveryView() {
-    if (!RealServer::present()) {
-        QSKIP(qPrintable(RealServer::absentMessage()));
-    }
-    RealServer server;
     QString why;
-    QVERIFY2(server.start(&why), qPrintable(QStringLiteral("cannot start kubemq: ") + why));
 
     MainWindow window(standaloneWindow());
-    QVERIFY2(showConnected(window, server), "the console did not connect within 30 s");
+    QVERIFY2(showConnected(window, *server_), "the console did not connect within 30 s");
 
     runner::Scenario scenario;
     QVERIFY2(loadScenario(QStringLiteral("05-poison-dead-letter"), &scenario, &why),
@@ -112,15 +122,10 @@ void TestRealServerConsole::poisonTaskEndsDeadLetteredInEveryView() {
 // deliberately to the room left, whole in the bar's tooltip and on the
 // Channels view's outcome line.
 void TestRealServerConsole::aFailedChannelStepIsSaidWhole() {
-    if (!RealServer::present()) {
-        QSKIP(qPrintable(RealServer::absentMessage()));
-    }
-    RealServer server;
     QString why;
-    QVERIFY2(server.start(&why), qPrintable(QStringLiteral("cannot start kubemq: ") + why));
     MainWindow window(standaloneWindow());
     window.resize(1280, 720);
-    QVERIFY2(showConnected(window, server), "the console did not connect within 30 s");
+    QVERIFY2(showConnected(window, *server_), "the console did not connect within 30 s");
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QSignalSpy steps(window.scenarioPlayer(), &ScenarioPlayer::channelStepDone);
     QVERIFY2(window.playScenario(QStringLiteral("02-created-then-deleted-channel"), &why),
@@ -150,21 +155,15 @@ void TestRealServerConsole::aFailedChannelStepIsSaidWhole() {
 // before anything runs (the server is asked off the UI thread) and Run stays
 // off, as `queuescope lesson 02 --address` refuses it (exit 3).
 void TestRealServerConsole::aLessonThatNeedsChannelManagementIsRefusedUpFront() {
-    if (!RealServer::present()) {
-        QSKIP(qPrintable(RealServer::absentMessage()));
-    }
-    RealServer server;
-    QString why;
-    QVERIFY2(server.start(&why), qPrintable(QStringLiteral("cannot start kubemq: ") + why));
     MainWindow window(standaloneWindow());
-    QVERIFY2(showConnected(window, server), "the console did not connect within 30 s");
+    QVERIFY2(showConnected(window, *server_), "the console did not connect within 30 s");
     LessonsPanel* lessons = window.lessonsPanel();
     QVERIFY(lessons->selectLesson(QStringLiteral("01-competing-consumers")));
     QTRY_VERIFY_WITH_TIMEOUT(lessons->canRun(), 30000);  // plain queue work: playable
     QVERIFY(lessons->selectLesson(QStringLiteral("02-two-pulls-of-five")));
     QTRY_VERIFY_WITH_TIMEOUT(
         lessons->noteText().startsWith(QStringLiteral("⊘ Cannot be played here")), 30000);
-    QVERIFY2(lessons->noteText().contains(QString::fromStdString(server.address())),
+    QVERIFY2(lessons->noteText().contains(QString::fromStdString(server_->address())),
              qPrintable(lessons->noteText()));
     QVERIFY(!lessons->canRun());
     QString error;
