@@ -128,15 +128,21 @@ void TestTimelineModel::pruneKeepsSummary() {
              100);
 }
 
+// `view` over `m` at `size`, its clock 1 s after the model's last event and
+// 10 s in view: every bar of these hand-built runs is wide enough to hit.
+static void frameTenSeconds(TimelineView& view, const TimelineModel& m, QSize size) {
+    view.resize(size);
+    view.setModel(&m);
+    view.setClock([&m] { return m.lastTimeNs() + 1'000'000'000LL; });
+    view.setSpanSeconds(10);
+}
+
 void TestTimelineModel::viewHitTestsBars() {
     TimelineModel m;
     m.apply({ev(EventKind::MessageAssigned, 0, "worker-1", "a", 1, 1),
              ev(EventKind::Acked, 4000, "worker-1", "a", 1, 1)});
     TimelineView view;
-    view.resize(800, 200);
-    view.setModel(&m);
-    view.setClock([&m] { return m.lastTimeNs() + 1'000'000'000LL; });
-    view.setSpanSeconds(10);
+    frameTenSeconds(view, m, QSize(800, 200));
     const TimelineBar& bar = m.lanes()[0].bars[0];
     const QRectF r = view.barRect(0, bar);
     QVERIFY(r.width() > 100);
@@ -159,10 +165,7 @@ void TestTimelineModel::viewHighlightsLanes() {
              ev(EventKind::Acked, 3000, "worker-2", "b", 2, 1),
              ev(EventKind::MessageAssigned, 0, "worker-3", "c", 3, 1)});
     TimelineView view;
-    view.resize(800, 240);
-    view.setModel(&m);
-    view.setClock([&m] { return m.lastTimeNs() + 1'000'000'000LL; });
-    view.setSpanSeconds(10);
+    frameTenSeconds(view, m, QSize(800, 240));
     const Theme& theme = Theme::current();
     const QImage before = view.grab().toImage();
     QCOMPARE(view.laneOf(QStringLiteral("worker-2")), 1);
