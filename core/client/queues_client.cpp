@@ -273,6 +273,8 @@ Result<StreamMessage> QueuesClient::receiveStreamMessage(const std::string& chan
     auto session = std::make_shared<detail::MessageStreamSession>(core_);
     core_->registerMessageStream(session);
     kubemq::StreamQueueMessagesRequest request;
+    std::string requestId = newUuid();
+    request.set_requestid(requestId);
     request.set_clientid(core_->options.clientId);
     request.set_streamrequesttypedata(kubemq::ReceiveMessage);
     request.set_channel(channel);
@@ -296,7 +298,7 @@ Result<StreamMessage> QueuesClient::receiveStreamMessage(const std::string& chan
         return Error{ErrorCategory::ServerError, "v1 receive: the answer carries no message", 0};
     }
     return StreamMessage(std::move(session), detail::fromProto(answer->message()),
-                         arrived + visibility);
+                         std::move(requestId), arrived + visibility);
 }
 
 namespace {

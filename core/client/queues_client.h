@@ -88,8 +88,9 @@ public:
     // settled or extended first (see StreamMessage). waitTimeout travels in
     // whole seconds, rounded up (0 = the server's 1 s); visibility 1..43200 s.
     // Checks: channel valid, waitTimeout 0..3600 s, visibility in range.
-    // Errors: Timeout when no message came within the wait (the server's text,
-    // "Error 138: no new message in queue, wait time expired"); ServerError for
+    // Errors: Timeout when no message came within the wait (grpcCode 0 and the
+    // server's text, "Error 138: no new message in queue, wait time expired";
+    // a Timeout with DEADLINE_EXCEEDED means no answer at all); ServerError for
     // another in-band error; Cancelled on cancel()/abandon()/shutdown();
     // Unavailable if the server cannot be reached. Any number of these may be
     // open at once on one client (each is its own stream), from any threads.

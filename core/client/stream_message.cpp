@@ -8,8 +8,11 @@ namespace qs::client {
 using detail::MessageStreamSession;
 
 StreamMessage::StreamMessage(std::shared_ptr<MessageStreamSession> session, QueueMessage message,
-                             Clock::time_point visibleUntil)
-    : session_(std::move(session)), message_(std::move(message)), visibleUntil_(visibleUntil) {}
+                             std::string receiveRequestId, Clock::time_point visibleUntil)
+    : session_(std::move(session)),
+      message_(std::move(message)),
+      receiveRequestId_(std::move(receiveRequestId)),
+      visibleUntil_(visibleUntil) {}
 
 StreamMessage::StreamMessage(StreamMessage&&) noexcept = default;
 StreamMessage& StreamMessage::operator=(StreamMessage&&) noexcept = default;
@@ -23,7 +26,16 @@ Result<void> StreamMessage::reject() {
     return settle(kubemq::RejectMessage, "v1 reject");
 }
 
-Result<void> StreamMessage::settle(int type, const char* what) {
+Result<void> StreamMessage::resend(const std::string& channel) {
+    if (session_->core().options.validateArguments) {
+        if (auto error = checkChannelName(channel, "resend channel")) {
+            return *error;
+        }
+    }
+    return settle(kubemq::ResendMessage, "v1 resend", channel);
+}
+
+Result<void> StreamMessage::settle(int type, const char* what, const std::string& channel) {
     if (settled_) {
         return invalidArgument(std::string(what) + ": the message is already settled");
     }
@@ -32,6 +44,7 @@ Result<void> StreamMessage::settle(int type, const char* what) {
     request.set_clientid(core.options.clientId);
     request.set_streamrequesttypedata(static_cast<kubemq::StreamRequestType>(type));
     request.set_refsequence(sequence());
+    request.set_channel(channel);
     const auto deadline = Clock::now() + core.options.callTimeout;
     auto answer = session_->call(std::move(request), deadline, core.cancelEpoch.load(), what);
     if (!answer.ok()) {

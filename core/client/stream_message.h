@@ -44,6 +44,10 @@ public:
 
     const QueueMessage& message() const { return message_; }
     std::uint64_t sequence() const { return message_.attributes.sequence; }
+    // The RequestID of the ReceiveMessage that brought it: the embedded broker
+    // names the hand-out by it (its events' transaction), like a downstream
+    // TransactionId.
+    const std::string& receiveRequestId() const { return receiveRequestId_; }
     // When the server will take the message back unless it is settled or
     // extended first: this client's estimate (the answer's arrival plus the
     // visibility), on the steady clock.
@@ -51,21 +55,25 @@ public:
 
     Result<void> ack();     // AckMessage
     Result<void> reject();  // RejectMessage: tail, receive count + 1 (or dead-letter)
+    // ResendMessage: a copy goes to `channel` (receive count 0), the original
+    // is acked: the v1 form of a re-queue.
+    Result<void> resend(const std::string& channel);
     // ModifyVisibility: the timer restarts at `visibility` from now (it does
     // not add), 1..43200 s.
     Result<void> extendVisibility(std::chrono::seconds visibility);
 
-    // Acked or rejected through this handle.
+    // Acked, rejected or resent through this handle.
     bool isSettled() const { return settled_; }
 
 private:
     friend class QueuesClient;
     StreamMessage(std::shared_ptr<detail::MessageStreamSession> session, QueueMessage message,
-                  Clock::time_point visibleUntil);
-    Result<void> settle(int type, const char* what);
+                  std::string receiveRequestId, Clock::time_point visibleUntil);
+    Result<void> settle(int type, const char* what, const std::string& channel = {});
 
     std::shared_ptr<detail::MessageStreamSession> session_;
     QueueMessage message_;
+    std::string receiveRequestId_;
     Clock::time_point visibleUntil_;
     bool settled_ = false;
 };

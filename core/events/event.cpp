@@ -76,6 +76,8 @@ std::string_view toString(EventKind kind) {
             return "channel-peeked";
         case EventKind::ChannelPurged:
             return "channel-purged";
+        case EventKind::VisibilityExpired:
+            return "visibility-expired";
     }
     return "unknown";
 }

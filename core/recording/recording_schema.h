@@ -22,7 +22,12 @@ inline constexpr std::int32_t kApplicationId = 0x5153524E;
 // hold; poll-started carries its wait timeout in count2 (was text in detail)
 // and config-changed the bits of its changed settings in value. The reader
 // brings older events to that form (upgradeEvent).
-inline constexpr int kSchemaVersion = 3;
+// Version 4: event kind visibility-expired (36) and the settings consume and
+// visibilitySeconds (bits 13, 14 of config-changed); assigned names its value
+// (visibility_ms) and broker-nacked its detail (reason). Same tables: files of
+// versions 1-3 read as before; a version-3 reader refuses a version-4 file by
+// its version rather than by the first unknown kind.
+inline constexpr int kSchemaVersion = 4;
 inline constexpr int kOldestReadableSchema = 1;
 
 // Events per row of the event_blocks time index.
