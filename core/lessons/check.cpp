@@ -480,6 +480,7 @@ std::string measureWords(std::string_view name) {
         {"processedMoreThanOnce", "tasks processed more than once"},
         {"ackedUnprocessed", "tasks acked yet never processed"},
         {"acksLost", "acks lost"},
+        {"visibilityExpired", "tasks taken back when their visibility ran out"},
         {"movedElsewhere", "tasks moved to another channel"},
         {"slowestHandOutSeconds", "slowest hand-out (seconds)"},
         {"deadLettered", "dead-lettered"},
