@@ -337,7 +337,8 @@ void QueueEngine::emitAcked(const QueueChannel& channel, const StoredMessage& re
     });
 }
 
-bool QueueEngine::nack(QueueChannel& channel, std::uint64_t sequence, const Actor& actor) {
+bool QueueEngine::nack(QueueChannel& channel, std::uint64_t sequence, const Actor& actor,
+                       std::string_view reason) {
     auto guard = guardMove();
     auto removed = channel.removeReserved(sequence, false);
     if (!removed)
@@ -372,6 +373,7 @@ bool QueueEngine::nack(QueueChannel& channel, std::uint64_t sequence, const Acto
             event.sequence = oldSequence;
             event.receiveCount = shown;
             event.count2 = static_cast<std::int64_t>(newSequence);
+            event.detail = reason;
         });
     }
     return true;

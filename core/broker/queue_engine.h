@@ -108,7 +108,9 @@ public:
     // Settlement of reserved messages; false when `sequence` is not reserved.
     bool ack(QueueChannel& channel, std::uint64_t sequence, const Actor& actor);
     // Re-enqueues a copy at the tail with ReceiveCount + 1, or dead-letters.
-    bool nack(QueueChannel& channel, std::uint64_t sequence, const Actor& actor);
+    // `reason` (BrokerNacked's detail) says why when no client asked for it.
+    bool nack(QueueChannel& channel, std::uint64_t sequence, const Actor& actor,
+              std::string_view reason = {});
     // Back to its original position, unchanged (stream end / close / peek).
     bool giveBack(QueueChannel& channel, std::uint64_t sequence, const Actor& actor,
                   bool quiet = false);

@@ -133,7 +133,7 @@ void StreamMessageSession::work() {
             response.set_iserror(true);
             response.set_error(errors::kVisibilityExpired);
             respond(response);
-            nackHeld();
+            nackHeld(kNackReasonVisibilityExpired);
             break;
         }
         auto wake = now + kPoll;
@@ -291,10 +291,10 @@ bool StreamMessageSession::visibilityFrom(const kubemq::StreamQueueMessagesReque
     return true;
 }
 
-void StreamMessageSession::nackHeld() {
+void StreamMessageSession::nackHeld(std::string_view reason) {
     if (!held_)
         return;
-    context_.engine.nack(*channel_, held_->sequence, Actor{clientId_, holdRequestId_});
+    context_.engine.nack(*channel_, held_->sequence, Actor{clientId_, holdRequestId_}, reason);
     held_.reset();
 }
 

@@ -56,7 +56,7 @@ private:
     void respondError(const kubemq::StreamQueueMessagesRequest& request, std::string_view error);
     void respondSuccess(const kubemq::StreamQueueMessagesRequest& request);
     bool visibilityFrom(const kubemq::StreamQueueMessagesRequest& request, int* seconds);
-    void nackHeld();
+    void nackHeld(std::string_view reason = {});
     void finishAndWait(const grpc::Status& status);
 
     ServiceContext& context_;

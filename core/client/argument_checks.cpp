@@ -48,6 +48,16 @@ std::optional<Error> checkWaitTimeout(std::chrono::milliseconds wait) {
     return std::nullopt;
 }
 
+std::optional<Error> checkVisibility(std::chrono::seconds visibility) {
+    const auto& limit = protocol::kVisibilitySeconds;
+    if (visibility.count() < 1 || visibility.count() > limit.max) {
+        return invalidArgument(std::string(limit.name) + " must be between 1 and " +
+                               std::to_string(limit.max) + " (got " +
+                               std::to_string(visibility.count()) + ")");
+    }
+    return std::nullopt;
+}
+
 std::optional<Error> checkMessage(const QueueMessage& message) {
     if (auto error = checkChannelName(message.channel, "channel")) {
         return error;

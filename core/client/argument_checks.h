@@ -25,6 +25,9 @@ std::optional<Error> checkChannelName(std::string_view channel, std::string_view
 std::optional<Error> checkMaxMessages(int maxMessages);
 // protocol::kWaitTimeSeconds, for every receive.
 std::optional<Error> checkWaitTimeout(std::chrono::milliseconds wait);
+// protocol::kVisibilitySeconds without its 0 (= the server's 60 s): 1..43200 s,
+// for the v1 stream's receive and extend.
+std::optional<Error> checkVisibility(std::chrono::seconds visibility);
 // Channel, non-empty metadata or body, policy ranges, dead-letter queue name.
 std::optional<Error> checkMessage(const QueueMessage& message);
 

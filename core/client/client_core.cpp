@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "client/downstream_session.h"
+#include "client/message_stream_session.h"
 #include "client/proto_convert.h"
 #include "client/upstream_session.h"
 
@@ -187,6 +188,30 @@ void ClientCore::unregisterCall(grpc::ClientContext* context) {
     calls_.erase(std::remove(calls_.begin(), calls_.end(), context), calls_.end());
 }
 
+void ClientCore::registerMessageStream(const std::shared_ptr<MessageStreamSession>& session) {
+    std::lock_guard lock(messageStreamsMutex);
+    std::erase_if(messageStreams, [](const auto& weak) { return weak.expired(); });
+    messageStreams.push_back(session);
+}
+
+namespace {
+void endMessageStreams(ClientCore& core, StreamEndReason reason) {
+    std::vector<std::shared_ptr<MessageStreamSession>> live;
+    {
+        std::lock_guard lock(core.messageStreamsMutex);
+        for (auto& weak : core.messageStreams) {
+            if (auto session = weak.lock()) {
+                live.push_back(std::move(session));
+            }
+        }
+    }
+    // Ended outside the lock: a session dropped here joins its reader.
+    for (auto& session : live) {
+        session->end(reason);
+    }
+}
+}  // namespace
+
 void ClientCore::cancelAll() {
     cancelEpoch.fetch_add(1);
     {
@@ -209,6 +234,7 @@ void ClientCore::cancelAll() {
             }
         }
     }
+    endMessageStreams(*this, StreamEndReason::Cancelled);
     std::lock_guard lock(sleepMutex_);
     sleepCv_.notify_all();
 }
@@ -242,6 +268,7 @@ void ClientCore::abandonStreams() {
             }
         }
     }
+    endMessageStreams(*this, StreamEndReason::Abandoned);
     {
         std::lock_guard lock(callsMutex_);
         for (grpc::ClientContext* context : calls_) {

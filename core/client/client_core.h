@@ -20,6 +20,7 @@
 namespace qs::client::detail {
 
 class DownstreamSession;
+class MessageStreamSession;
 class UpstreamSession;
 
 // Where asynchronous settlement errors go. Shared with the stream readers.
@@ -69,7 +70,7 @@ struct ClientCore : std::enable_shared_from_this<ClientCore> {
     // Lets the server take the downstream stream's last writes before it is
     // cancelled (DownstreamSession::closeGracefully).
     void closeDownstreamGracefully();
-    // Abandons the downstream/upstream streams without settling anything.
+    // Abandons the downstream/upstream/v1 streams without settling anything.
     void abandonStreams();
 
     // Sleeps until `until`, or less if cancelled. False when cancelled.
@@ -89,6 +90,12 @@ struct ClientCore : std::enable_shared_from_this<ClientCore> {
 
     std::mutex upstreamMutex;
     std::vector<std::weak_ptr<UpstreamSession>> upstreams;
+
+    // v1 streams (one per received message), so cancel / abandon reach them.
+    void registerMessageStream(const std::shared_ptr<MessageStreamSession>& session);
+
+    std::mutex messageStreamsMutex;
+    std::vector<std::weak_ptr<MessageStreamSession>> messageStreams;
 
 private:
     std::mutex channelMutex_;

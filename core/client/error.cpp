@@ -22,6 +22,8 @@ std::string_view toString(ErrorCategory category) {
             return "stream_lost";
         case ErrorCategory::Unsupported:
             return "unsupported";
+        case ErrorCategory::VisibilityExpired:
+            return "visibility_expired";
     }
     return "unknown";
 }

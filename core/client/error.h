@@ -15,6 +15,8 @@ enum class ErrorCategory {
     Cancelled,        // cancel() / shutdown() / abandon() interrupted the call
     StreamLost,       // the downstream stream broke: its unsettled messages WILL BE REDELIVERED
     Unsupported,      // the server does not implement the operation (e.g. channel management)
+    VisibilityExpired,  // v1 stream: the visibility timer ran out before the settlement; the
+                        // server took the message back (tail, receive count + 1)
 };
 
 // Stable lower-case name ("invalid_argument", "stream_lost", ...) for logs and tests.
@@ -27,7 +29,10 @@ struct Error {
 
     // True when messages this client had reserved go back to the queue and will be
     // delivered again (to this client after it reconnects, or to another consumer).
-    bool willBeRedelivered() const { return category == ErrorCategory::StreamLost; }
+    bool willBeRedelivered() const {
+        return category == ErrorCategory::StreamLost ||
+               category == ErrorCategory::VisibilityExpired;
+    }
 
     // "<category>: <message>"
     std::string describe() const;

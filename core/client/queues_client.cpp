@@ -6,6 +6,7 @@
 #include "client/argument_checks.h"
 #include "client/client_core.h"
 #include "client/downstream_session.h"
+#include "client/message_stream_session.h"
 #include "client/proto_convert.h"
 #include "client/transaction.h"
 #include "client/upstream_session.h"
@@ -245,6 +246,59 @@ Result<ReceivedBatch> QueuesClient::receive(const std::string& channel, int maxM
     return detail::Transaction::makeBatch(session, response.value(), channel,
                                           core_->options.clientId, autoAck,
                                           core_->options.validateArguments);
+}
+
+Result<StreamMessage> QueuesClient::receiveStreamMessage(const std::string& channel,
+                                                         std::chrono::milliseconds waitTimeout,
+                                                         std::chrono::seconds visibility) {
+    constexpr std::string_view what = "v1 receive";
+    const std::uint64_t epoch = core_->cancelEpoch.load();
+    if (core_->shutdown.load()) {
+        return core_->cancelledError(what);
+    }
+    if (core_->options.validateArguments) {
+        if (auto error = checkChannelName(channel)) {
+            return *error;
+        }
+        if (auto error = checkWaitTimeout(waitTimeout)) {
+            return *error;
+        }
+        if (auto error = checkVisibility(visibility)) {
+            return *error;
+        }
+    }
+    if (auto connected = core_->ensureConnected(epoch); !connected.ok()) {
+        return connected.error();
+    }
+    auto session = std::make_shared<detail::MessageStreamSession>(core_);
+    core_->registerMessageStream(session);
+    kubemq::StreamQueueMessagesRequest request;
+    std::string requestId = newUuid();
+    request.set_requestid(requestId);
+    request.set_clientid(core_->options.clientId);
+    request.set_streamrequesttypedata(kubemq::ReceiveMessage);
+    request.set_channel(channel);
+    request.set_waittimeseconds(wholeSecondsRoundedUp(waitTimeout));
+    request.set_visibilityseconds(static_cast<int>(visibility.count()));
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::seconds(std::max(request.waittimeseconds(), 1)) +
+                          core_->options.pollGrace;
+    auto answer = session->call(std::move(request), deadline, epoch, what);
+    const auto arrived = std::chrono::steady_clock::now();
+    if (!answer.ok()) {
+        return answer.error();
+    }
+    if (answer->iserror()) {
+        // Error 138 (nothing within the wait) ends the stream: an empty poll.
+        const bool nothing = answer->error().starts_with("Error 138");
+        return Error{nothing ? ErrorCategory::Timeout : ErrorCategory::ServerError,
+                     answer->error(), 0};
+    }
+    if (!answer->has_message()) {
+        return Error{ErrorCategory::ServerError, "v1 receive: the answer carries no message", 0};
+    }
+    return StreamMessage(std::move(session), detail::fromProto(answer->message()),
+                         std::move(requestId), arrived + visibility);
 }
 
 namespace {

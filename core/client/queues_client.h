@@ -15,6 +15,7 @@
 #include "client/received_batch.h"
 #include "client/result.h"
 #include "client/server_info.h"
+#include "client/stream_message.h"
 
 namespace qs::client {
 
@@ -33,6 +34,8 @@ struct ClientCore;
 //   server runs a stream's requests one at a time, so concurrent receive()
 //   calls on one client are served one after another. Use one client per
 //   consumer for parallel consumption.
+// - Each v1 receive (receiveStreamMessage) is a stream of its own: they run
+//   in parallel, and apart from the downstream receives.
 // - cancel(), shutdown() and abandon() may be called from any thread while
 //   another thread is blocked in a call; that call then returns promptly
 //   (Cancelled) instead of waiting out its poll.
@@ -79,6 +82,22 @@ public:
     Result<ReceivedBatch> receive(const std::string& channel, int maxMessages,
                                   std::chrono::milliseconds waitTimeout, bool autoAck = false);
 
+    // --- v1 stream receive (StreamQueueMessage, spec §2.11) --------------------
+    // Opens a StreamQueueMessage stream of its own and waits for ONE message;
+    // the server then hides it from others for `visibility` unless it is
+    // settled or extended first (see StreamMessage). waitTimeout travels in
+    // whole seconds, rounded up (0 = the server's 1 s); visibility 1..43200 s.
+    // Checks: channel valid, waitTimeout 0..3600 s, visibility in range.
+    // Errors: Timeout when no message came within the wait (grpcCode 0 and the
+    // server's text, "Error 138: no new message in queue, wait time expired";
+    // a Timeout with DEADLINE_EXCEEDED means no answer at all); ServerError for
+    // another in-band error; Cancelled on cancel()/abandon()/shutdown();
+    // Unavailable if the server cannot be reached. Any number of these may be
+    // open at once on one client (each is its own stream), from any threads.
+    Result<StreamMessage> receiveStreamMessage(const std::string& channel,
+                                               std::chrono::milliseconds waitTimeout,
+                                               std::chrono::seconds visibility);
+
     // --- unary receive (ReceiveQueueMessages) ---------------------------------
     // waitTimeout travels in whole seconds (rounded up; 0 = server default 1 s).
     // peek leaves the messages in the queue; pull removes them.
@@ -122,7 +141,8 @@ public:
     // --- cancellation and crash simulation ---------------------------------
     // Interrupts every call in flight right now (they return Cancelled; a
     // pending receive's stream is cancelled, so messages held unsettled on it
-    // go back to the queue). Later calls work normally.
+    // go back to the queue; a StreamMessage still held is rejected by the
+    // server, receive count + 1). Later calls work normally.
     void cancel();
     // cancel() and refuse every later call (Cancelled). Idempotent. When no
     // receive is waiting, the downstream stream is first half-closed and the

@@ -2,6 +2,20 @@
 
 namespace qs::client::detail {
 
+namespace {
+// The id an answer names: RefRequestID on the v2 streams; the v1 stream
+// echoes the request's own RequestID (spec §2.11).
+const std::string& answerIdOf(const kubemq::QueuesDownstreamResponse& response) {
+    return response.refrequestid();
+}
+const std::string& answerIdOf(const kubemq::QueuesUpstreamResponse& response) {
+    return response.refrequestid();
+}
+const std::string& answerIdOf(const kubemq::StreamQueueMessagesResponse& response) {
+    return response.requestid();
+}
+}  // namespace
+
 template <typename Request, typename Response>
 RequestStream<Request, Response>::RequestStream(ClientCore& core, Open open,
                                                 UnmatchedHandler unmatched)
@@ -143,7 +157,7 @@ template <typename Request, typename Response>
 void RequestStream<Request, Response>::dispatch(Response& response) {
     {
         std::lock_guard lock(mutex_);
-        auto pending = pending_.find(response.refrequestid());
+        auto pending = pending_.find(answerIdOf(response));
         if (pending != pending_.end() && !pending->second) {
             pending->second.emplace().Swap(&response);
             answered_ = true;
@@ -163,5 +177,7 @@ StreamState RequestStream<Request, Response>::stateLocked() const {
 
 template class RequestStream<kubemq::QueuesDownstreamRequest, kubemq::QueuesDownstreamResponse>;
 template class RequestStream<kubemq::QueuesUpstreamRequest, kubemq::QueuesUpstreamResponse>;
+template class RequestStream<kubemq::StreamQueueMessagesRequest,
+                             kubemq::StreamQueueMessagesResponse>;
 
 }  // namespace qs::client::detail

@@ -1,7 +1,8 @@
 #pragma once
 
-// Private: one bidirectional KubeMQ stream (QueuesDownstream or QueuesUpstream)
-// whose requests carry a RequestID and whose answers name it in RefRequestID.
+// Private: one bidirectional KubeMQ stream (QueuesDownstream, QueuesUpstream or
+// the v1 StreamQueueMessage) whose requests carry a RequestID and whose answers
+// name it (RefRequestID on the v2 streams, RequestID echoed on the v1 stream).
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
@@ -109,9 +110,13 @@ private:
 using DownstreamStream =
     RequestStream<kubemq::QueuesDownstreamRequest, kubemq::QueuesDownstreamResponse>;
 using UpstreamStream = RequestStream<kubemq::QueuesUpstreamRequest, kubemq::QueuesUpstreamResponse>;
+using MessageStream =
+    RequestStream<kubemq::StreamQueueMessagesRequest, kubemq::StreamQueueMessagesResponse>;
 
 extern template class RequestStream<kubemq::QueuesDownstreamRequest,
                                     kubemq::QueuesDownstreamResponse>;
 extern template class RequestStream<kubemq::QueuesUpstreamRequest, kubemq::QueuesUpstreamResponse>;
+extern template class RequestStream<kubemq::StreamQueueMessagesRequest,
+                                    kubemq::StreamQueueMessagesResponse>;
 
 }  // namespace qs::client::detail

@@ -10,7 +10,7 @@ namespace {
 constexpr std::array<std::string_view, static_cast<std::size_t>(ConfigSetting::Count)> kNames = {
     "batch",          "waitMs",         "autoAck",   "work",   "failureRate",
     "onFailure",      "requeueChannel", "crashRate", "settle", "maxPolls",
-    "restartDelayMs", "workers",        "slowdown"};
+    "restartDelayMs", "workers",        "slowdown",  "consume", "visibilitySeconds"};
 
 // Where the next " name=" of a known setting starts in `text` at or after `from`.
 std::size_t nextSettingStart(std::string_view text, std::size_t from) {

@@ -14,8 +14,10 @@
 // here, so no view parses "batch=5" text of its own. Pure functions, any thread.
 namespace qs {
 
-// Every setting a run can change while it runs. The first eleven are the fields
-// of a worker's configuration, in the order workers::ConfigField lists them.
+// Every setting a run can change while it runs. The first eleven and the last
+// two are the fields of a worker's configuration, in the order
+// workers::ConfigField lists them (Consume and VisibilitySeconds came later, and
+// new settings go at the end so recorded bits keep their meaning).
 enum class ConfigSetting : std::uint8_t {
     BatchSize,
     WaitMs,
@@ -30,6 +32,8 @@ enum class ConfigSetting : std::uint8_t {
     RestartDelayMs,
     Workers,   // the pool's worker count
     Slowdown,  // one worker's work-time factor
+    Consume,            // how a worker receives: downstream (v2) or the v1 stream
+    VisibilitySeconds,  // a v1-stream worker's visibility timeout
     Count
 };
 

@@ -78,6 +78,8 @@ std::string_view toString(EventKind kind) {
             return "channel-purged";
         case EventKind::MessageRedriven:
             return "message-redriven";
+        case EventKind::VisibilityExpired:
+            return "visibility-expired";
     }
     return "unknown";
 }

@@ -29,7 +29,9 @@ enum class EventKind : std::uint8_t {
     // Worker / client view
     PollStarted,      // value = max messages; detail = wait timeout ms
     PollReturned,     // value = messages received; count2 = waited ms
-    MessageAssigned,  // a message handed to a worker (sequence, receive count)
+    MessageAssigned,  // a message handed to a worker (sequence, receive count); from a v1-stream
+                      // worker value = its visibility timeout in ms, so the deadline is
+                      // timeNs + value ms (a duration survives a recording's time origin)
     Redelivered,      // a hand-out of a MessageID handed out before (by identity): from the
                       // worker (source Worker) or derived by the ledger (source Pool);
                       // value = nth hand-out, detail = previous worker
@@ -52,7 +54,8 @@ enum class EventKind : std::uint8_t {
     BrokerReleased,   // delayed message released into its channel
     BrokerDelivered,  // handed to client `actor` in transaction `transaction`
     BrokerAcked,
-    BrokerNacked,    // re-enqueued at the tail as a new copy (new sequence in count2)
+    BrokerNacked,    // re-enqueued at the tail as a new copy (new sequence in count2);
+                     // detail = why when it was not a client's reject ("visibility expired")
     BrokerRequeued,  // copied to another channel (detail = destination)
     BrokerReturned,  // unsettled message returned to the queue unchanged (stream end / close)
     BrokerExpired,
@@ -78,6 +81,10 @@ enum class EventKind : std::uint8_t {
     // MessageID now waits in `channel`; detail = the channel it came from
     // (a dead-letter queue); actor = the redrive's client (source Client)
     MessageRedriven,
+    // Worker view of the v1 stream
+    VisibilityExpired,  // a v1-stream worker's settlement failed because the message's
+                        // visibility timer ran out first: the broker took it back (tail,
+                        // receive count + 1); message fields; detail = the server's error
 };
 
 struct Event {
@@ -103,6 +110,10 @@ struct Event {
 // and the stream's cost followed it; docs/benchmarks.md).
 static_assert(sizeof(Event) == 160);
 
+// BrokerNacked's detail when the v1 stream's visibility timer, not a client,
+// sent the message back (the ledger reads it: DeliveryRecord::visibilityExpired).
+inline constexpr std::string_view kNackReasonVisibilityExpired = "visibility expired";
+
 std::string_view toString(EventKind kind);
 std::string_view toString(EventSource source);
 
@@ -111,7 +122,7 @@ std::optional<EventKind> eventKindFromString(std::string_view name);
 std::optional<EventSource> eventSourceFromString(std::string_view name);
 
 // EventKind values are contiguous from 0 to this one (lets parsers and legends iterate them).
-inline constexpr EventKind kLastEventKind = EventKind::MessageRedriven;
+inline constexpr EventKind kLastEventKind = EventKind::VisibilityExpired;
 // EventSource values are contiguous from 0 to this one.
 inline constexpr EventSource kLastEventSource = EventSource::Client;
 

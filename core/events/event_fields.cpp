@@ -42,7 +42,11 @@ EventFieldNames eventFieldNames(EventKind kind) {
         case EventKind::BrokerDelayed:
             return {"delay_seconds", {}, {}};
         case EventKind::BrokerNacked:
-            return {{}, "new_sequence", {}};
+            return {{}, "new_sequence", "reason"};
+        case EventKind::MessageAssigned:
+            return {"visibility_ms", {}, {}};
+        case EventKind::VisibilityExpired:
+            return {{}, {}, "error"};
         case EventKind::BrokerDeadLettered:
             return {{}, {}, "dead_letter_channel"};
         case EventKind::BrokerClientConnected:
@@ -56,7 +60,6 @@ EventFieldNames eventFieldNames(EventKind kind) {
             return {"messages", {}, {}};
         case EventKind::MessageRedriven:
             return {{}, {}, "from_channel"};
-        case EventKind::MessageAssigned:
         case EventKind::WorkerStarted:
         case EventKind::WorkerPaused:
         case EventKind::WorkerResumed:

@@ -64,6 +64,7 @@ bool isMessageKind(EventKind kind) {
         case EventKind::BrokerPeeked:
         case EventKind::BrokerPurged:
         case EventKind::MessageRedriven:
+        case EventKind::VisibilityExpired:
             return true;
         default:
             return false;
@@ -393,7 +394,7 @@ void Ledger::learnSupersededOutcome(DeliveryRecord& d, DeliveryOutcome outcome, 
         --w->stats.returned;
     }
     if (outcome == DeliveryOutcome::Rejected) {
-        ++w->stats.rejected;
+        ++(d.visibilityExpired ? w->stats.visibilityExpired : w->stats.rejected);
     } else {
         ++w->stats.requeued;
     }
@@ -424,7 +425,7 @@ bool Ledger::settle(MessageRecord& rec, DeliveryRecord& d, DeliveryOutcome outco
                     ++w->stats.acksLost;
                     ++summary_.acksLost;
                 }
-            } else if (outcome == DeliveryOutcome::Rejected) {
+            } else if (outcome == DeliveryOutcome::Rejected && !d.visibilityExpired) {
                 ++w->stats.rejected;
             } else if (outcome == DeliveryOutcome::Requeued) {
                 ++w->stats.requeued;
@@ -435,9 +436,9 @@ bool Ledger::settle(MessageRecord& rec, DeliveryRecord& d, DeliveryOutcome outco
 
     closeDelivery(rec, d, outcome, e.timeNs);
     if (w != nullptr) {
-        const bool settledByWorker = outcome == DeliveryOutcome::Acked ||
-                                     outcome == DeliveryOutcome::Rejected ||
-                                     outcome == DeliveryOutcome::Requeued;
+        const bool settledByWorker =
+            outcome == DeliveryOutcome::Acked || outcome == DeliveryOutcome::Requeued ||
+            (outcome == DeliveryOutcome::Rejected && !d.visibilityExpired);
         if (settledByWorker && d.assignedNs != 0) {
             const std::int64_t latency = e.timeNs - d.assignedNs;
             w->settle.add(latency);
@@ -453,7 +454,7 @@ bool Ledger::settle(MessageRecord& rec, DeliveryRecord& d, DeliveryOutcome outco
                 }
                 break;
             case DeliveryOutcome::Rejected:
-                ++w->stats.rejected;
+                ++(d.visibilityExpired ? w->stats.visibilityExpired : w->stats.rejected);
                 break;
             case DeliveryOutcome::Requeued:
                 ++w->stats.requeued;
@@ -586,6 +587,15 @@ void Ledger::applyMessageEvent(const Event& e) {
             settle(rec, d, outcome, e);
             break;
         }
+        case EventKind::VisibilityExpired: {
+            // The worker's late ack failed: its hand-out went back with receive
+            // count + 1 (a server without an observer tells nothing else).
+            DeliveryRecord& d = clientDelivery(rec, e, Match::Settlement);
+            d.clientSettled = true;
+            d.visibilityExpired = true;
+            settle(rec, d, DeliveryOutcome::Rejected, e);
+            break;
+        }
         case EventKind::BrokerAcked: {
             DeliveryRecord* d = findDelivery(rec, e, Side::Broker, Match::Settlement);
             if (d == nullptr) {
@@ -611,6 +621,8 @@ void Ledger::applyMessageEvent(const Event& e) {
             const bool nack = e.kind == EventKind::BrokerNacked;
             if (DeliveryRecord* d = findDelivery(rec, e, Side::Broker, Match::Settlement)) {
                 d->brokerSettled = true;
+                if (nack && e.detail == kNackReasonVisibilityExpired)
+                    d->visibilityExpired = true;
                 settle(rec, *d, nack ? DeliveryOutcome::Rejected : DeliveryOutcome::Requeued, e);
             } else {
                 ++summary_.unmatchedBrokerEvents;

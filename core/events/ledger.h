@@ -66,6 +66,11 @@ struct DeliveryRecord {
     bool redelivery = false;     // the message had been handed out before
     bool ackLost = false;        // the worker acked, yet the broker returned / re-sent this copy
     bool workerCrashed = false;  // ended because its worker crashed
+    // Ended by the v1 stream's visibility timer, not by its worker: the broker
+    // took it back (tail, receive count + 1); the outcome reads Rejected.
+    // Known from the broker's BrokerNacked (reason) or the worker's own
+    // VisibilityExpired (its late ack failed), whichever comes first.
+    bool visibilityExpired = false;
     bool seenByClient = false;   // reported by the worker (MessageAssigned...)
     bool seenByBroker = false;   // reported by the broker observer (BrokerDelivered...)
     bool clientSettled = false;
@@ -108,6 +113,9 @@ struct WorkerStats {
     std::uint64_t requeued = 0;
     std::uint64_t returned = 0;   // its deliveries that went back unsettled
     std::uint64_t acksLost = 0;   // its acks that did not take effect
+    // Its v1 hand-outs whose visibility ran out before it settled them (the
+    // broker took them back): not counted as rejects it sent.
+    std::uint64_t visibilityExpired = 0;
     std::uint64_t processed = 0;  // WorkFinished
     std::uint64_t crashes = 0;
     std::uint64_t reconnects = 0;

@@ -481,6 +481,7 @@ std::string measureWords(std::string_view name) {
         {"ackedUnprocessed", "tasks acked yet never processed"},
         {"acksLost", "acks lost"},
         {"redriven", "tasks moved back by a redrive"},
+        {"visibilityExpired", "tasks taken back when their visibility ran out"},
         {"movedElsewhere", "tasks moved to another channel"},
         {"slowestHandOutSeconds", "slowest hand-out (seconds)"},
         {"deadLettered", "dead-lettered"},

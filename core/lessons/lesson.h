@@ -84,7 +84,6 @@ struct LessonStep {
 // Something a lesson needs that a broker or this build may not have.
 enum class Need {
     ChannelManagement,  // create / list / delete channels (KubeMQ v2.4.0 does not serve it)
-    V1Stream,           // workers on the v1 StreamQueueMessage stream (visibility timeout)
 };
 
 // The most workers `run` has at once: its groups, or a "scale" action's count.

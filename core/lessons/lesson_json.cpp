@@ -308,13 +308,19 @@ Lesson lesson(const json& root) {
     if (root.contains("needs")) {
         const json& needs = root["needs"];
         if (!needs.is_array()) {
-            fail("needs", "must be an array (channel-management, v1-stream)");
+            fail("needs", "must be an array (channel-management)");
         }
         for (std::size_t i = 0; i < needs.size(); ++i) {
             Need n{};
             const std::string name = text(needs[i], at("needs", i));
+            if (name == "v1-stream") {
+                fail(at("needs", i),
+                     "'v1-stream' is no longer a need: the workers consume through the v1 stream "
+                     "(\"consume\": \"v1\") on the embedded broker and KubeMQ v2.4.0 alike; "
+                     "remove it");
+            }
             if (!parseNeed(name, &n)) {
-                fail(at("needs", i), "'" + name + "' is not one of channel-management, v1-stream");
+                fail(at("needs", i), "'" + name + "' is not one of channel-management");
             }
             l.needs.push_back(n);
         }
@@ -345,14 +351,12 @@ std::string_view needName(Need need) {
     switch (need) {
         case Need::ChannelManagement:
             return "channel-management";
-        case Need::V1Stream:
-            return "v1-stream";
     }
     return "channel-management";
 }
 
 bool parseNeed(std::string_view text, Need* out) {
-    for (Need n : {Need::ChannelManagement, Need::V1Stream}) {
+    for (Need n : {Need::ChannelManagement}) {
         if (needName(n) == text) {
             *out = n;
             return true;

@@ -22,7 +22,8 @@ bool parseLessonJson(std::string_view text, Lesson* out, std::string* error);
 // lesson's name is the file name without ".json".
 bool loadLessonFile(const std::string& path, Lesson* out, std::string* error);
 
-// The "needs" names of the schema: "channel-management", "v1-stream".
+// The "needs" names of the schema: "channel-management" ("v1-stream" was one
+// until the workers could consume through the v1 stream; it is refused, saying so).
 std::string_view needName(Need need);
 bool parseNeed(std::string_view text, Need* out);
 

@@ -132,10 +132,6 @@ int LessonReport::exitCode() const {
 std::string unavailableReason(const Lesson& lesson, const PlayOptions& options) {
     for (Need need : lesson.needs) {
         switch (need) {
-            case Need::V1Stream:
-                return "it needs workers that consume through the v1 stream "
-                       "(StreamQueueMessage, with its visibility timeout); Queuescope's workers "
-                       "use the downstream (v2) API only, so it cannot be played yet";
             case Need::ChannelManagement:
                 if (std::string why = channelManagementMissing(options); !why.empty()) {
                     return why;

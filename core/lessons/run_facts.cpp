@@ -47,7 +47,7 @@ const std::vector<std::string_view> kRunMeasures = {"sent",
 
 const std::vector<std::string_view> kWorkerCounters = {
     "received",  "redelivered", "acked", "rejected",   "requeued",   "returned", "acksLost",
-    "processed", "crashes",     "polls", "emptyPolls", "reconnects", "errors"};
+    "processed", "crashes",     "polls", "emptyPolls", "reconnects", "errors", "visibilityExpired"};
 
 std::uint64_t counter(const WorkerStats& w, std::string_view name) {
     if (name == "received")
@@ -74,6 +74,8 @@ std::uint64_t counter(const WorkerStats& w, std::string_view name) {
         return w.emptyPolls;
     if (name == "reconnects")
         return w.reconnects;
+    if (name == "visibilityExpired")
+        return w.visibilityExpired;
     return w.errors;
 }
 
@@ -514,6 +516,8 @@ std::string RunFacts::describe(const Measure& m) const {
                        {"requeued", {"re-queued ", " to another channel"}},
                        {"returned", {"had ", " go back unsettled"}},
                        {"acksLost", {"sent acks for ", " that did not take effect"}},
+                       {"visibilityExpired",
+                        {"had ", " taken back when its visibility timeout ran out"}},
                        {"processed", {"processed ", ""}}};
         if (const auto it = phrases.find(m.name); it != phrases.end()) {
             return m.worker + " " + std::string(it->second.first) + plural(n, "task", "tasks") +

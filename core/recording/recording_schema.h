@@ -24,7 +24,12 @@ inline constexpr std::int32_t kApplicationId = 0x5153524E;
 // brings older events to that form (upgradeEvent).
 // Version 4 added the kind message-redriven: same tables, so older files read
 // as before; a version-3 reader refuses a version-4 file by its version.
-inline constexpr int kSchemaVersion = 4;
+// Version 5: event kind visibility-expired (37) and the settings consume and
+// visibilitySeconds (bits 13, 14 of config-changed); assigned names its value
+// (visibility_ms) and broker-nacked its detail (reason). Same tables: files of
+// versions 1-4 read as before; a version-4 reader refuses a version-5 file by
+// its version rather than by the first unknown kind.
+inline constexpr int kSchemaVersion = 5;
 inline constexpr int kOldestReadableSchema = 1;
 
 // Events per row of the event_blocks time index.

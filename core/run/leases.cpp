@@ -19,7 +19,8 @@ bool isHandOut(EventKind kind) {
 // between them. As the ledger pairs them: the first report in stream order
 // gives the time and, when it names one, the transaction. A second
 // report from the same side, or a hand-out to someone else or at another
-// receive count, belongs to an earlier hand-out and ends the walk.
+// receive count, belongs to an earlier hand-out and ends the walk. The
+// worker's report of a v1 hand-out also gives its visibility deadline.
 void fillHandOut(const Run& run, std::uint32_t index, std::uint64_t eventLimit, Lease& lease) {
     const std::vector<std::uint32_t> trail = run.messageEvents(index);
     EventKind firstSide = EventKind::TaskSent;  // the side found first (walking back)
@@ -44,6 +45,10 @@ void fillHandOut(const Run& run, std::uint32_t index, std::uint64_t eventLimit, 
         lease.receiveCount = e.receiveCount;
         if (!e.transaction.empty()) {
             lease.transaction = std::string(e.transaction.view());
+        }
+        if (e.kind == EventKind::MessageAssigned && e.value > 0) {
+            // A v1 hand-out: the worker's report carries its visibility (ms).
+            lease.visibleAgainNs = e.timeNs + e.value * 1'000'000;
         }
         if (found) {
             return;  // both reports seen

@@ -26,6 +26,11 @@ struct Lease {
     std::int64_t handedOutNs = 0;
     std::int32_t receiveCount = 0;     // as the hand-out showed it
     std::int32_t maxReceiveCount = 0;  // the run's MaxReceiveCount (0 = unknown)
+    // A v1-stream hand-out: when the broker takes the message back unless it is
+    // settled first (the worker's MessageAssigned time plus the visibility it
+    // carries); 0 = no visibility timer (the downstream API holds until the
+    // stream ends).
+    std::int64_t visibleAgainNs = 0;
 
     // A NAck of this hand-out dead-letters (or drops) the message: the broker
     // does when the count it showed has reached MaxReceiveCount (spec §2.7,
@@ -34,6 +39,10 @@ struct Lease {
     std::int64_t heldNs(std::int64_t nowNs) const {
         return handedOutNs > 0 && nowNs > handedOutNs ? nowNs - handedOutNs : 0;
     }
+    bool hasVisibilityTimer() const { return visibleAgainNs > 0; }
+    // Time left until the broker takes it back; negative once it ran out (the
+    // worker's late settlement will be refused). Only with a visibility timer.
+    std::int64_t visibleInNs(std::int64_t nowNs) const { return visibleAgainNs - nowNs; }
     bool operator==(const Lease&) const = default;
 };
 

@@ -446,6 +446,27 @@ std::vector<HeadlessOption> workerOptions() {
                  v, wl::kMaxPolls, why, "must be a whole number " + wl::kMaxPolls.bounds(),
                  [&h](int i) { allGroups(h, [i](workers::WorkerConfig& c) { c.maxPolls = i; }); });
          }},
+        {"consume", "MODE", w,
+         "downstream (default) | v1 (the v1 stream: one task per poll, with --visibility)",
+         [](HeadlessArgs& h, const std::string& v, std::string* why) {
+             workers::ConsumeMode m{};
+             if (!workers::parseConsumeMode(v, &m)) {
+                 return fail(why, "must be downstream or v1");
+             }
+             return allGroups(h, [m](workers::WorkerConfig& c) { c.consume = m; });
+         }},
+        {"visibility", "S", w,
+         "a v1 worker's visibility timeout, " + wl::kVisibilitySeconds.range() + " (default " +
+             std::to_string(wl::kVisibilitySeconds.defaultValue) + " s)",
+         [](HeadlessArgs& h, const std::string& v, std::string* why) {
+             return setInt(v, wl::kVisibilitySeconds, why,
+                           "must be a whole number " + wl::kVisibilitySeconds.bounds(),
+                           [&h](int i) {
+                               allGroups(h, [i](workers::WorkerConfig& c) {
+                                   c.visibilitySeconds = i;
+                               });
+                           });
+         }},
     };
 }
 
@@ -466,7 +487,8 @@ HeadlessOption timelineOption() {
                 "work,\n"
                 "                                failureRate, onFailure, requeueChannel, "
                 "crashRate,\n"
-                "                                settle, maxPolls, restartAfterSeconds)\n"
+                "                                settle, maxPolls, restartAfterSeconds, consume,\n"
+                "                                visibilitySeconds)\n"
                 "  --at S:redrive:FROM[:TO]      move the run's dead letters in FROM back (to "
                 "where\n"
                 "                                each came from, or to TO)\n",

@@ -62,6 +62,8 @@ workers::ConfigFields ConfigPatch::fields() const {
     mark(ConfigField::Settle, settle.has_value());
     mark(ConfigField::MaxPolls, maxPolls.has_value());
     mark(ConfigField::RestartDelayMs, restartDelayMs.has_value());
+    mark(ConfigField::Consume, consume.has_value());
+    mark(ConfigField::VisibilitySeconds, visibilitySeconds.has_value());
     return out;
 }
 
@@ -88,6 +90,10 @@ void ConfigPatch::applyTo(workers::WorkerConfig& config) const {
         config.maxPolls = *maxPolls;
     if (restartDelayMs)
         config.restartDelayMs = *restartDelayMs;
+    if (consume)
+        config.consume = *consume;
+    if (visibilitySeconds)
+        config.visibilitySeconds = *visibilitySeconds;
 }
 
 std::string ConfigPatch::describe() const {

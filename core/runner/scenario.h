@@ -48,6 +48,8 @@ struct ConfigPatch {
     std::optional<workers::SettleMode> settle;
     std::optional<int> maxPolls;
     std::optional<int> restartDelayMs;
+    std::optional<workers::ConsumeMode> consume;
+    std::optional<int> visibilitySeconds;
 
     bool empty() const;
     workers::ConfigFields fields() const;  // the fields this patch sets

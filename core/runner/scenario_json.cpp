@@ -120,9 +120,10 @@ workers::WorkProfile parseWork(const json& v, const std::string& where) {
 }
 
 // Keys a worker group and a "set" action share.
-constexpr std::array<std::string_view, 11> kConfigKeys = {
-    "batch",          "waitSeconds", "autoAck", "work",     "failureRate",        "onFailure",
-    "requeueChannel", "crashRate",   "settle",  "maxPolls", "restartAfterSeconds"};
+constexpr std::array<std::string_view, 13> kConfigKeys = {
+    "batch",          "waitSeconds", "autoAck", "work",     "failureRate",         "onFailure",
+    "requeueChannel", "crashRate",   "settle",  "maxPolls", "restartAfterSeconds", "consume",
+    "visibilitySeconds"};
 
 ConfigPatch parseConfigPatch(const json& v, const std::string& where) {
     ConfigPatch patch;
@@ -166,6 +167,14 @@ ConfigPatch parseConfigPatch(const json& v, const std::string& where) {
         const json& r = v["restartAfterSeconds"];
         patch.restartDelayMs =
             r.is_null() ? -1 : getSecondsAsMs(r, w, workers::limits::kRestartDelayMs);
+    }
+    if (v.contains("consume")) {
+        patch.consume = getEnum(v["consume"], join(where, "consume"), &workers::parseConsumeMode,
+                                "downstream, v1");
+    }
+    if (v.contains("visibilitySeconds")) {
+        patch.visibilitySeconds = getInt(v["visibilitySeconds"], join(where, "visibilitySeconds"),
+                                         workers::limits::kVisibilitySeconds);
     }
     return patch;
 }
@@ -451,6 +460,8 @@ void configToJson(const workers::WorkerConfig& c, json& j) {
     j["settle"] = std::string(toString(c.settle));
     j["maxPolls"] = c.maxPolls;
     j["restartAfterSeconds"] = c.restartDelayMs < 0 ? json() : json(msToSeconds(c.restartDelayMs));
+    j["consume"] = std::string(toString(c.consume));
+    j["visibilitySeconds"] = c.visibilitySeconds;
 }
 
 void patchToJson(const ConfigPatch& p, json& j) {
@@ -478,6 +489,10 @@ void patchToJson(const ConfigPatch& p, json& j) {
         j["restartAfterSeconds"] =
             *p.restartDelayMs < 0 ? json() : json(msToSeconds(*p.restartDelayMs));
     }
+    if (p.consume)
+        j["consume"] = std::string(toString(*p.consume));
+    if (p.visibilitySeconds)
+        j["visibilitySeconds"] = *p.visibilitySeconds;
 }
 
 }  // namespace

@@ -81,6 +81,7 @@ std::string formatSummary(const Scenario& scenario, const RunResult& r) {
         sum.polls += w.polls;
         sum.emptyPolls += w.emptyPolls;
         sum.busyNs += w.busyNs;
+        sum.visibilityExpired += w.visibilityExpired;
     }
     table.separator();
     table.add({"total", n(sum.received), n(sum.redelivered), n(sum.acked), n(sum.rejected),
@@ -111,6 +112,9 @@ std::string formatSummary(const Scenario& scenario, const RunResult& r) {
     totals.add({"  extra hand-outs", n(t.redeliveries)});
     totals.add({"processed more than once", n(t.processedMoreThanOnce)});
     totals.add({"acks lost", n(t.acksLost)});
+    if (sum.visibilityExpired > 0) {  // only runs of v1-stream workers show it
+        totals.add({"visibility ran out (v1)", n(sum.visibilityExpired)});
+    }
     totals.add({"LOST (no end state)", n(r.tasksLost)});
     totals.add({"events recorded", n(r.eventsRecorded)});
     totals.add({"events dropped", n(r.eventsDropped)});

@@ -25,13 +25,12 @@ bool roll(std::mt19937_64& rng, double probability) {
 
 }  // namespace
 
-Worker::BatchRun::BatchRun(Worker& worker, const WorkerConfig& config, client::ReceivedBatch& batch)
+Worker::BatchRun::BatchRun(Worker& worker, const WorkerConfig& config, Settlement& settlement)
     : w_(worker),
       config_(config),
-      batch_(batch),
-      messages_(batch.messages()),
+      settlement_(settlement),
       eventsOn_(worker.env_.events != nullptr && worker.env_.events->isEnabled()),
-      failed_(messages_.size(), 0) {}
+      failed_(settlement.size(), 0) {}
 
 Worker::Outcome Worker::BatchRun::run() {
     // Whatever path leaves the batch, staged events reach the stream.
@@ -62,11 +61,11 @@ Worker::Outcome Worker::BatchRun::run() {
 }
 
 void Worker::BatchRun::admit() {
-    items_.reserve(messages_.size());
+    items_.reserve(settlement_.size());
     std::uint64_t redelivered = 0;
     const std::int64_t receivedNs = eventsOn_ ? monotonicNanos() : 0;  // one hand-out, one time
-    for (const client::ReceivedMessage& rm : messages_) {
-        const client::QueueMessage& m = rm.message();
+    for (std::size_t i = 0; i < settlement_.size(); ++i) {
+        const client::QueueMessage& m = settlement_.message(i);
         BatchItem item;
         item.messageId = m.id;
         item.sequence = m.attributes.sequence;
@@ -89,7 +88,8 @@ void Worker::BatchRun::admit() {
             e.messageId = m.id;
             e.sequence = item.sequence;
             e.receiveCount = item.receiveCount;
-            e.transaction = batch_.transactionId();
+            e.transaction = settlement_.transactionId();
+            e.value = settlement_.visibilityMs();  // the deadline is timeNs + this
             if (previous || config_.autoAck) {
                 stageAfterAssigned(e, previous, config_.autoAck);
             }
@@ -191,10 +191,11 @@ Worker::Outcome Worker::BatchRun::settleAfterWork(std::size_t i) {
 Worker::Outcome Worker::BatchRun::settleFailed(std::size_t i) {
     w_.flushEvents();
     const bool requeue = !items_[i].poison && config_.onFailure == FailureAction::Requeue;
-    client::ReceivedMessage& rm = messages_[i];
-    client::Result<void> settled = requeue ? rm.requeue(config_.requeueChannel) : rm.reject();
+    client::Result<void> settled = requeue ? settlement_.requeue(i, config_.requeueChannel)
+                                           : settlement_.reject(i);
     if (!settled.ok()) {
-        return w_.afterFailedSettle(settled.error(), "settle failed");
+        return settlementFailed(settled.error(), std::span<const std::size_t>(&i, 1),
+                                "settle failed");
     }
     setStatus(i, requeue ? ItemStatus::Requeued : ItemStatus::Rejected);
     if (eventsOn_) {
@@ -221,18 +222,20 @@ Worker::Outcome Worker::BatchRun::settleBatchAtEnd() {
         return Outcome::Continue;
     }
     w_.flushEvents();
-    client::Result<void> settled = batch_.ackAll();
-    if (!settled.ok()) {
-        return w_.afterFailedSettle(settled.error(), "ack all failed");
-    }
     std::vector<std::size_t> acked;
-    const std::int64_t settledNs = eventsOn_ ? monotonicNanos() : 0;
     for (std::size_t i = 0; i < items_.size(); ++i) {
         if (!failed_[i]) {
             acked.push_back(i);
-            if (eventsOn_) {
-                stageMessage(EventKind::Acked, i, settledNs);
-            }
+        }
+    }
+    client::Result<void> settled = settlement_.ackAll();
+    if (!settled.ok()) {
+        return settlementFailed(settled.error(), acked, "ack all failed");
+    }
+    if (eventsOn_) {
+        const std::int64_t settledNs = monotonicNanos();
+        for (std::size_t i : acked) {
+            stageMessage(EventKind::Acked, i, settledNs);
         }
     }
     setStatuses(acked, ItemStatus::Acked);
@@ -250,15 +253,11 @@ Worker::Outcome Worker::BatchRun::flushAcks() {
         return Outcome::Continue;
     }
     w_.flushEvents();  // the work events precede the settlement on the timeline
-    pendingSequences_.clear();
-    for (std::size_t i : pendingAcks_) {
-        pendingSequences_.push_back(items_[i].sequence);
-    }
-    client::Result<void> settled = pendingAcks_.size() == 1 ? messages_[pendingAcks_.front()].ack()
-                                                            : batch_.ackRange(pendingSequences_);
+    client::Result<void> settled = settlement_.ack(pendingAcks_);
     if (!settled.ok()) {
+        const std::vector<std::size_t> failed = std::move(pendingAcks_);
         pendingAcks_.clear();
-        return w_.afterFailedSettle(settled.error(), "settle failed");
+        return settlementFailed(settled.error(), failed, "settle failed");
     }
     setStatuses(pendingAcks_, ItemStatus::Acked);
     forgetSettled(pendingAcks_);
@@ -269,6 +268,22 @@ Worker::Outcome Worker::BatchRun::flushAcks() {
         }
     }
     pendingAcks_.clear();
+    return Outcome::Continue;
+}
+
+Worker::Outcome Worker::BatchRun::settlementFailed(const client::Error& error,
+                                                   std::span<const std::size_t> which,
+                                                   const char* what) {
+    if (error.category != client::ErrorCategory::VisibilityExpired) {
+        return w_.afterFailedSettle(error, what);
+    }
+    setStatuses(which, ItemStatus::VisibilityExpired);
+    if (eventsOn_) {
+        const std::int64_t failedNs = monotonicNanos();
+        for (std::size_t i : which) {
+            stageMessage(EventKind::VisibilityExpired, i, failedNs).detail = error.message;
+        }
+    }
     return Outcome::Continue;
 }
 
@@ -305,6 +320,7 @@ void Worker::BatchRun::stageAfterAssigned(const Event& assignedRef,
     if (autoAcked) {
         Event a = assigned;
         a.kind = EventKind::Acked;
+        a.value = 0;
         a.detail = "auto-ack";
         w_.stage(std::move(a));
     }
@@ -315,7 +331,7 @@ Event& Worker::BatchRun::stageMessage(EventKind kind, std::size_t i, std::int64_
     e.messageId = items_[i].messageId;
     e.sequence = items_[i].sequence;
     e.receiveCount = items_[i].receiveCount;
-    e.transaction = batch_.transactionId();
+    e.transaction = settlement_.transactionId();
     return e;
 }
 
@@ -336,6 +352,9 @@ void Worker::BatchRun::setStatuses(std::span<const std::size_t> which, ItemStatu
                 break;
             case ItemStatus::Requeued:
                 ++w_.snap_.counters.requeued;
+                break;
+            case ItemStatus::VisibilityExpired:
+                ++w_.snap_.counters.visibilityExpired;
                 break;
             default:
                 break;

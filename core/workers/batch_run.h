@@ -6,19 +6,22 @@
 #include <span>
 #include <vector>
 
-#include "client/received_batch.h"
+#include "client/error.h"
 #include "workers/delivery_registry.h"
+#include "workers/settlement.h"
 #include "workers/worker.h"
 
 // The processing of one received batch by one worker: admit it (hand-out
 // events, the snapshot), do each message's work, settle it the way the
-// configuration says, and finish the batch. Internal to the worker library:
-// a Worker makes one per batch on its own thread and drops it at the end.
+// configuration says, and finish the batch. How a settlement goes on the wire
+// is the Settlement's (one strategy per consume mode: a downstream batch, or
+// the one message of a v1 stream). Internal to the worker library: a Worker
+// makes one per batch on its own thread and drops it at the end.
 namespace qs::workers {
 
 class Worker::BatchRun {
 public:
-    BatchRun(Worker& worker, const WorkerConfig& config, client::ReceivedBatch& batch);
+    BatchRun(Worker& worker, const WorkerConfig& config, Settlement& settlement);
     BatchRun(const BatchRun&) = delete;
     BatchRun& operator=(const BatchRun&) = delete;
 
@@ -37,6 +40,12 @@ private:
     Outcome settleBatchAtEnd();
     // The acks due in mode "each": one Ack, or one AckRange for several.
     Outcome flushAcks();
+    // A settlement of these messages failed on the wire. Their visibility
+    // timer had run out (v1): reported per message as VisibilityExpired, not
+    // a success, and the worker carries on; anything else: the worker's
+    // usual handling of a failed settlement.
+    Outcome settlementFailed(const client::Error& error, std::span<const std::size_t> which,
+                             const char* what);
     Outcome leave(Outcome why);
     void markIdle();
 
@@ -51,13 +60,11 @@ private:
 
     Worker& w_;
     const WorkerConfig& config_;
-    client::ReceivedBatch& batch_;
-    std::vector<client::ReceivedMessage>& messages_;
+    Settlement& settlement_;
     const bool eventsOn_;
     std::vector<BatchItem> items_;
     std::vector<char> failed_;
     std::vector<std::size_t> pendingAcks_;  // mode "each": acks not yet written
-    std::vector<std::uint64_t> pendingSequences_;
 };
 
 }  // namespace qs::workers

@@ -20,6 +20,12 @@ inline constexpr Limit<int> kBatchSize{"batch size", 1, protocol::kMaxNumberOfMe
 inline constexpr Limit<int> kWaitMs{"wait timeout", 0, protocol::kWaitTimeSeconds.max * 1000, 1000,
                                     "ms"};
 
+// A v1-stream worker's visibility timeout: how long the broker hides a
+// message it handed out before taking it back. The protocol's range without
+// its 0 (= the server's 60 s), which a worker never sends.
+inline constexpr Limit<int> kVisibilitySeconds{"visibility timeout", 1,
+                                               protocol::kVisibilitySeconds.max, 30, "s"};
+
 // Simulated work per message. 24 h, the cap of every duration in a scenario,
 // also keeps the duration's nanoseconds far inside 64 bits.
 inline constexpr Limit<double> kWorkMs{"work duration", 0.0, 86'400'000.0, 100.0, "ms"};

@@ -21,7 +21,8 @@ constexpr std::chrono::milliseconds kErrorBackoff{250};
 
 bool isSettledStatus(ItemStatus s) {
     return s == ItemStatus::Acked || s == ItemStatus::Rejected || s == ItemStatus::Requeued ||
-           s == ItemStatus::AutoAcked || s == ItemStatus::Abandoned;
+           s == ItemStatus::AutoAcked || s == ItemStatus::Abandoned ||
+           s == ItemStatus::VisibilityExpired;
 }
 
 }  // namespace
@@ -436,62 +437,97 @@ Worker::Outcome Worker::pollOnce(const WorkerConfig& config) {
         snap_.transaction.clear();
         snap_.currentIndex = -1;
     }
+    const bool v1 = config.consume == ConsumeMode::V1Stream;
     {
         Event e = makeEvent(EventKind::PollStarted);
-        e.value = config.batchSize;
+        e.value = v1 ? 1 : config.batchSize;
         e.count2 = config.waitMs;
         emit(std::move(e));
     }
+    return v1 ? pollStreamMessage(config) : pollDownstream(config);
+}
+
+Worker::Outcome Worker::pollDownstream(const WorkerConfig& config) {
     const auto started = Clock::now();
     auto result = client_->receive(env_.channel, config.batchSize,
                                    std::chrono::milliseconds(config.waitMs), config.autoAck);
-    const auto waitedMs =
-        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started).count();
     if (!result.ok()) {
-        if (stopRequested_.load()) {
-            return Outcome::Stop;
-        }
-        if (crashRequested_.load()) {
-            return Outcome::Crash;
-        }
-        const client::Error& error = result.error();
-        if (error.category == client::ErrorCategory::Cancelled && pauseRequested_.load()) {
-            setState(WorkerState::Idle);
-            return Outcome::Continue;
-        }
-        if (error.willBeRedelivered()) {
-            heldUnsettled_ = 0;
-        }
-        recordError("receive failed: " + error.describe());
-        setState(WorkerState::Waiting);
-        return interruptibleSleep(kErrorBackoff) && stopRequested_.load() ? Outcome::Stop
-                                                                          : Outcome::Continue;
+        return afterFailedReceive(result.error());
     }
     client::ReceivedBatch& batch = result.value();
-    {
-        Event e = makeEvent(EventKind::PollReturned);
-        e.value = static_cast<std::int64_t>(batch.size());
-        e.count2 = waitedMs;
-        e.transaction = batch.transactionId();
-        emit(std::move(e));
-    }
-    {
-        std::lock_guard lock(snapshotMutex_);
-        ++snap_.counters.polls;
-        if (batch.empty()) {
-            ++snap_.counters.emptyPolls;
-        }
-        snap_.transaction = batch.transactionId();
-    }
+    notePollReturned(batch.size(), started, batch.transactionId());
     if (batch.empty()) {
         setState(WorkerState::Idle);
         return Outcome::Continue;
     }
-    return processBatch(config, batch);
+    DownstreamSettlement settlement(batch);
+    return processBatch(config, settlement);
 }
 
-Worker::Outcome Worker::processBatch(const WorkerConfig& config, client::ReceivedBatch& batch) {
-    return BatchRun(*this, config, batch).run();
+// The v1 stream: one message per stream, hidden from the others for the
+// visibility timeout; the settlement goes back on the same stream.
+Worker::Outcome Worker::pollStreamMessage(const WorkerConfig& config) {
+    const auto started = Clock::now();
+    auto result =
+        client_->receiveStreamMessage(env_.channel, std::chrono::milliseconds(config.waitMs),
+                                      std::chrono::seconds(config.visibilitySeconds));
+    if (!result.ok()) {
+        const client::Error& error = result.error();
+        // The server's "nothing within the wait" (grpcCode 0): an empty poll.
+        if (error.category == client::ErrorCategory::Timeout && error.grpcCode == 0) {
+            notePollReturned(0, started, {});
+            setState(WorkerState::Idle);
+            return Outcome::Continue;
+        }
+        return afterFailedReceive(error);
+    }
+    client::StreamMessage& message = result.value();
+    notePollReturned(1, started, message.receiveRequestId());
+    StreamMessageSettlement settlement(message, config.visibilitySeconds);
+    return processBatch(config, settlement);
+}
+
+void Worker::notePollReturned(std::size_t received, Clock::time_point started,
+                              const std::string& transaction) {
+    const auto waitedMs =
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started).count();
+    {
+        Event e = makeEvent(EventKind::PollReturned);
+        e.value = static_cast<std::int64_t>(received);
+        e.count2 = waitedMs;
+        e.transaction = transaction;
+        emit(std::move(e));
+    }
+    std::lock_guard lock(snapshotMutex_);
+    ++snap_.counters.polls;
+    if (received == 0) {
+        ++snap_.counters.emptyPolls;
+    }
+    snap_.transaction = transaction;
+}
+
+Worker::Outcome Worker::afterFailedReceive(const client::Error& error) {
+    if (stopRequested_.load()) {
+        return Outcome::Stop;
+    }
+    if (crashRequested_.load()) {
+        return Outcome::Crash;
+    }
+    if (error.category == client::ErrorCategory::Cancelled && pauseRequested_.load()) {
+        setState(WorkerState::Idle);
+        return Outcome::Continue;
+    }
+    if (error.willBeRedelivered()) {
+        heldUnsettled_ = 0;
+    }
+    recordError("receive failed: " + error.describe());
+    setState(WorkerState::Waiting);
+    return interruptibleSleep(kErrorBackoff) && stopRequested_.load() ? Outcome::Stop
+                                                                      : Outcome::Continue;
+}
+
+Worker::Outcome Worker::processBatch(const WorkerConfig& config, Settlement& settlement) {
+    return BatchRun(*this, config, settlement).run();
 }
 
 }  // namespace qs::workers

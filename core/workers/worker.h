@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -22,12 +23,12 @@ class EventStream;
 
 namespace qs::client {
 class QueuesClient;
-class ReceivedBatch;
 }  // namespace qs::client
 
 namespace qs::workers {
 
 class DeliveryRegistry;
+class Settlement;
 
 // What every worker of a pool shares. Pointers are not owned and must outlive
 // the workers; null events / deliveries = not recorded.
@@ -109,8 +110,15 @@ private:
     bool handlePause();  // false = stop requested while paused
     bool handleCrash();  // false = stop requested while crashed
     void abandonHeld(const char* why, WorkerState nextState);
+    // One poll by the configured consume mode, then the processing of what it
+    // brought: a downstream batch, or one message of the v1 stream.
     Outcome pollOnce(const WorkerConfig& config);
-    Outcome processBatch(const WorkerConfig& config, client::ReceivedBatch& batch);  // BatchRun
+    Outcome pollDownstream(const WorkerConfig& config);
+    Outcome pollStreamMessage(const WorkerConfig& config);
+    void notePollReturned(std::size_t received, std::chrono::steady_clock::time_point started,
+                          const std::string& transaction);
+    Outcome afterFailedReceive(const client::Error& error);
+    Outcome processBatch(const WorkerConfig& config, Settlement& settlement);  // BatchRun
     Outcome afterFailedSettle(const client::Error& error, const std::string& what);
     void recordError(const std::string& what);
     void dropConnection();

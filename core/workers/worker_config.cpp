@@ -26,6 +26,8 @@ ConfigFields differingFields(const WorkerConfig& a, const WorkerConfig& b) {
     mark(ConfigField::Settle, a.settle != b.settle);
     mark(ConfigField::MaxPolls, a.maxPolls != b.maxPolls);
     mark(ConfigField::RestartDelayMs, a.restartDelayMs != b.restartDelayMs);
+    mark(ConfigField::Consume, a.consume != b.consume);
+    mark(ConfigField::VisibilitySeconds, a.visibilitySeconds != b.visibilitySeconds);
     return out;
 }
 
@@ -47,6 +49,8 @@ std::vector<SettingChange> settingChanges(const WorkerConfig& a, ConfigFields fi
     add(ConfigField::Settle, std::string(toString(a.settle)));
     add(ConfigField::MaxPolls, std::to_string(a.maxPolls));
     add(ConfigField::RestartDelayMs, std::to_string(a.restartDelayMs));
+    add(ConfigField::Consume, std::string(toString(a.consume)));
+    add(ConfigField::VisibilitySeconds, std::to_string(a.visibilitySeconds));
     return out;
 }
 
@@ -66,6 +70,28 @@ std::string describe(const WorkerConfig& config) {
     return describeFields(config, ConfigFields().set());
 }
 
+namespace {
+// What the v1 stream cannot do: it has no auto-ack, and a message left
+// unsettled is rejected when its stream goes, so "never" cannot hold it.
+std::string v1StreamProblemOf(const WorkerConfig& c) {
+    if (c.consume != ConsumeMode::V1Stream) {
+        return {};
+    }
+    if (std::string problem = limits::kVisibilitySeconds.problem(c.visibilitySeconds);
+        !problem.empty()) {
+        return problem;
+    }
+    if (c.autoAck) {
+        return "consume 'v1' has no auto-ack: the v1 stream settles every message itself";
+    }
+    if (c.settle == SettleMode::Never) {
+        return "consume 'v1' cannot settle 'never': the v1 stream rejects a message left "
+               "unsettled when its stream ends";
+    }
+    return {};
+}
+}  // namespace
+
 std::string WorkerConfig::validate() const {
     for (std::string problem :
          {limits::kBatchSize.problem(batchSize), limits::kWaitMs.problem(waitMs), work.validate(),
@@ -78,6 +104,9 @@ std::string WorkerConfig::validate() const {
         return "failure action 'requeue' needs a requeue channel";
     }
     if (std::string problem = limits::kMaxPolls.problem(maxPolls); !problem.empty()) {
+        return problem;
+    }
+    if (std::string problem = v1StreamProblemOf(*this); !problem.empty()) {
         return problem;
     }
     if (restartDelayMs >= 0) {
@@ -106,6 +135,26 @@ std::string_view toString(SettleMode mode) {
             return "never";
     }
     return "unknown";
+}
+
+std::string_view toString(ConsumeMode mode) {
+    switch (mode) {
+        case ConsumeMode::Downstream:
+            return "downstream";
+        case ConsumeMode::V1Stream:
+            return "v1";
+    }
+    return "unknown";
+}
+
+bool parseConsumeMode(std::string_view text, ConsumeMode* out) {
+    for (ConsumeMode m : {ConsumeMode::Downstream, ConsumeMode::V1Stream}) {
+        if (text == toString(m)) {
+            *out = m;
+            return true;
+        }
+    }
+    return false;
 }
 
 bool parseFailureAction(std::string_view text, FailureAction* out) {

@@ -28,6 +28,13 @@ enum class SettleMode {
     Never,  // never settle ("forgot to ack"): messages return when the connection closes
 };
 
+// How a worker receives its messages.
+enum class ConsumeMode {
+    Downstream,  // QueuesDownstream (v2): batches, settled in its transaction
+    V1Stream,    // StreamQueueMessage (v1): one message per stream with a visibility timeout;
+                 // a late settlement fails and the broker hands the message to another
+};
+
 // Ranges and defaults are the records of workers/setting_limits.h.
 struct WorkerConfig {
     int batchSize = limits::kBatchSize.defaultValue;  // Get MaxItems
@@ -44,14 +51,20 @@ struct WorkerConfig {
         limits::kMaxPolls.defaultValue;  // stop by itself after this many polls; 0 = never
     // After a crash: restart after this delay; < 0 = stay crashed.
     int restartDelayMs = limits::kRestartDelayMs.defaultValue;
+    // V1Stream: one message per poll (batchSize is not used), waitMs rounded up
+    // to whole seconds, no auto-ack, settle each / batch (the same with one
+    // message); never is refused.
+    ConsumeMode consume = ConsumeMode::Downstream;
+    int visibilitySeconds = limits::kVisibilitySeconds.defaultValue;  // V1Stream only
 
     // Empty when usable; otherwise a message naming the bad field and its range.
     std::string validate() const;
     bool operator==(const WorkerConfig&) const = default;
 };
 
-// The tunable fields of a WorkerConfig are the first eleven run settings
-// (events/config_change.h): one list of names for texts, events and panels.
+// The tunable fields of a WorkerConfig are the first eleven run settings and
+// the last two (events/config_change.h): one list of names for texts, events
+// and panels.
 using ConfigField = ConfigSetting;
 using ConfigFields = std::bitset<static_cast<std::size_t>(ConfigSetting::Count)>;
 
@@ -75,7 +88,9 @@ std::string formatConfigNumber(double value);
 
 std::string_view toString(FailureAction action);
 std::string_view toString(SettleMode mode);
+std::string_view toString(ConsumeMode mode);  // "downstream", "v1"
 bool parseFailureAction(std::string_view text, FailureAction* out);
 bool parseSettleMode(std::string_view text, SettleMode* out);
+bool parseConsumeMode(std::string_view text, ConsumeMode* out);
 
 }  // namespace qs::workers

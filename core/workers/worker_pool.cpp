@@ -20,6 +20,7 @@ void addCounters(WorkerCounters& total, const WorkerCounters& c) {
     total.rejected += c.rejected;
     total.requeued += c.requeued;
     total.abandoned += c.abandoned;
+    total.visibilityExpired += c.visibilityExpired;
     total.crashes += c.crashes;
     total.errors += c.errors;
     total.busyNs += c.busyNs;

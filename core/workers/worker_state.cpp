@@ -42,6 +42,8 @@ std::string_view toString(ItemStatus status) {
             return "auto-acked";
         case ItemStatus::Abandoned:
             return "abandoned";
+        case ItemStatus::VisibilityExpired:
+            return "visibility expired";
     }
     return "unknown";
 }

@@ -34,6 +34,8 @@ enum class ItemStatus : std::uint8_t {
     Requeued,
     AutoAcked,  // the broker acked it on hand-out
     Abandoned,  // the worker crashed or closed with it unsettled (it returns to the queue)
+    VisibilityExpired,  // v1 stream: its visibility ran out before the settlement, which
+                        // failed; the broker took it back (receive count + 1)
 };
 
 std::string_view toString(ItemStatus status);
@@ -56,6 +58,7 @@ struct WorkerCounters {
     std::uint64_t rejected = 0;
     std::uint64_t requeued = 0;
     std::uint64_t abandoned = 0;  // left unsettled at a crash / close
+    std::uint64_t visibilityExpired = 0;  // v1: settlements refused as too late
     std::uint64_t crashes = 0;
     std::uint64_t errors = 0;
     std::int64_t busyNs = 0;  // total simulated work time

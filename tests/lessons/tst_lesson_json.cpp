@@ -98,7 +98,16 @@ private Q_SLOTS:
         row("no steps", R"({"title": "T", "idea": "I", "steps": []})",
             "steps: must be a non-empty array of steps");
         row("bad need", R"({"title": "T", "idea": "I", "needs": ["x"], "steps": []})",
-            "needs[0]: 'x' is not one of channel-management, v1-stream");
+            "needs[0]: 'x' is not one of channel-management");
+        row("former need", R"({"title": "T", "idea": "I", "needs": ["v1-stream"], "steps": []})",
+            "needs[0]: 'v1-stream' is no longer a need: the workers consume through the v1 "
+            "stream");
+        row("bad consume",
+            R"({"title": "T", "idea": "I", "steps": [{"prose": "P", "run": {"workers": {"consume": "v3"}}, "checks": []}]})",
+            "steps[0].run.workers.consume: ");
+        row("bad visibility",
+            R"({"title": "T", "idea": "I", "steps": [{"prose": "P", "run": {"workers": {"consume": "v1", "visibilitySeconds": 0}}, "checks": []}]})",
+            "steps[0].run.workers.visibilitySeconds: must be between 1 and 43200");
         row("no prose", R"({"title": "T", "idea": "I", "steps": [{"run": {}, "checks": []}]})",
             "steps[0].prose: missing");
         row("no run", R"({"title": "T", "idea": "I", "steps": [{"prose": "P", "checks": []}]})",

@@ -62,11 +62,6 @@ private Q_SLOTS:
                          report.unavailable.c_str());
                 return;
             }
-            if (need == Need::V1Stream) {
-                QCOMPARE(report.exitCode(), 3);
-                QVERIFY2(has(report.unavailable, "v1 stream"), report.unavailable.c_str());
-                return;
-            }
         }
         QVERIFY2(report.unavailable.empty(), report.unavailable.c_str());
         QCOMPARE(report.steps.size(), lesson.steps.size());

@@ -81,6 +81,7 @@ private Q_SLOTS:
     void lastChanceAtMaxReceiveCount();
     void unknownMaxMarksNothing();
     void bothReportsOfAHandOutArePaired();
+    void v1HandOutCountsDownItsVisibility();
 };
 
 void TestLeases::everyPrefixMatchesTheLedger() {
@@ -179,6 +180,57 @@ void TestLeases::bothReportsOfAHandOutArePaired() {
     QCOMPARE(got.size(), std::size_t{1});
     QCOMPARE(got[0].handedOutNs, std::int64_t{302});
     QCOMPARE(got[0].receiveCount, 2);
+}
+
+// A v1-stream hand-out carries its visibility (ms) in the worker's report: the
+// lease knows when the broker takes the message back, whichever report came
+// first; a downstream hand-out has no such timer. After the expiry the
+// broker's nack and the next hand-out make it another worker's lease.
+void TestLeases::v1HandOutCountsDownItsVisibility() {
+    const auto brokerReport = [](const Event& handOut, std::int64_t timeNs) {
+        Event e = settled(timeNs, EventKind::BrokerDelivered, handOut);
+        e.source = EventSource::Broker;
+        e.value = 0;
+        return e;
+    };
+    constexpr std::int64_t kMs = 1'000'000;
+    std::vector<Event> events{makeEvent(0, EventKind::TaskSent, "m1"),
+                              makeEvent(0, EventKind::TaskSent, "m2")};
+    Event v1 = assigned(100 * kMs, "m1", "worker-a", 1, 1);
+    v1.value = 1000;  // visibility 1 s
+    events.push_back(brokerReport(v1, 99 * kMs));
+    events.push_back(v1);
+    events.push_back(assigned(150 * kMs, "m2", "worker-b", 2, 1));  // downstream
+    Run run;
+    run.append(events);
+    std::vector<Lease> held = leasesNow(run);
+    QCOMPARE(held.size(), std::size_t{2});
+    QCOMPARE(run.messageId(held[0].message), std::string_view("m1"));
+    QCOMPARE(held[0].handedOutNs, 99 * kMs);  // the first report times the hand-out
+    QVERIFY(held[0].hasVisibilityTimer());
+    QCOMPARE(held[0].visibleAgainNs, 1100 * kMs);  // the worker's time + 1 s
+    QCOMPARE(held[0].visibleInNs(900 * kMs), 200 * kMs);
+    QVERIFY(held[0].visibleInNs(1200 * kMs) < 0);
+    QVERIFY(!held[1].hasVisibilityTimer());
+
+    // The timer fires: the broker's nack, then worker-b gets it (receive count 2).
+    Event expired = settled(1100 * kMs, EventKind::BrokerNacked, v1);
+    expired.source = EventSource::Broker;
+    expired.value = 0;
+    expired.detail = std::string(kNackReasonVisibilityExpired);
+    run.append(expired);
+    QCOMPARE(leasesNow(run).size(), std::size_t{1});  // m1 waits again
+    Event again = assigned(1200 * kMs, "m1", "worker-b", 3, 2);
+    again.value = 30000;
+    run.append(again);
+    held = leasesNow(run);
+    QCOMPARE(held.size(), std::size_t{2});
+    QCOMPARE(held[1].worker.str(), std::string("worker-b"));
+    QCOMPARE(held[1].receiveCount, 2);
+    QCOMPARE(held[1].visibleAgainNs, 31200 * kMs);
+    // At a past instant the lease is the first hand-out's, with its own timer.
+    const std::vector<Lease> before = leasesAt(run, run.stateAt(500 * kMs));
+    QCOMPARE(before.front().visibleAgainNs, 1100 * kMs);
 }
 
 QTEST_APPLESS_MAIN(TestLeases)

@@ -112,6 +112,10 @@ private Q_SLOTS:
                                        << "--seed";
         QTest::newRow("tasks word") << "--tasks|ten"
                                     << "--tasks";
+        QTest::newRow("consume v3") << "--consume|v3"
+                                    << "--consume";
+        QTest::newRow("v1 auto-ack") << "--consume|v1|--auto-ack"
+                                     << "auto-ack";
         QTest::newRow("workers negative") << "--workers|-1"
                                           << "--workers";
         QTest::newRow("rate nan") << "--rate|nan"
@@ -282,6 +286,8 @@ private Q_SLOTS:
         add("--workers", wl::kWorkerCount.range(), wl::kWorkerCount.max, wl::kWorkerCount.max + 1);
         add("--tasks", wl::kTaskCount.range(), wl::kTaskCount.max, wl::kTaskCount.max + 1);
         add("--max-polls", wl::kMaxPolls.range(), wl::kMaxPolls.max, wl::kMaxPolls.max + 1LL);
+        add("--visibility", wl::kVisibilitySeconds.range(), wl::kVisibilitySeconds.max,
+            wl::kVisibilitySeconds.max + 1);
         add("--rate", wl::kProducerRate.range(), wl::kProducerRate.max, wl::kProducerRate.max + 1);
         add("--failure-rate", wl::kFailureRate.range(), wl::kFailureRate.max, 1.01);
         add("--crash-rate", wl::kCrashRate.range(), wl::kCrashRate.max, 1.01);

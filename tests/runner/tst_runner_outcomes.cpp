@@ -126,6 +126,24 @@ private Q_SLOTS:
         QCOMPARE(headless({"--on-failure", "requeue"}, nullptr, &err), 2);  // needs a channel
     }
 
+    // v1-stream workers whose work outlasts their visibility never ack: the
+    // broker takes every task back, and the summary counts it.
+    void v1VisibilityRunsOutInTheSummary() {
+        std::string out;
+        std::string err;
+        const int code = headless({"--consume", "v1", "--visibility", "1", "--work-ms", "1500",
+                                   "--tasks", "1", "--workers", "1", "--timeout", "4"},
+                                  &out, &err);
+        QCOMPARE(code, 1);  // the task never ends: lost
+        QVERIFY2((out + err).find("consume=v1 visibilitySeconds=1") != std::string::npos,
+                 (out + err).c_str());
+        const std::size_t at = out.find("visibility ran out (v1)");
+        QVERIFY2(at != std::string::npos, out.c_str());
+        const std::string row = out.substr(at, out.find('\n', at) - at);
+        const int count = std::stoi(row.substr(row.find_last_of(' ') + 1));
+        QVERIFY2(count >= 1, row.c_str());
+    }
+
     void argumentsOverrideTheScenario() {
         runner::HeadlessArgs h;
         std::string error;

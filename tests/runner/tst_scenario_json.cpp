@@ -124,6 +124,23 @@ private Q_SLOTS:
         QVERIFY(!b.timeline[1].maxReceiveCount);
     }
 
+    // The v1 consume mode and its visibility, in a group and a "set", survive
+    // a round trip; what the v1 stream cannot do is refused with the reason.
+    void v1ConsumeRoundTrip() {
+        const Scenario a = parseOk(R"({"tasks": {"count": 1},
+            "workers": [{"count": 1, "consume": "v1", "visibilitySeconds": 2}, {"count": 1}],
+            "timeline": [{"at": 1, "action": "set", "consume": "downstream"}]})");
+        QCOMPARE(static_cast<int>(a.workers[0].config.consume),
+                 static_cast<int>(qs::workers::ConsumeMode::V1Stream));
+        QCOMPARE(a.workers[0].config.visibilitySeconds, 2);
+        QCOMPARE(static_cast<int>(a.workers[1].config.consume),
+                 static_cast<int>(qs::workers::ConsumeMode::Downstream));
+        QCOMPARE(a.timeline[0].patch.describe(), std::string("consume=downstream"));
+        const Scenario b = parseOk(scenarioToJson(a));
+        QCOMPARE(b.workers[0].config, a.workers[0].config);
+        QCOMPARE(scenarioToJson(b), scenarioToJson(a));
+    }
+
     void errorsNameTheField_data() {
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("mentions");
@@ -153,6 +170,13 @@ private Q_SLOTS:
             << "meanMs";
         QTest::newRow("requeue without channel") << R"({"workers": {"onFailure": "requeue"}})"
                                                  << "requeue channel";
+        QTest::newRow("bad consume") << R"({"workers": {"consume": "v2"}})"
+                                     << "workers.consume";
+        QTest::newRow("visibility zero")
+            << R"({"workers": {"consume": "v1", "visibilitySeconds": 0}})"
+            << "workers.visibilitySeconds";
+        QTest::newRow("v1 auto-ack") << R"({"workers": {"consume": "v1", "autoAck": true}})"
+                                     << "no auto-ack";
         QTest::newRow("poison out of range")
             << R"({"tasks": {"count": 3, "poison": [4]}, "workers": {}})"
             << "tasks.poison";
@@ -278,10 +302,12 @@ private Q_SLOTS:
         p.settle = w::SettleMode::Batch;
         p.maxPolls = 3;
         p.restartDelayMs = 200;
+        p.consume = w::ConsumeMode::V1Stream;
+        p.visibilitySeconds = 5;
         const std::string all =
             "batch=2 waitMs=500 autoAck=true work=uniform 5..20 ms failureRate=0.25 "
             "onFailure=requeue requeueChannel=retry crashRate=0.1 settle=batch maxPolls=3 "
-            "restartDelayMs=200";
+            "restartDelayMs=200 consume=v1 visibilitySeconds=5";
         QCOMPARE(p.describe(), all);
         const w::WorkerConfig before;
         w::WorkerConfig after = before;
@@ -291,7 +317,8 @@ private Q_SLOTS:
         QCOMPARE(w::describe(before),
                  std::string("batch=1 waitMs=1000 autoAck=false work=fixed 100 ms failureRate=0 "
                              "onFailure=reject requeueChannel= crashRate=0 settle=each "
-                             "maxPolls=0 restartDelayMs=-1"));
+                             "maxPolls=0 restartDelayMs=-1 consume=downstream "
+                             "visibilitySeconds=30"));
 
         // A patch names what it sets, even a value the configuration already has.
         ConfigPatch q;

@@ -19,6 +19,7 @@ private Q_SLOTS:
     void theLastNackSaysDeadLetteredNotRequeued();
     void theLastNackWithoutABrokerSaysDeadLettered();
     void explainsOnlyWhatIsNewAndStartsOverOnReset();
+    void visibilityExpiryOnTheV1Stream();
 };
 
 namespace {
@@ -139,6 +140,28 @@ void TestExplainer::explainsOnlyWhatIsNewAndStartsOverOnReset() {
     x.run.reset();
     x.x.clear();
     QCOMPARE(x.say({c}).size(), 1u);
+}
+
+// The v1 stream: the broker takes the task back when worker-1's visibility
+// runs out, worker-2 gets it, and worker-1's late ack is refused.
+void TestExplainer::visibilityExpiryOnTheV1Stream() {
+    Explained x;
+    x.say({ev(EventKind::MessageAssigned, 0, "worker-1", "5", 5, 1)});
+    Event nack = ev(EventKind::BrokerNacked, 10, "worker-1", "5", 5, 1);
+    nack.source = EventSource::Broker;
+    nack.detail = std::string(kNackReasonVisibilityExpired);
+    nack.count2 = 6;
+    x.say({nack});
+    const QString again = joined(x.say({ev(EventKind::MessageAssigned, 11, "worker-2", "5", 6, 2)}));
+    QVERIFY2(again.contains(QStringLiteral("because worker-1 held it past its visibility timeout")),
+             qPrintable(again));
+    Event late = ev(EventKind::VisibilityExpired, 30, "worker-1", "5", 5, 1);
+    late.detail = "Error 129: current visibility timer expired";
+    const QString refused = joined(x.say({late}));
+    QVERIFY2(refused.contains(QStringLiteral("worker-1's ack of")) &&
+                 refused.contains(QStringLiteral("came too late and was refused")) &&
+                 refused.contains(QStringLiteral("receive count 2")),
+             qPrintable(refused));
 }
 
 QTEST_MAIN(TestExplainer)

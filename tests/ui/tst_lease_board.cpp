@@ -4,7 +4,9 @@
 // core state's in-flight messages (owners, receive counts), oldest first and
 // shaded; the last-chance hand-out is marked; rows leave when their message
 // is acked; at a past cursor the board is the leases of Run::stateAt(t).
+// Then a run of v1-stream workers: the note counts down the visibility.
 #include <QAbstractItemModelTester>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -40,7 +42,28 @@ constexpr const char* kScenario = R"({
   "timeoutSeconds": 60
 })";
 
+// One v1-stream worker holds its task 20 s under a 30 s visibility.
+constexpr const char* kV1Scenario = R"({
+  "name": "v1 leases",
+  "channel": "tasks.leases.v1",
+  "tasks": { "count": 1, "body": "Task #{n}" },
+  "workers": { "count": 1, "consume": "v1", "visibilitySeconds": 30, "waitSeconds": 1,
+               "work": { "kind": "fixed", "ms": 20000 } },
+  "until": "drained",
+  "timeoutSeconds": 60
+})";
+
 constexpr int kDeadlineMs = 60000;
+
+// The seconds of "visible again in 12.3 s" in the note of row 0; -1 when absent.
+double visibleAgainSeconds(const LeaseBoardModel& board) {
+    if (board.rowCount() == 0)
+        return -1;
+    const QString note = board.index(0, LeaseBoardModel::Note).data().toString();
+    static const QRegularExpression pattern(QStringLiteral("visible again in ([0-9.]+) s"));
+    const QRegularExpressionMatch match = pattern.match(note);
+    return match.hasMatch() ? match.captured(1).toDouble() : -1;
+}
 
 using Row = std::tuple<std::string, std::string, int>;  // message id, holder, receive count
 
@@ -100,6 +123,7 @@ private Q_SLOTS:
     void lastReceiveIsMarked();
     void pastCursorShowsTheLeasesThen();
     void rowsLeaveWhenSettled();
+    void v1VisibilityCountsDown();
     void cleanupTestCase();
 
 private:
@@ -246,6 +270,28 @@ void TestLeaseBoard::rowsLeaveWhenSettled() {
     QTRY_COMPARE_WITH_TIMEOUT(board().rowCount(), 0, kDeadlineMs);
     QCOMPARE(run().summaryNow().count(MessageState::InFlight), std::uint64_t{0});
     QCOMPARE(window_->leasePanel()->summaryText(), QStringLiteral("Nothing in flight."));
+}
+
+// A v1 hand-out's note counts down to the broker taking it back: the
+// deadline is the core lease's, and a later reading shows less time left.
+void TestLeaseBoard::v1VisibilityCountsDown() {
+    const QString scenario = dir_.filePath(QStringLiteral("v1-leases.json"));
+    std::ofstream(scenario.toStdString()) << kV1Scenario;
+    QString error;
+    QVERIFY2(window_->playScenario(scenario, &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(visibleAgainSeconds(board()) > 0, kDeadlineMs);
+    const Lease lease = board().leases().front();
+    QVERIFY(lease.hasVisibilityTimer());
+    // The worker's report plus 30 s (the hand-out is timed by the first report).
+    QVERIFY(lease.visibleAgainNs - lease.handedOutNs > 29'000'000'000LL);
+    QVERIFY(lease.visibleAgainNs - lease.handedOutNs < 31'000'000'000LL);
+    const double first = visibleAgainSeconds(board());
+    QVERIFY2(first <= 30.0, qPrintable(QString::number(first)));
+    QTRY_VERIFY_WITH_TIMEOUT(visibleAgainSeconds(board()) > 0 &&
+                                 visibleAgainSeconds(board()) < first,
+                             kDeadlineMs);
+    window_->scenarioPlayer()->stop();
+    QTRY_VERIFY_WITH_TIMEOUT(!window_->scenarioPlayer()->isRunning(), kDeadlineMs);
 }
 
 void TestLeaseBoard::cleanupTestCase() {

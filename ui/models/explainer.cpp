@@ -58,6 +58,20 @@ QString describeSetting(const SettingChange& change) {
         case ConfigSetting::Workers:
             return QStringLiteral("The pool now has %1 worker(s) competing for the same queue.")
                 .arg(value);
+        case ConfigSetting::Consume:
+            return value == QStringLiteral("v1")
+                       ? QStringLiteral(
+                             "Workers now consume through the v1 stream: one task per poll, "
+                             "hidden from the others only for its visibility timeout; an ack "
+                             "after that is refused and the task goes to someone else.")
+                       : QStringLiteral(
+                             "Workers now consume through the downstream API: batches held "
+                             "until they are settled or the stream ends.");
+        case ConfigSetting::VisibilitySeconds:
+            return QStringLiteral(
+                       "Visibility timeout is now %1 s: a v1-stream worker that has not settled "
+                       "a task by then loses it to the broker (receive count + 1).")
+                .arg(value);
         default:
             return QStringLiteral("%1 is now %2.").arg(fromView(toString(change.setting)), value);
     }
@@ -174,6 +188,11 @@ QString whyItCameBack(const Run& run, const TrailAround& t, std::size_t previous
         const Event& e = run.event(t.trail[i]);
         if (e.kind == EventKind::Rejected)
             return QStringLiteral("%1 rejected it (NAck)").arg(worker);
+        if (e.kind == EventKind::VisibilityExpired ||
+            (e.kind == EventKind::BrokerNacked && e.detail == kNackReasonVisibilityExpired))
+            return QStringLiteral("%1 held it past its visibility timeout (v1 stream), so the "
+                                  "broker took it back")
+                .arg(worker);
         crashed |= e.kind == EventKind::WorkerCrashed;
         stopped |= e.kind == EventKind::WorkerStopped;
     }
@@ -249,6 +268,15 @@ void Explainer::explainEvent(std::uint64_t index, Batch& out) {
                     QStringLiteral("%1 was moved by %2 to channel %3.")
                         .arg(label(messageKey(e.channel, e.messageId)), fromView(e.actor),
                              fromView(e.detail)),
+                    messageKey(e.channel, e.messageId));
+            break;
+        case EventKind::VisibilityExpired:
+            out.add(e.timeNs, Explanation::Kind::Rejection,
+                    QStringLiteral("%1's ack of %2 came too late and was refused: its visibility "
+                                   "timeout had run out, so the broker had already put it back "
+                                   "with receive count %3.")
+                        .arg(fromView(e.actor), label(messageKey(e.channel, e.messageId)))
+                        .arg(e.receiveCount + 1),
                     messageKey(e.channel, e.messageId));
             break;
         case EventKind::WorkerCrashed:

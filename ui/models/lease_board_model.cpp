@@ -1,6 +1,7 @@
 #include "models/lease_board_model.h"
 
 #include <QFont>
+#include <algorithm>
 
 #include "common/clock.h"
 #include "controllers/console_run.h"
@@ -66,6 +67,15 @@ QString LeaseBoardModel::heldText(const Lease& lease) const {
     return lease.handedOutNs == 0 ? QStringLiteral("—") : secondsText(lease.heldNs(nowNs()));
 }
 
+QString LeaseBoardModel::visibilityText(const Lease& lease) const {
+    if (!lease.hasVisibilityTimer()) {
+        return {};
+    }
+    const std::int64_t left = lease.visibleInNs(nowNs());
+    return left > 0 ? QStringLiteral("visible again in %1").arg(secondsText(left))
+                    : QStringLiteral("visibility ran out: the broker takes it back");
+}
+
 QVariant LeaseBoardModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) {
         return {};
@@ -97,6 +107,9 @@ QVariant LeaseBoardModel::data(const QModelIndex& index, int role) const {
                 QStringList notes;
                 if (oldest) {
                     notes << QStringLiteral("oldest");
+                }
+                if (const QString visibility = visibilityText(l); !visibility.isEmpty()) {
+                    notes << visibility;
                 }
                 if (l.lastChance()) {
                     notes << QStringLiteral("last receive: a reject dead-letters it");
@@ -137,6 +150,12 @@ QVariant LeaseBoardModel::data(const QModelIndex& index, int role) const {
         }
         if (index.column() == HeldFor) {
             return QStringLiteral("Time since the worker was handed it.");
+        }
+        if (index.column() == Note && l.hasVisibilityTimer()) {
+            return QStringLiteral(
+                "Received on the v1 stream: unless the worker settles it or extends its "
+                "visibility first, the broker takes it back then (receive count + 1) and "
+                "the worker's late ack is refused.");
         }
         if (index.column() == MessageId || index.column() == Transaction) {
             return index.data().toString();  // whole, when the cell elides it
@@ -205,16 +224,28 @@ void LeaseBoardModel::rebuild() {
         if (!leases_.empty()) {
             Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
         }
+        followVisibilityTimers();
         return;
     }
     beginResetModel();
     leases_ = std::move(next);
     endResetModel();
+    followVisibilityTimers();
+}
+
+// A countdown in tenths of a second needs a faster tick than "held for".
+void LeaseBoardModel::followVisibilityTimers() {
+    const bool counting = std::any_of(leases_.begin(), leases_.end(),
+                                      [](const Lease& l) { return l.hasVisibilityTimer(); });
+    const int interval = counting ? kVisibilityTickMs : kTickMs;
+    if (tickTimer_.interval() != interval) {
+        tickTimer_.setInterval(interval);
+    }
 }
 
 void LeaseBoardModel::tick() {
     if (!leases_.empty()) {
-        Q_EMIT dataChanged(index(0, HeldFor), index(rowCount() - 1, HeldFor),
+        Q_EMIT dataChanged(index(0, HeldFor), index(rowCount() - 1, Note),
                            {Qt::DisplayRole, Qt::UserRole});
     }
 }

@@ -13,8 +13,10 @@
 // rebuild asks the core again.
 //
 // Updates are coalesced: appends to the run mark it stale and one rebuild
-// follows within kRebuildMs; a 1 s tick advances the "held for" column. At a
-// past cursor the board is the leases of Run::stateAt(t) and stands still.
+// follows within kRebuildMs; a 1 s tick advances the "held for" column (every
+// kVisibilityTickMs while a v1-stream lease counts down its visibility in the
+// note: "visible again in 1.2 s"). At a past cursor the board is the leases of
+// Run::stateAt(t) and stands still.
 // While inactive (its dock hidden) it does no work at all.
 //
 // Threading: UI thread only.
@@ -39,6 +41,7 @@ public:
     };
     static constexpr int kRebuildMs = 250;
     static constexpr int kTickMs = 1000;
+    static constexpr int kVisibilityTickMs = 100;
 
     // Neither is owned; both must outlive the model.
     LeaseBoardModel(const ConsoleRun* run, const TimeCursor* cursor, QObject* parent = nullptr);
@@ -65,8 +68,10 @@ public:
 
 private:
     void scheduleRebuild();
+    void followVisibilityTimers();
     void tick();
     QString heldText(const Lease& lease) const;
+    QString visibilityText(const Lease& lease) const;  // empty without a visibility timer
 
     const ConsoleRun* run_;
     const TimeCursor* cursor_;

@@ -73,6 +73,9 @@ void BatchStrip::paintEvent(QPaintEvent*) {
             case ItemStatus::Abandoned:
                 c = t.outcome(crashed_ ? Outcome::Returned : Outcome::ReturnedClosed);
                 break;
+            case ItemStatus::VisibilityExpired:  // the broker sent it back: receive count + 1
+                c = t.outcome(Outcome::Rejected);
+                break;
         }
         const QRectF r(1 + i * (size + 2), (height() - size) / 2, size, size);
         p.fillRect(r, c);
