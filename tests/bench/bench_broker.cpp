@@ -218,39 +218,70 @@ bool measureThroughputOn(Subject& subject, const Options& o) {
     return true;
 }
 
-bool measureLatencyOn(Subject& subject, const Options& o) {
-    std::string error;
-    const auto figures = qs::bench::measureLatency(*subject.stub, o.shape, &error);
-    if (!figures) {
-        std::cerr << subject.label << "latency: " << error << "\n";
-        return false;
+// (b) on every subject at once: their round trips alternate one by one, so each
+// pair is taken in the same milliseconds.
+bool measureLatencyOn(const std::vector<Subject*>& subjects, const Options& o) {
+    std::vector<std::unique_ptr<qs::bench::LatencyProbe>> probes;
+    for (Subject* subject : subjects)
+        probes.push_back(std::make_unique<qs::bench::LatencyProbe>(*subject->stub, o.shape));
+    bool ok = true;
+    for (long i = 0; i < o.shape.warmup + o.shape.iterations && ok; ++i) {
+        for (auto& probe : probes)
+            ok = probe->roundTrip(i < o.shape.warmup) && ok;
     }
-    qs::bench::printLatency(subject.label, *figures);
-    subject.latency.push_back(*figures);
-    return true;
+    for (std::size_t k = 0; k < subjects.size(); ++k) {
+        Subject& subject = *subjects[k];
+        std::string error;
+        const auto figures = probes[k]->finish(&error);
+        if (!figures) {
+            std::cerr << subject.label << "latency: " << error << "\n";
+            ok = false;
+            continue;
+        }
+        qs::bench::printLatency(subject.label, *figures);
+        subject.latency.push_back(*figures);
+    }
+    return ok;
 }
 
-// The broker's figures against the floor's: "memory broker batched: 41 % of the
-// gRPC floor" and "memory broker round-trip p50 1.3× the floor".
-void printRatios(std::string_view prefix, const std::string& name, double throughput,
-                 double floorThroughput, double p50, double floorP50, double p99, double floorP99) {
+// One run's broker figures over the floor's, taken seconds apart (0: not measured).
+struct FloorRatios {
+    double throughput = 0;  // broker msg/s over floor msg/s
+    double p50 = 0;         // broker round trip over floor round trip
+    double p99 = 0;
+};
+
+// "memory broker batched: 41 % of the gRPC floor", "memory broker round-trip p50
+// 1.3× the floor".
+void printRatios(std::string_view prefix, const std::string& name, const FloorRatios& r) {
     const std::string head(prefix);
-    if (throughput > 0 && floorThroughput > 0) {
+    if (r.throughput > 0) {
         std::printf("%s%s batched: %.0f %% of the gRPC floor\n", head.c_str(), name.c_str(),
-                    100.0 * throughput / floorThroughput);
+                    100.0 * r.throughput);
     }
-    if (p50 > 0 && floorP50 > 0) {
+    if (r.p50 > 0) {
         std::printf("%s%s round-trip p50 %.2f× the floor (p99 %.2f×)\n", head.c_str(), name.c_str(),
-                    p50 / floorP50, p99 / floorP99);
+                    r.p50, r.p99);
     }
 }
 
-double lastRate(const Subject& s) {
-    return s.throughput.empty() ? 0 : s.throughput.back().messagesPerSecond();
+FloorRatios lastRatios(const Subject& measured, const Subject& floor) {
+    FloorRatios r;
+    if (!measured.throughput.empty() && !floor.throughput.empty()) {
+        r.throughput = measured.throughput.back().messagesPerSecond() /
+                       floor.throughput.back().messagesPerSecond();
+    }
+    if (!measured.latency.empty() && !floor.latency.empty()) {
+        r.p50 = measured.latency.back().p50 / floor.latency.back().p50;
+        r.p99 = measured.latency.back().p99 / floor.latency.back().p99;
+    }
+    return r;
 }
 
-// One repetition of (a) and (b); with a floor, the two servers take turns going first.
-bool runOnce(const Options& o, int run, Subject& measured, Subject* floor) {
+// One repetition of (a) and (b); with a floor, the two servers take turns going first
+// (in (b), in each pair of round trips) and the run's ratios are added to *ratios.
+bool runOnce(const Options& o, int run, Subject& measured, Subject* floor,
+             std::vector<FloorRatios>* ratios) {
     std::vector<Subject*> order{&measured};
     if (floor != nullptr)
         order.insert(run % 2 == 0 ? order.end() : order.begin(), floor);
@@ -259,30 +290,35 @@ bool runOnce(const Options& o, int run, Subject& measured, Subject* floor) {
         for (Subject* subject : order)
             ok = measureThroughputOn(*subject, o) && ok;
     }
-    if (o.runLatency) {
-        for (Subject* subject : order)
-            ok = measureLatencyOn(*subject, o) && ok;
-    }
+    if (o.runLatency)
+        ok = measureLatencyOn(order, o) && ok;
     if (ok && floor != nullptr) {
-        const auto p = [](const Subject& s, double LatencyFigures::*field) {
-            return s.latency.empty() ? 0 : s.latency.back().*field;
-        };
-        printRatios("vs floor: ", measured.name, lastRate(measured), lastRate(*floor),
-                    p(measured, &LatencyFigures::p50), p(*floor, &LatencyFigures::p50),
-                    p(measured, &LatencyFigures::p99), p(*floor, &LatencyFigures::p99));
+        ratios->push_back(lastRatios(measured, *floor));
+        printRatios("vs floor: ", measured.name, ratios->back());
     }
     return ok;
 }
 
-void printMedians(const Subject& measured, const Subject* floor) {
-    const auto broker = qs::bench::mediansOf(measured.throughput, measured.latency);
-    qs::bench::printMedians(measured.name, broker, !measured.cpuWhat.empty());
+// The medians of each server's figures and of the per-run ratios (the machine's
+// speed drifts between runs, so a ratio of two medians would pair different minutes).
+void printMedians(const Subject& measured, const Subject* floor,
+                  const std::vector<FloorRatios>& ratios) {
+    qs::bench::printMedians(measured.name,
+                            qs::bench::mediansOf(measured.throughput, measured.latency),
+                            !measured.cpuWhat.empty());
     if (floor == nullptr)
         return;
-    const auto base = qs::bench::mediansOf(floor->throughput, floor->latency);
-    qs::bench::printMedians(floor->name, base, true);
-    printRatios("median vs floor: ", measured.name, broker.rate, base.rate, broker.p50, base.p50,
-                broker.p99, base.p99);
+    qs::bench::printMedians(floor->name, qs::bench::mediansOf(floor->throughput, floor->latency),
+                            true);
+    std::vector<double> throughput, p50, p99;
+    for (const auto& r : ratios) {
+        throughput.push_back(r.throughput);
+        p50.push_back(r.p50);
+        p99.push_back(r.p99);
+    }
+    using qs::bench::median;
+    printRatios("median vs floor: ", measured.name,
+                FloorRatios{median(throughput), median(p50), median(p99)});
 }
 
 bool runMemory(kubemq::kubemq::Stub& stub, const Options& o) {
@@ -381,13 +417,14 @@ int main(int argc, char** argv) {
             std::printf("floor: %s (in process, no queue work)\n", floorServer->address().c_str());
         }
         Subject* floorOrNull = o.floor ? &floor : nullptr;
+        std::vector<FloorRatios> ratios;
         for (int run = 1; run <= o.runs && ok; ++run) {
             if (o.runs > 1)
                 std::printf("run %d of %d\n", run, o.runs);
-            ok = runOnce(o, run, measured, floorOrNull);
+            ok = runOnce(o, run, measured, floorOrNull, &ratios);
         }
         if (ok && o.runs > 1)
-            printMedians(measured, floorOrNull);
+            printMedians(measured, floorOrNull, ratios);
         floor.stub.reset();
         floor.channel.reset();
         if (floorServer)

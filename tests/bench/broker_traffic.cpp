@@ -247,80 +247,122 @@ std::optional<ThroughputFigures> measureThroughput(kubemq::kubemq::Stub& stub,
     return figures;
 }
 
-std::optional<LatencyFigures> measureLatency(kubemq::kubemq::Stub& stub, const TrafficShape& shape,
-                                             std::string* error) {
-    const std::string channel = uniqueChannel("bench.latency.");
-    const std::string body(static_cast<std::size_t>(shape.bodyBytes), 'x');
+struct LatencyProbe::State {
+    State(kubemq::kubemq::Stub& stub, const TrafficShape& shape)
+        : stub(stub),
+          channel(uniqueChannel("bench.latency.")),
+          message(
+              makeMessage(channel, std::string(static_cast<std::size_t>(shape.bodyBytes), 'x'))),
+          stream(stub.QueuesDownstream(&streamContext)) {
+        get.set_clientid(kClientId);
+        get.set_channel(channel);
+        get.set_requesttypedata(kubemq::Get);
+        get.set_maxitems(1);
+        get.set_waittimeout(5000);
+        ack.set_clientid(kClientId);
+        ack.set_channel(channel);
+        ack.set_requesttypedata(kubemq::AckRange);
+        micros.reserve(static_cast<std::size_t>(shape.iterations));
+        sendMicros.reserve(static_cast<std::size_t>(shape.iterations));
+    }
+
+    kubemq::kubemq::Stub& stub;
+    const std::string channel;
+    const kubemq::QueueMessage message;
     grpc::ClientContext streamContext;
-    auto stream = stub.QueuesDownstream(&streamContext);
-    const kubemq::QueueMessage message = makeMessage(channel, body);
+    std::unique_ptr<
+        grpc::ClientReaderWriter<kubemq::QueuesDownstreamRequest, kubemq::QueuesDownstreamResponse>>
+        stream;
     kubemq::QueuesDownstreamRequest get;
-    get.set_clientid(kClientId);
-    get.set_channel(channel);
-    get.set_requesttypedata(kubemq::Get);
-    get.set_maxitems(1);
-    get.set_waittimeout(5000);
     kubemq::QueuesDownstreamRequest ack;
-    ack.set_clientid(kClientId);
-    ack.set_channel(channel);
-    ack.set_requesttypedata(kubemq::AckRange);
     kubemq::QueuesDownstreamResponse response;
     std::vector<double> micros;      // whole round trip
     std::vector<double> sendMicros;  // the unary send alone
-    micros.reserve(static_cast<std::size_t>(shape.iterations));
-    sendMicros.reserve(static_cast<std::size_t>(shape.iterations));
+    long next = 0;
     std::string problem;
-    for (long i = 0; i < shape.warmup + shape.iterations && problem.empty(); ++i) {
-        const auto t0 = Clock::now();
-        grpc::ClientContext sendContext;
-        kubemq::SendQueueMessageResult sent;
-        const grpc::Status status = stub.SendQueueMessage(&sendContext, message, &sent);
-        if (!status.ok() || sent.iserror()) {
-            problem = "send failed: " + (status.ok() ? sent.error() : status.error_message());
-            break;
-        }
-        const auto sentAt = Clock::now();
-        const std::string id = std::to_string(i);
-        get.set_requestid(id);
-        if (!stream->Write(get) || !stream->Read(&response)) {
-            problem = "downstream stream broke";
-            break;
-        }
-        if (response.iserror() || response.refrequestid() != id || response.messages_size() != 1) {
-            problem = "unexpected Get response: " + response.error() + " (" +
-                      std::to_string(response.messages_size()) + " messages)";
-            break;
-        }
-        ack.set_requestid("a" + id);
-        ack.set_reftransactionid(response.transactionid());
-        ack.clear_sequencerange();
-        ack.add_sequencerange(
-            static_cast<std::int64_t>(response.messages(0).attributes().sequence()));
-        if (!stream->Write(ack)) {
-            problem = "downstream stream broke on AckRange";
-            break;
-        }
-        const auto t1 = Clock::now();
-        if (i >= shape.warmup) {
-            micros.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-            sendMicros.push_back(std::chrono::duration<double, std::micro>(sentAt - t0).count());
-        }
+    bool closed = false;
+};
+
+LatencyProbe::LatencyProbe(kubemq::kubemq::Stub& stub, const TrafficShape& shape)
+    : state_(std::make_unique<State>(stub, shape)) {}
+
+LatencyProbe::~LatencyProbe() {
+    std::string ignored;
+    finish(&ignored);
+}
+
+bool LatencyProbe::roundTrip(bool warmup) {
+    State& s = *state_;
+    if (!s.problem.empty() || s.closed)
+        return false;
+    const auto t0 = Clock::now();
+    grpc::ClientContext sendContext;
+    kubemq::SendQueueMessageResult sent;
+    const grpc::Status status = s.stub.SendQueueMessage(&sendContext, s.message, &sent);
+    if (!status.ok() || sent.iserror()) {
+        s.problem = "send failed: " + (status.ok() ? sent.error() : status.error_message());
+        return false;
     }
-    stream->WritesDone();
-    streamContext.TryCancel();
-    stream->Finish();
-    if (!problem.empty()) {
-        *error = problem;
+    const auto sentAt = Clock::now();
+    const std::string id = std::to_string(s.next++);
+    s.get.set_requestid(id);
+    if (!s.stream->Write(s.get) || !s.stream->Read(&s.response)) {
+        s.problem = "downstream stream broke";
+        return false;
+    }
+    if (s.response.iserror() || s.response.refrequestid() != id ||
+        s.response.messages_size() != 1) {
+        s.problem = "unexpected Get response: " + s.response.error() + " (" +
+                    std::to_string(s.response.messages_size()) + " messages)";
+        return false;
+    }
+    s.ack.set_requestid("a" + id);
+    s.ack.set_reftransactionid(s.response.transactionid());
+    s.ack.clear_sequencerange();
+    s.ack.add_sequencerange(
+        static_cast<std::int64_t>(s.response.messages(0).attributes().sequence()));
+    if (!s.stream->Write(s.ack)) {
+        s.problem = "downstream stream broke on AckRange";
+        return false;
+    }
+    const auto t1 = Clock::now();
+    if (!warmup) {
+        s.micros.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+        s.sendMicros.push_back(std::chrono::duration<double, std::micro>(sentAt - t0).count());
+    }
+    return true;
+}
+
+std::optional<LatencyFigures> LatencyProbe::finish(std::string* error) {
+    State& s = *state_;
+    if (!s.closed) {
+        s.closed = true;
+        s.stream->WritesDone();
+        s.streamContext.TryCancel();
+        s.stream->Finish();
+    }
+    if (!s.problem.empty() || s.micros.empty()) {
+        *error = s.problem.empty() ? "no round trip measured" : s.problem;
         return std::nullopt;
     }
     LatencyFigures figures;
-    figures.roundTrips = micros.size();
-    figures.p50 = percentile(micros, 0.50);
-    figures.p99 = percentile(micros, 0.99);
-    figures.max = micros.back();
-    figures.sendP50 = percentile(sendMicros, 0.50);
-    figures.sendP99 = percentile(sendMicros, 0.99);
+    figures.roundTrips = s.micros.size();
+    figures.p50 = percentile(s.micros, 0.50);
+    figures.p99 = percentile(s.micros, 0.99);
+    figures.max = s.micros.back();
+    figures.sendP50 = percentile(s.sendMicros, 0.50);
+    figures.sendP99 = percentile(s.sendMicros, 0.99);
     return figures;
+}
+
+std::optional<LatencyFigures> measureLatency(kubemq::kubemq::Stub& stub, const TrafficShape& shape,
+                                             std::string* error) {
+    LatencyProbe probe(stub, shape);
+    for (long i = 0; i < shape.warmup + shape.iterations; ++i) {
+        if (!probe.roundTrip(i < shape.warmup))
+            break;
+    }
+    return probe.finish(error);
 }
 
 bool produce(kubemq::kubemq::Stub& stub, const std::string& channel, const std::string& body,

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,6 +53,25 @@ std::optional<ThroughputFigures> measureThroughput(kubemq::kubemq::Stub& stub,
                                                    const TrafficShape& shape, std::string* error);
 std::optional<LatencyFigures> measureLatency(kubemq::kubemq::Stub& stub, const TrafficShape& shape,
                                              std::string* error);
+
+// (b) one round trip at a time on one downstream stream, so that two servers' round
+// trips can alternate and each pair sees the machine in the same milliseconds.
+class LatencyProbe {
+public:
+    LatencyProbe(kubemq::kubemq::Stub& stub, const TrafficShape& shape);
+    ~LatencyProbe();
+    LatencyProbe(const LatencyProbe&) = delete;
+    LatencyProbe& operator=(const LatencyProbe&) = delete;
+
+    // One round trip, kept unless `warmup`; false once one failed.
+    bool roundTrip(bool warmup);
+    // Closes the stream; the figures, or nullopt with *error after a failure.
+    std::optional<LatencyFigures> finish(std::string* error);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 // Sends `total` messages on one QueuesUpstream stream in requests of `batch`, at most
 // `window` unanswered; true when every one was stored, else false with *error.
