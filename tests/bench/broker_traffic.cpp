@@ -417,7 +417,8 @@ TrafficMedians mediansOf(const std::vector<ThroughputFigures>& throughput,
         sendP50.push_back(l.sendP50);
     }
     TrafficMedians m;
-    m.runs = std::max(throughput.size(), latency.size());
+    m.throughputRuns = throughput.size();
+    m.latencyRuns = latency.size();
     m.rate = median(rate);
     m.cpu = median(cpu);
     m.p50 = median(p50);
@@ -427,12 +428,20 @@ TrafficMedians mediansOf(const std::vector<ThroughputFigures>& throughput,
 }
 
 void printMedians(std::string_view name, const TrafficMedians& m, bool withCpu) {
-    std::printf("median of %zu: %s: throughput %.0f msg/s", m.runs, std::string(name).c_str(),
-                m.rate);
-    if (withCpu)
-        std::printf(" (%.2f µs CPU per message)", m.cpu);
-    std::printf("; round trip p50 %.0f µs, p99 %.0f µs; unary send p50 %.0f µs\n", m.p50, m.p99,
-                m.sendP50);
+    std::printf("median of %zu: %s:", std::max(m.throughputRuns, m.latencyRuns),
+                std::string(name).c_str());
+    if (m.throughputRuns > 0) {
+        std::printf(" throughput %.0f msg/s", m.rate);
+        if (withCpu)
+            std::printf(" (%.2f µs CPU per message)", m.cpu);
+    }
+    if (m.throughputRuns > 0 && m.latencyRuns > 0)
+        std::printf(";");
+    if (m.latencyRuns > 0) {
+        std::printf(" round trip p50 %.0f µs, p99 %.0f µs; unary send p50 %.0f µs", m.p50, m.p99,
+                    m.sendP50);
+    }
+    std::printf("\n");
 }
 
 }  // namespace qs::bench

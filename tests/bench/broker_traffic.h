@@ -90,7 +90,8 @@ void printLatency(std::string_view label, const LatencyFigures& figures);
 
 // Medians over repeated runs (a run that did not measure a shape adds nothing to it).
 struct TrafficMedians {
-    std::size_t runs = 0;
+    std::size_t throughputRuns = 0;
+    std::size_t latencyRuns = 0;
     double rate = 0;  // msg/s
     double cpu = 0;   // µs CPU per message
     double p50 = 0;   // µs
