@@ -38,7 +38,8 @@ By default an embedded qs::broker::Broker is started in this process on
   (a) throughput: one producer sends QueuesUpstream requests of --batch
       messages (at most --window requests unanswered), one consumer loops
       QueuesDownstream Get(MaxItems --batch) + AckAll on its transaction.
-      Prints "throughput: N msg/s" = messages acked / (first send .. last receive).
+      Prints "throughput: N msg/s" = messages acked / (first send .. last
+      receive or last upstream answer, whichever is later).
   (b) latency: unary SendQueueMessage, then downstream Get(MaxItems 1), then
       AckRange([sequence]); prints p50 / p99 of that round trip in µs.
       (a) and (b) also run against the gRPC floor (bench_grpc_floor's server,
