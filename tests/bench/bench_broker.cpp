@@ -1,6 +1,8 @@
 // bench_broker: throughput, latency and memory figures for the embedded broker
 // (or any KubeMQ-compatible server given with --address), measured over
-// loopback gRPC with the generated kubemq stub. Not a ctest test.
+// loopback gRPC with the generated kubemq stub, each as a ratio to the gRPC floor
+// (floor_server.h). No figure decides a test; ctest's bench_broker_quick only runs
+// a short one for its checks of the replies.
 
 #include <grpcpp/grpcpp.h>
 

@@ -1,6 +1,7 @@
 // bench_grpc_floor: bench_broker's traffic shapes against a server that does no
 // queue work (floor_server.h), so what it prints is what gRPC C++ itself allows on
-// this machine. Not a ctest test.
+// this machine. No figure decides a test; ctest's bench_grpc_floor_quick only runs
+// --quick for its checks of the replies.
 
 #include <grpcpp/grpcpp.h>
 
