@@ -16,6 +16,9 @@ namespace {
 // The broker's default gRPC message-size limit (BrokerOptions::maxMessageBytes).
 constexpr int kMaxMessageBytes = 104857600;
 constexpr const char* kNoTransaction = "transaction is completed or transaction id not found";
+// A Get's largest answer: enough for any benchmark, and a bound on what a stray
+// request makes the floor allocate.
+constexpr int kMaxItemsPerGet = 100000;
 
 std::int64_t unixNanos() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -70,8 +73,10 @@ private:
 
     bool get(const kubemq::QueuesDownstreamRequest& request) {
         const std::string transactionId = "floor-" + std::to_string(nextTransaction_++);
-        if (request.maxitems() <= 0)
-            return replyError(request, transactionId, "the gRPC floor needs MaxItems >= 1");
+        if (request.maxitems() <= 0 || request.maxitems() > kMaxItemsPerGet) {
+            return replyError(request, transactionId,
+                              "the gRPC floor serves MaxItems 1 to 100000 per Get");
+        }
         // One arena for the whole response, as the broker's Get does.
         google::protobuf::Arena arena;
         auto& response =
