@@ -10,9 +10,10 @@
 // request with the smallest reply a client accepts:
 // - QueuesUpstream / SendQueueMessage: one success result per message, the MessageID
 //   echoed, nothing stored;
-// - QueuesDownstream Get(N): N copies of a message built once with a body of the
-//   configured size, fresh sequences, a transaction id; settlements close the
-//   transaction and, like the real server's, are answered only on error;
+// - QueuesDownstream Get(N), N from 1 to 100,000: N copies of a message built once
+//   with a body of the configured size, fresh sequences, a transaction id;
+//   settlements close the transaction and, like the real server's, are answered
+//   only on error;
 //   ActiveOffsets lists an open transaction's sequences;
 // - Ping; every other RPC is UNIMPLEMENTED.
 // Owned by the benchmark that measures it; start() and stop() from one thread.
