@@ -3,6 +3,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QRegularExpression>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -23,6 +24,7 @@
 #include "panels/worker_pool_panel.h"
 #include "run/run.h"
 #include "widgets/stepped_slider.h"
+#include "widgets/worker_card.h"
 #include "window_fixture.h"
 
 using namespace qs;
@@ -51,14 +53,33 @@ private:
     static void startRun(MainWindow& window, QSize size);
 };
 
+namespace {
+
+constexpr int kTasks = 12;
+
+// The acks the worker cards show, summed ("recv 4 · ack 4 · ...").
+int ackedOnCards(const MainWindow& window) {
+    static const QRegularExpression ack(QStringLiteral("\\back (\\d+)"));
+    int sum = 0;
+    for (const WorkerCard* card : window.workerPanel()->findChildren<WorkerCard*>()) {
+        const QRegularExpressionMatch m = ack.match(card->countersText());
+        sum += m.hasMatch() ? m.captured(1).toInt() : 0;
+    }
+    return sum;
+}
+
+}  // namespace
+
 void TestWindowLayout::startRun(MainWindow& window, QSize size) {
-    test::runTasksInWindow(window, size, 3, 12, 10.0, 30000);
+    test::runTasksInWindow(window, size, 3, kTasks, 10.0, 30000);
     if (QTest::currentTestFailed()) {
         return;
     }
     QTRY_VERIFY_WITH_TIMEOUT(window.connectionStatusText().startsWith(QStringLiteral("Connected")),
                              10000);
-    QTest::qWait(600);  // the slow refresh (250 ms) fills the cards and labels
+    // The slow refresh (250 ms) fills the cards and labels: wait until the
+    // cards add up to the acks, so the texts checked are the final ones.
+    QTRY_COMPARE_WITH_TIMEOUT(ackedOnCards(window), kTasks, 10000);
 }
 
 void TestWindowLayout::primaryControlsInView() {
