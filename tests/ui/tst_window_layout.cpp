@@ -89,6 +89,14 @@ void TestWindowLayout::primaryControlsInView() {
     if (QTest::currentTestFailed()) {
         return;
     }
+    // The window takes the size asked for: a panel whose minimum grew (a
+    // taller legend, a longer label) would make it larger than the screen.
+    QVERIFY2(window.size() == size,
+             qPrintable(QStringLiteral("the window is %1x%2, its minimum %3x%4")
+                            .arg(window.width())
+                            .arg(window.height())
+                            .arg(window.minimumSizeHint().width())
+                            .arg(window.minimumSizeHint().height())));
     std::vector<std::pair<QString, const QWidget*>> primary;
     const QWidget* send = window.producerPanel()->findChild<QWidget*>(QStringLiteral("sendButton"));
     const QWidget* burst = window.producerPanel()->findChild<QWidget*>(QStringLiteral("burstMode"));
@@ -111,6 +119,14 @@ void TestWindowLayout::primaryControlsInView() {
         }
     }
     primary.emplace_back(QStringLiteral("connection state"), connectionState);
+
+    // The first worker card's buttons (pause, slow, crash, restart) in view:
+    // not scrolled off sideways in a narrow worker pool.
+    const WorkerCard* first = window.workerPanel()->card(QStringLiteral("worker-1"));
+    QVERIFY(first != nullptr);
+    for (const QToolButton* b : first->findChildren<QToolButton*>()) {
+        primary.emplace_back(QStringLiteral("worker-1's ") + b->text(), b);
+    }
 
     const QString at = QStringLiteral(" at %1x%2").arg(size.width()).arg(size.height());
     for (const auto& [name, widget] : primary) {

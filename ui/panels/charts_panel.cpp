@@ -275,13 +275,20 @@ void ChartsPanel::applyTheme() {
     emptyPolls_->setPen(emptyPen);
     waiting_->setPen(pen(t.waitingColor(), 2.5));
     inFlight_->setPen(pen(t.outcome(Outcome::InFlight), 2.5));
+    // Two entries a row: a short chart's side legend must not be taller than
+    // the chart, or the window's minimum height grows (1280x720).
     auto legendHtml = [](std::initializer_list<const QLineSeries*> series) -> QString {
-        QString html = QStringLiteral("<table cellspacing=1>");
+        QString html = QStringLiteral("<table cellspacing=1><tr>");
+        int column = 0;
         for (const QLineSeries* s : series) {
-            html += QStringLiteral("<tr><td style='color:%1'>■</td><td>&nbsp;%2</td></tr>")
+            if (column++ == 2) {
+                html += QStringLiteral("</tr><tr>");
+                column = 1;
+            }
+            html += QStringLiteral("<td style='color:%1'>■</td><td>&nbsp;%2&nbsp;</td>")
                         .arg(s->pen().color().name(), s->name().toHtmlEscaped());
         }
-        return html + QStringLiteral("</table>");
+        return html + QStringLiteral("</tr></table>");
     };
     for (QLabel* side : sideLegends_) {
         side->setPalette(legendPalette);
