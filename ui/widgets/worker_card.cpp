@@ -270,6 +270,7 @@ void WorkerCard::setCompact(bool compact) {
         return;
     }
     compact_ = compact;
+    counters_->setWordWrap(compact);  // large counts take two lines, not more width
     if (compact) {
         top_->removeItem(actions_);
         actions_->setParent(nullptr);

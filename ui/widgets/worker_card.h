@@ -46,8 +46,9 @@ public:
     QString countersText() const;
     // The width the card needs with its buttons beside its name and state.
     int oneRowWidth() const;
-    // Compact: the buttons get a row of their own, so a narrow dock (the
-    // worker pool at 1280x720) shows every button without scrolling sideways.
+    // Compact: the buttons get a row of their own and the counters wrap, so
+    // a narrow dock (the worker pool, about 300 px) shows every button and
+    // count without scrolling sideways.
     void setCompact(bool compact);
     bool isCompact() const { return compact_; }
     static QString stateText(workers::WorkerState state);
