@@ -200,15 +200,15 @@ WorkerCard::WorkerCard(const QString& id, QWidget* parent)
         actions_->addWidget(b);
     }
     top_->addLayout(actions_);
-    auto* bottom = new QHBoxLayout;
-    bottom->setSpacing(8);
-    bottom->addWidget(batch_, 1);
-    bottom->addWidget(counters_);
+    bottom_ = new QHBoxLayout;
+    bottom_->setSpacing(8);
+    bottom_->addWidget(batch_, 1);
+    bottom_->addWidget(counters_);
     rows_ = new QVBoxLayout(this);
     rows_->setContentsMargins(8, 6, 8, 6);
     rows_->setSpacing(3);
     rows_->addLayout(top_);
-    rows_->addLayout(bottom);
+    rows_->addLayout(bottom_);
     counters_->setObjectName(QStringLiteral("workerCounters"));
     batch_->setMinimumWidth(40);
 
@@ -271,15 +271,19 @@ void WorkerCard::setCompact(bool compact) {
     }
     compact_ = compact;
     counters_->setWordWrap(compact);  // large counts take two lines, not more width
+    // Wide:    name state ...... buttons  /  batch ...... counters
+    // Compact: name state  /  counters  /  batch ...... buttons
     if (compact) {
         top_->removeItem(actions_);
         actions_->setParent(nullptr);
-        actions_->insertStretch(0, 1);
-        rows_->addLayout(actions_);
+        bottom_->removeWidget(counters_);
+        rows_->insertWidget(1, counters_);
+        bottom_->addLayout(actions_);
     } else {
-        rows_->removeItem(actions_);
+        bottom_->removeItem(actions_);
         actions_->setParent(nullptr);
-        delete actions_->takeAt(0);  // the stretch
+        rows_->removeWidget(counters_);
+        bottom_->addWidget(counters_);
         top_->addLayout(actions_);
     }
 }

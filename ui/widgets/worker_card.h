@@ -72,6 +72,7 @@ private:
     QToolButton* restart_;
     QVBoxLayout* rows_;
     QHBoxLayout* top_;
+    QHBoxLayout* bottom_;
     QHBoxLayout* actions_;
     bool compact_ = false;
     workers::WorkerState lastState_ = workers::WorkerState::Starting;
