@@ -71,42 +71,38 @@ private:
 // then one more Get must come back empty: nothing else is left.
 struct Collected {
     std::map<std::string, int> receiveCounts;
-    bool drained = false;  // the last Get found nothing more
+    std::size_t handOuts = 0;  // more than receiveCounts.size(): one came twice
+    bool drained = false;      // the last Get found nothing more
 };
 Collected collect(const std::string& address, const std::string& channel,
                   const std::set<std::string>& expected) {
     Collected got;
     DownstreamSession session(channelTo(address));
-    auto haveAll = [&] {
-        for (const std::string& id : expected) {
-            if (!got.receiveCounts.count(id))
-                return false;
-        }
-        return true;
+    auto missing = [&] {
+        std::size_t count = 0;
+        for (const std::string& id : expected)
+            count += got.receiveCounts.count(id) == 0 ? 1 : 0;
+        return count;
     };
     int request = 0;
     auto takeOnce = [&] {
         // Asking for exactly what is missing returns at once when it is all
         // there (a Get short of its MaxItems waits out its wait time).
-        const std::size_t missing = expected.size() - std::min(expected.size(), [&] {
-            std::size_t have = 0;
-            for (const std::string& id : expected)
-                have += got.receiveCounts.count(id);
-            return have;
-        }());
-        const int maxItems = missing > 0 ? static_cast<int>(missing) : 10;
+        const std::size_t stillMissing = missing();
+        const int maxItems = stillMissing > 0 ? static_cast<int>(stillMissing) : 10;
         auto frame = session.get("c" + std::to_string(++request), channel, maxItems, 1000);
         if (!frame || frame->message.messages().empty())
             return std::size_t{0};
         for (const auto& m : frame->message.messages())
             got.receiveCounts[m.messageid()] = static_cast<int>(m.attributes().receivecount());
+        got.handOuts += static_cast<std::size_t>(frame->message.messages().size());
         session.sendSettle("a" + std::to_string(request), kubemq::AckAll,
                            frame->message.transactionid());
         return static_cast<std::size_t>(frame->message.messages().size());
     };
     waitUntil([&] {
         takeOnce();
-        return haveAll();
+        return missing() == 0;
     });
     got.drained = takeOnce() == 0;
     return got;
@@ -217,6 +213,7 @@ private Q_SLOTS:
         }
         const Collected back = collect(broker.address(), channel, expectedBack);
         QVERIFY(back.drained);
+        QCOMPARE(back.handOuts, back.receiveCounts.size());
         std::set<std::string> ids;
         for (const auto& [id, count] : back.receiveCounts) {
             ids.insert(id);
@@ -256,6 +253,7 @@ private Q_SLOTS:
         QCOMPARE(sendMany(*stub, channel, 5, "w"), std::string());
         const Collected back = collect(broker.address(), channel, idsFrom(1, 5, "w"));
         QVERIFY(back.drained);
+        QCOMPARE(back.handOuts, back.receiveCounts.size());
         QCOMPARE(back.receiveCounts.size(), std::size_t{5});
         for (const auto& [id, count] : back.receiveCounts)
             QCOMPARE(count, 1);
@@ -331,6 +329,7 @@ private Q_SLOTS:
         QVERIFY(proxy.cutForwardedBytes() < proxy.cutFrameBytes());
         const Collected back = collect(broker.address(), channel, idsFrom(1, 5, "k"));
         QVERIFY(back.drained);
+        QCOMPARE(back.handOuts, back.receiveCounts.size());
         QCOMPARE(back.receiveCounts.size(), std::size_t{5});
         for (const auto& [id, count] : back.receiveCounts)
             QCOMPARE(count, 1);
@@ -367,8 +366,11 @@ private Q_SLOTS:
         qs::workers::PoolOptions poolOptions;
         poolOptions.client = clientOptions;
         poolOptions.channel = work;
+        // Batches of one: a Get returns as soon as it has its batch, so the 20
+        // tasks never end split over two waiting Gets, neither full, each
+        // waiting out its 30 s (the protocol's end-of-run wait).
         qs::workers::WorkerConfig config;
-        config.batchSize = 5;
+        config.batchSize = 1;
         config.waitMs = 30000;
         config.work = qs::workers::WorkProfile::none();
         qs::workers::WorkerPool pool(poolOptions, config);
