@@ -56,16 +56,18 @@ int connectLoopback(const std::string& host, int port) {
     return fd;
 }
 
-// Follows the HTTP/2 frames of one direction as its bytes pass.
+// Follows the HTTP/2 frames of one direction as its bytes pass. Only the
+// client's direction starts with the connection preface.
 class FrameTracker {
 public:
+    explicit FrameTracker(std::uint64_t prefaceBytes) : prefaceBytes_(prefaceBytes) {}
     // Feeds `size` bytes; `onHeader(type, length, payloadStart)` is told of each
     // complete frame header, payloadStart counted from the connection's first byte.
     template <typename OnHeader>
     void feed(const char* data, std::size_t size, OnHeader&& onHeader) {
         for (std::size_t i = 0; i < size;) {
-            if (seen_ < kHttp2PrefaceBytes) {
-                const auto take = std::min<std::uint64_t>(kHttp2PrefaceBytes - seen_, size - i);
+            if (seen_ < prefaceBytes_) {
+                const auto take = std::min<std::uint64_t>(prefaceBytes_ - seen_, size - i);
                 seen_ += take;
                 i += take;
             } else if (payloadLeft_ > 0) {
@@ -88,6 +90,7 @@ public:
     std::uint64_t seen() const { return seen_; }
 
 private:
+    const std::uint64_t prefaceBytes_;
     std::uint64_t seen_ = 0;
     std::uint64_t payloadLeft_ = 0;
     unsigned char header_[kFrameHeaderBytes] = {};
@@ -141,9 +144,14 @@ CuttingProxy::~CuttingProxy() { stop(); }
 
 std::string CuttingProxy::address() const { return "127.0.0.1:" + std::to_string(port_); }
 
-void CuttingProxy::armCut() { cutArmed_ = true; }
+void CuttingProxy::armCut(Direction direction) {
+    (direction == Direction::ToServer ? cutToServerArmed_ : cutToClientArmed_) = true;
+}
 
-bool CuttingProxy::takeCut() { return cutArmed_.exchange(false); }
+bool CuttingProxy::takeCut(Direction direction) {
+    return (direction == Direction::ToServer ? cutToServerArmed_ : cutToClientArmed_)
+        .exchange(false);
+}
 
 void CuttingProxy::dropAll() {
     std::lock_guard lock(mutex_);
@@ -188,23 +196,26 @@ void CuttingProxy::acceptLoop() {
             continue;
         }
         connections_.push_back(c);
-        threads_.emplace_back([this, c] { pumpToServer(c); });
-        threads_.emplace_back([this, c] { pumpToClient(c); });
+        threads_.emplace_back([this, c] { pump(c, Direction::ToServer); });
+        threads_.emplace_back([this, c] { pump(c, Direction::ToClient); });
     }
 }
 
-void CuttingProxy::pumpToServer(const std::shared_ptr<Connection>& c) {
-    FrameTracker frames;
+void CuttingProxy::pump(const std::shared_ptr<Connection>& c, Direction direction) {
+    const bool toServer = direction == Direction::ToServer;
+    const int from = toServer ? c->clientFd : c->serverFd;
+    const int to = toServer ? c->serverFd : c->clientFd;
+    FrameTracker frames(toServer ? kHttp2PrefaceBytes : 0);
     std::optional<std::uint64_t> cutAt;  // connection byte offset to stop forwarding at
     std::vector<char> buffer(64 * 1024);
     for (;;) {
-        const ssize_t n = readSome(c->clientFd, buffer.data(), buffer.size());
+        const ssize_t n = readSome(from, buffer.data(), buffer.size());
         if (n <= 0)
             break;
         const std::uint64_t before = frames.seen();
         frames.feed(buffer.data(), static_cast<std::size_t>(n),
                     [&](std::uint8_t type, std::uint32_t length, std::uint64_t payloadStart) {
-                        if (!cutAt && type == kDataFrame && length >= 2 && takeCut()) {
+                        if (!cutAt && type == kDataFrame && length >= 2 && takeCut(direction)) {
                             cutAt = payloadStart + length / 2;
                             cutFrameBytes_ = static_cast<std::uint32_t>(kFrameHeaderBytes + length);
                             cutForwardedBytes_ =
@@ -212,21 +223,11 @@ void CuttingProxy::pumpToServer(const std::shared_ptr<Connection>& c) {
                         }
                     });
         if (cutAt && *cutAt <= frames.seen()) {
-            writeAllTo(c->serverFd, buffer.data(), static_cast<std::size_t>(*cutAt - before));
+            writeAllTo(to, buffer.data(), static_cast<std::size_t>(*cutAt - before));
             ++cuts_;
             break;
         }
-        if (!writeAllTo(c->serverFd, buffer.data(), static_cast<std::size_t>(n)))
-            break;
-    }
-    c->close();
-}
-
-void CuttingProxy::pumpToClient(const std::shared_ptr<Connection>& c) {
-    std::vector<char> buffer(64 * 1024);
-    for (;;) {
-        const ssize_t n = readSome(c->serverFd, buffer.data(), buffer.size());
-        if (n <= 0 || !writeAllTo(c->clientFd, buffer.data(), static_cast<std::size_t>(n)))
+        if (!writeAllTo(to, buffer.data(), static_cast<std::size_t>(n)))
             break;
     }
     c->close();

@@ -6,6 +6,8 @@
 // - armCut(): forward the next DATA frame from a client only up to the middle
 //   of its payload, then close that connection both ways: the server is left
 //   with a half-written frame;
+// - armCutToClient(): the same for the next DATA frame from the server: the
+//   client is left with half an answer;
 // - dropAll(): close every connection at once, as a client whose process or
 //   network went away.
 //
@@ -35,7 +37,9 @@ public:
     const std::string& error() const { return error_; }
     std::string address() const;  // "127.0.0.1:port" clients dial
 
-    void armCut();
+    enum class Direction { ToServer, ToClient };
+    void armCut(Direction direction = Direction::ToServer);
+    void armCutToClient() { armCut(Direction::ToClient); }
     // Connections closed by a cut so far; a cut closes exactly one.
     int cuts() const { return cuts_.load(); }
     // Bytes of the frame cut last: its whole size, and how many got through.
@@ -49,9 +53,9 @@ public:
 private:
     struct Connection;
     void acceptLoop();
-    void pumpToServer(const std::shared_ptr<Connection>& c);
-    void pumpToClient(const std::shared_ptr<Connection>& c);
-    bool takeCut();
+    // Forwards one direction of `c` until it ends or a cut armed for it closes it.
+    void pump(const std::shared_ptr<Connection>& c, Direction direction);
+    bool takeCut(Direction direction);
 
     std::string targetHost_;
     int targetPort_ = 0;
@@ -59,7 +63,8 @@ private:
     int port_ = 0;
     std::string error_;
     std::atomic<bool> stopping_{false};
-    std::atomic<bool> cutArmed_{false};
+    std::atomic<bool> cutToServerArmed_{false};
+    std::atomic<bool> cutToClientArmed_{false};
     std::atomic<int> cuts_{0};
     std::atomic<int> accepted_{0};
     std::atomic<std::uint32_t> cutFrameBytes_{0};

@@ -336,6 +336,42 @@ private Q_SLOTS:
         QVERIFY(ping(*stub).ok());
     }
 
+    // The answer to a Get cut half way to the client: the client never sees
+    // those messages, and the broker, whose stream is gone, takes them back.
+    void streamCutMidFrameInGetAnswer() {
+        TestBroker broker;
+        QVERIFY2(broker.ok(), broker.error().c_str());
+        CuttingProxy proxy(broker.address());
+        QVERIFY2(proxy.ok(), proxy.error().c_str());
+        const std::string channel = uniqueChannel("cut-answer");
+        auto stub = broker.newStub();
+        for (int i = 1; i <= 5; ++i) {
+            const auto sent = send(*stub, makeMessage(channel, std::string(8 * 1024, static_cast<char>('a' + i)),
+                                                      "r-" + std::to_string(i)));
+            QVERIFY(sent.ok() && !sent.reply.iserror());
+        }
+        {
+            DownstreamSession consumer(channelTo(proxy.address()));
+            proxy.armCutToClient();
+            QVERIFY(consumer.sendGet("g1", channel, 5, 5000));
+            QVERIFY(consumer.waitEnded(kJoinDeadline));
+            QVERIFY(!consumer.next(std::chrono::milliseconds(0)));  // no answer got through
+        }
+        QCOMPARE(proxy.cuts(), 1);
+        QVERIFY(proxy.cutForwardedBytes() < proxy.cutFrameBytes());
+        QVERIFY(waitUntil([&] {
+            return channelMetric(broker.broker(), "channel_messages_delivered_total", channel) ==
+                   5;
+        }));
+        const Collected back = collect(broker.address(), channel, idsFrom(1, 5, "r"));
+        QVERIFY(back.drained);
+        QCOMPARE(back.handOuts, back.receiveCounts.size());
+        QCOMPARE(back.receiveCounts.size(), std::size_t{5});
+        for (const auto& [id, count] : back.receiveCounts)
+            QCOMPARE(count, 1);
+        QVERIFY(ping(*stub).ok());
+    }
+
     // The broker restarts (same port, same data directory) while a client waits
     // in a long poll and a worker pool polls: the client's poll ends with a
     // clear error, its next receive reconnects and finds every stored message;
