@@ -140,9 +140,13 @@ CuttingProxy::CuttingProxy(const std::string& target) {
     acceptThread_ = std::thread([this] { acceptLoop(); });
 }
 
-CuttingProxy::~CuttingProxy() { stop(); }
+CuttingProxy::~CuttingProxy() {
+    stop();
+}
 
-std::string CuttingProxy::address() const { return "127.0.0.1:" + std::to_string(port_); }
+std::string CuttingProxy::address() const {
+    return "127.0.0.1:" + std::to_string(port_);
+}
 
 void CuttingProxy::armCut(Direction direction) {
     (direction == Direction::ToServer ? cutToServerArmed_ : cutToClientArmed_) = true;

@@ -346,8 +346,9 @@ private Q_SLOTS:
         const std::string channel = uniqueChannel("cut-answer");
         auto stub = broker.newStub();
         for (int i = 1; i <= 5; ++i) {
-            const auto sent = send(*stub, makeMessage(channel, std::string(8 * 1024, static_cast<char>('a' + i)),
-                                                      "r-" + std::to_string(i)));
+            const auto sent =
+                send(*stub, makeMessage(channel, std::string(8 * 1024, static_cast<char>('a' + i)),
+                                        "r-" + std::to_string(i)));
             QVERIFY(sent.ok() && !sent.reply.iserror());
         }
         {
@@ -360,8 +361,7 @@ private Q_SLOTS:
         QCOMPARE(proxy.cuts(), 1);
         QVERIFY(proxy.cutForwardedBytes() < proxy.cutFrameBytes());
         QVERIFY(waitUntil([&] {
-            return channelMetric(broker.broker(), "channel_messages_delivered_total", channel) ==
-                   5;
+            return channelMetric(broker.broker(), "channel_messages_delivered_total", channel) == 5;
         }));
         const Collected back = collect(broker.address(), channel, idsFrom(1, 5, "r"));
         QVERIFY(back.drained);
