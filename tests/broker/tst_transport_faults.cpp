@@ -3,8 +3,9 @@
 // - a downstream consumer that disconnects (cancels its call, or loses its TCP
 //   connection) after each step of a transaction: what it had not acked comes
 //   back, what it acked never does;
-// - a stream cut in the middle of an HTTP/2 frame (CuttingProxy): the server
-//   goes on serving, the half-sent request has no effect, nothing is lost;
+// - a stream cut in the middle of an HTTP/2 frame (CuttingProxy), either way:
+//   the server goes on serving, a half-sent request has no effect, messages in
+//   a half-sent answer go back to the queue, nothing is lost;
 // - a broker restart (same port, same --data-dir) during a client's long poll:
 //   the poll ends with a clear error, the client reconnects by itself, every
 //   stored message is still there, and no thread is left hanging.
