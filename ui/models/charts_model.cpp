@@ -127,6 +127,11 @@ void ChartsModel::applyEvent(const Event& e) {
         case EventKind::Rejected:
             ++bucketAt(e.timeNs).rejected;
             break;
+        case EventKind::PollReturned:
+            if (e.value == 0) {  // value = messages received
+                ++bucketAt(e.timeNs).emptyPolls;
+            }
+            break;
         case EventKind::ConfigChanged: {
             bucketAt(e.timeNs);
             QString text = QString::fromStdString(e.detail);
