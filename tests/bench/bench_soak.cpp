@@ -237,6 +237,124 @@ qs::workers::WorkerConfig workerConfig(const SoakArgs& args) {
     return c;
 }
 
+int deadlineSecondsFor(const SoakArgs& args) {
+    return args.deadlineSeconds > 0 ? args.deadlineSeconds : 120 + args.tasks / 1000;
+}
+
+// How the run went, as timed while it ran.
+struct RunFigures {
+    double seconds = 0;  // start to the broker's last ack (or the deadline)
+    double cpuSeconds = 0;
+    std::uint64_t kills = 0;  // crashes from outside
+    bool timedOut = false;
+};
+
+// Crashes random workers from outside (exponential gaps, mean killEveryMs)
+// until the broker has applied an ack of every task or the deadline passes;
+// prints progress every 5 s.
+RunFigures crashUntilAcked(const SoakArgs& args, qs::workers::WorkerPool& pool,
+                           const std::vector<std::string>& ids, const Progress& progress,
+                           Clock::time_point start) {
+    const auto deadline = start + std::chrono::seconds(deadlineSecondsFor(args));
+    std::mt19937_64 rng(args.seed);
+    std::exponential_distribution<double> killGap(args.killEveryMs > 0 ? 1.0 / args.killEveryMs
+                                                                       : 1.0);
+    std::uniform_int_distribution<std::size_t> pick(0, ids.size() - 1);
+    auto nextKill = start + std::chrono::milliseconds(static_cast<int>(killGap(rng)));
+    auto nextReport = start + std::chrono::seconds(5);
+    const auto n = static_cast<std::uint64_t>(args.tasks);
+    RunFigures figures;
+    while (progress.brokerAcked.load() < n) {
+        const auto now = Clock::now();
+        if (now >= deadline) {
+            figures.timedOut = true;
+            break;
+        }
+        if (args.killEveryMs > 0 && now >= nextKill) {
+            figures.kills += pool.crash(ids[pick(rng)]) ? 1 : 0;
+            nextKill = now + std::chrono::milliseconds(static_cast<int>(killGap(rng)));
+        }
+        if (now >= nextReport) {
+            const auto t = pool.totals();
+            std::printf("  %.0f s: %llu of %llu acked by the broker, %llu crashes, %llu rejects\n",
+                        std::chrono::duration<double>(now - start).count(),
+                        static_cast<unsigned long long>(progress.brokerAcked.load()),
+                        static_cast<unsigned long long>(n),
+                        static_cast<unsigned long long>(t.crashes),
+                        static_cast<unsigned long long>(t.rejected));
+            std::fflush(stdout);
+            nextReport = now + std::chrono::seconds(5);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    figures.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return figures;
+}
+
+void printTotals(const SoakArgs& args, const RunFigures& f, const Progress& progress,
+                 std::uint64_t dropped, const qs::LedgerSummary& s, const Verdict& v,
+                 const qs::workers::WorkerCounters& totals, std::size_t left) {
+    const auto n = static_cast<std::uint64_t>(args.tasks);
+    std::printf(
+        "bench_soak: %d tasks, %d workers (%d slowed x%g), batch %d, work exponential mean %g ms, "
+        "reject rate %g, crash rate %g per task, a crash from outside every %d ms on average\n",
+        args.tasks, args.workers, args.slowWorkers, args.slowdown, args.batch, args.workMs,
+        args.rejectRate, args.crashRate, args.killEveryMs);
+    std::printf(
+        "time %.2f s to the last broker ack (%.0f tasks/s), cpu %.1f s, peak RSS %ld MB, "
+        "%llu events (%llu dropped)\n",
+        f.seconds, static_cast<double>(progress.brokerAcked.load()) / f.seconds, f.cpuSeconds,
+        peakRssMb(), static_cast<unsigned long long>(progress.events.load()),
+        static_cast<unsigned long long>(dropped));
+    std::printf(
+        "tasks: sent %llu, acked %llu, lost %llu, left in the queue %zu; hand-outs %llu, "
+        "exactly once %llu, redelivered %llu (%llu redeliveries: %llu after a reject, %llu after "
+        "a crash, %llu returned, %llu after a lost ack), processed more than once %llu\n",
+        static_cast<unsigned long long>(s.sent),
+        static_cast<unsigned long long>(s.count(qs::MessageState::Acked)),
+        static_cast<unsigned long long>(n - std::min(n, s.count(qs::MessageState::Acked))), left,
+        static_cast<unsigned long long>(s.deliveries),
+        static_cast<unsigned long long>(s.exactlyOnce),
+        static_cast<unsigned long long>(s.redelivered),
+        static_cast<unsigned long long>(s.redeliveries),
+        static_cast<unsigned long long>(v.byReject), static_cast<unsigned long long>(v.byCrash),
+        static_cast<unsigned long long>(v.byReturn), static_cast<unsigned long long>(v.byAckLost),
+        static_cast<unsigned long long>(s.processedMoreThanOnce));
+    std::printf(
+        "workers: %llu crashes (%llu from outside), %llu rejects, %llu abandoned at crashes, "
+        "%llu polls (%llu empty), %llu redeliveries they recognised\n",
+        static_cast<unsigned long long>(totals.crashes), static_cast<unsigned long long>(f.kills),
+        static_cast<unsigned long long>(totals.rejected),
+        static_cast<unsigned long long>(totals.abandoned),
+        static_cast<unsigned long long>(totals.polls),
+        static_cast<unsigned long long>(totals.emptyPolls),
+        static_cast<unsigned long long>(totals.redelivered));
+}
+
+// 0 when every invariant held; otherwise 1, with each failure said on stderr.
+int judge(const SoakArgs& args, const RunFigures& f, std::size_t left,
+          const std::string& checkError, const Verdict& v) {
+    int status = 0;
+    if (f.timedOut) {
+        std::fprintf(stderr, "FAIL: not every task was acked within %d s\n",
+                     deadlineSecondsFor(args));
+        status = 1;
+    }
+    if (left > 0 || !checkError.empty()) {
+        std::fprintf(stderr, "FAIL: %zu message(s) still in the queue%s%s\n", left,
+                     checkError.empty() ? "" : "; check: ", checkError.c_str());
+        status = 1;
+    }
+    if (v.violations > 0) {
+        std::fprintf(stderr, "FAIL: %llu violation(s); first: %s\n",
+                     static_cast<unsigned long long>(v.violations), v.firstViolation.c_str());
+        status = 1;
+    }
+    if (status == 0)
+        std::printf("OK: 0 lost, every duplicate explained by a recorded redelivery\n");
+    return status;
+}
+
 int runSoak(const SoakArgs& args) {
     qs::broker::BrokerOptions bo;
     bo.bindAddress = "127.0.0.1";
@@ -290,106 +408,20 @@ int runSoak(const SoakArgs& args) {
         std::fprintf(stderr, "producer: %s\n", error.c_str());
         return 3;
     }
-    const int deadlineSeconds =
-        args.deadlineSeconds > 0 ? args.deadlineSeconds : 120 + args.tasks / 1000;
-    const auto deadline = start + std::chrono::seconds(deadlineSeconds);
-    std::mt19937_64 rng(args.seed);
-    std::exponential_distribution<double> killGap(args.killEveryMs > 0 ? 1.0 / args.killEveryMs
-                                                                       : 1.0);
-    std::uniform_int_distribution<std::size_t> pick(0, ids.size() - 1);
-    auto nextKill = start + std::chrono::milliseconds(static_cast<int>(killGap(rng)));
-    auto nextReport = start + std::chrono::seconds(5);
-    std::uint64_t kills = 0;
-    const auto n = static_cast<std::uint64_t>(args.tasks);
-    bool timedOut = false;
-    while (progress.brokerAcked.load() < n) {
-        const auto now = Clock::now();
-        if (now >= deadline) {
-            timedOut = true;
-            break;
-        }
-        if (args.killEveryMs > 0 && now >= nextKill) {
-            kills += pool.crash(ids[pick(rng)]) ? 1 : 0;
-            nextKill = now + std::chrono::milliseconds(static_cast<int>(killGap(rng)));
-        }
-        if (now >= nextReport) {
-            const auto t = pool.totals();
-            std::printf("  %.0f s: %llu of %llu acked by the broker, %llu crashes, %llu rejects\n",
-                        std::chrono::duration<double>(now - start).count(),
-                        static_cast<unsigned long long>(progress.brokerAcked.load()),
-                        static_cast<unsigned long long>(n),
-                        static_cast<unsigned long long>(t.crashes),
-                        static_cast<unsigned long long>(t.rejected));
-            std::fflush(stdout);
-            nextReport = now + std::chrono::seconds(5);
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    const double cpuSeconds = processCpuSeconds() - cpuStart;
+    RunFigures figures = crashUntilAcked(args, pool, ids, progress, start);
+    figures.cpuSeconds = processCpuSeconds() - cpuStart;
     producer.stop();
     producer.wait();
     pool.stop();
-    const auto totals = pool.totals();
     const std::size_t left = leftInQueue(broker.address(), &error);
     broker.setObserver(nullptr);
     reader.finish();
     broker.stop();
 
-    const qs::LedgerSummary s = ledger.summary();
-    const Verdict v = checkLedger(ledger, args, stream.droppedCount());
-    std::printf(
-        "bench_soak: %d tasks, %d workers (%d slowed x%g), batch %d, work exponential mean %g ms, "
-        "reject rate %g, crash rate %g per task, a crash from outside every %d ms on average\n",
-        args.tasks, args.workers, args.slowWorkers, args.slowdown, args.batch, args.workMs,
-        args.rejectRate, args.crashRate, args.killEveryMs);
-    std::printf(
-        "time %.2f s to the last broker ack (%.0f tasks/s), cpu %.1f s, peak RSS %ld MB, "
-        "%llu events (%llu dropped)\n",
-        seconds, static_cast<double>(progress.brokerAcked.load()) / seconds, cpuSeconds,
-        peakRssMb(), static_cast<unsigned long long>(progress.events.load()),
-        static_cast<unsigned long long>(stream.droppedCount()));
-    std::printf(
-        "tasks: sent %llu, acked %llu, lost %llu, left in the queue %zu; hand-outs %llu, "
-        "exactly once %llu, redelivered %llu (%llu redeliveries: %llu after a reject, %llu after "
-        "a crash, %llu returned, %llu after a lost ack), processed more than once %llu\n",
-        static_cast<unsigned long long>(s.sent),
-        static_cast<unsigned long long>(s.count(qs::MessageState::Acked)),
-        static_cast<unsigned long long>(n - std::min(n, s.count(qs::MessageState::Acked))), left,
-        static_cast<unsigned long long>(s.deliveries),
-        static_cast<unsigned long long>(s.exactlyOnce),
-        static_cast<unsigned long long>(s.redelivered),
-        static_cast<unsigned long long>(s.redeliveries),
-        static_cast<unsigned long long>(v.byReject), static_cast<unsigned long long>(v.byCrash),
-        static_cast<unsigned long long>(v.byReturn), static_cast<unsigned long long>(v.byAckLost),
-        static_cast<unsigned long long>(s.processedMoreThanOnce));
-    std::printf(
-        "workers: %llu crashes (%llu from outside), %llu rejects, %llu abandoned at crashes, "
-        "%llu polls (%llu empty), %llu redeliveries they recognised\n",
-        static_cast<unsigned long long>(totals.crashes), static_cast<unsigned long long>(kills),
-        static_cast<unsigned long long>(totals.rejected),
-        static_cast<unsigned long long>(totals.abandoned),
-        static_cast<unsigned long long>(totals.polls),
-        static_cast<unsigned long long>(totals.emptyPolls),
-        static_cast<unsigned long long>(totals.redelivered));
-    int status = 0;
-    if (timedOut) {
-        std::fprintf(stderr, "FAIL: not every task was acked within %d s\n", deadlineSeconds);
-        status = 1;
-    }
-    if (left > 0 || !error.empty()) {
-        std::fprintf(stderr, "FAIL: %zu message(s) still in the queue%s%s\n", left,
-                     error.empty() ? "" : "; check: ", error.c_str());
-        status = 1;
-    }
-    if (v.violations > 0) {
-        std::fprintf(stderr, "FAIL: %llu violation(s); first: %s\n",
-                     static_cast<unsigned long long>(v.violations), v.firstViolation.c_str());
-        status = 1;
-    }
-    if (status == 0)
-        std::printf("OK: 0 lost, every duplicate explained by a recorded redelivery\n");
-    return status;
+    const Verdict verdict = checkLedger(ledger, args, stream.droppedCount());
+    printTotals(args, figures, progress, stream.droppedCount(), ledger.summary(), verdict,
+                pool.totals(), left);
+    return judge(args, figures, left, error, verdict);
 }
 
 bool parseArgs(int argc, char** argv, SoakArgs& args) {
