@@ -742,7 +742,13 @@ void Ledger::reportMessageChanged(Entry& en, bool wasTerminal) {
     if (!wasTerminal && isTerminal(en.rec.state)) {
         en.finishStamp = ++nextStamp_;
         finished_.emplace_back(en.rec.messageId, en.finishStamp);
+        ++finishedCount_;
         evictFinished();
+    } else if (wasTerminal && !isTerminal(en.rec.state)) {
+        // Reopened (an ack that did not take effect, a redrive): its entry in
+        // finished_ is stale and no longer counts against the cap.
+        en.finishStamp = 0;
+        --finishedCount_;
     }
 }
 
@@ -787,8 +793,17 @@ void Ledger::applyChannelPurged(const Event& e) {
     }
 }
 
+// Forgets the oldest finished messages beyond the cap. finishedCount_ counts
+// the messages finished now; finished_ also holds stale entries of messages
+// reopened since, skipped here (and dropped once they outnumber the live ones).
 void Ledger::evictFinished() {
-    while (finished_.size() > options_.maxFinishedMessages) {
+    if (finished_.size() > 2 * finishedCount_ + 1024) {
+        std::erase_if(finished_, [this](const auto& f) {
+            const auto it = messages_.find(std::string_view(f.first));
+            return it == messages_.end() || it->second.finishStamp != f.second;
+        });
+    }
+    while (finishedCount_ > options_.maxFinishedMessages && !finished_.empty()) {
         auto [id, stamp] = std::move(finished_.front());
         finished_.pop_front();
         auto it = messages_.find(std::string_view(id));
@@ -796,7 +811,8 @@ void Ledger::evictFinished() {
             continue;
         Entry& en = it->second;
         if (!isTerminal(en.rec.state) || en.finishStamp != stamp)
-            continue;  // reopened since
+            continue;  // reopened since: a stale entry
+        --finishedCount_;
         for (const DeliveryRecord& d : en.rec.deliveries) {
             if (d.outcome != DeliveryOutcome::Open)
                 continue;

@@ -338,6 +338,7 @@ private:
     // broker events that name only the stored copy (BrokerReturned).
     std::unordered_map<std::string, std::string, StringHash, std::equal_to<>> bySequence_;
     std::deque<std::pair<std::string, std::uint64_t>> finished_;  // (id, stamp), oldest first
+    std::size_t finishedCount_ = 0;  // messages finished now (finished_ may hold stale ones)
     std::uint64_t nextStamp_ = 0;
     std::map<std::string, WorkerData, std::less<>> workers_;
     LatencySamples settleAll_;

@@ -91,6 +91,7 @@ private Q_SLOTS:
     void autoAckReportedByBothSides();
     void perWorkerStatsAndLatencies();
     void memoryStaysBounded();
+    void aReopenedMessageCountsOnceAgainstTheCap();
     void unkeyedEventsAndDropNotices();
     void sendFailedAndPurge();
     void peekIsNotADeliveryAndPurgeNotAnAck();
@@ -766,6 +767,39 @@ void TestLedger::memoryStaysBounded() {
     int visited = 0;
     ledger.forEachMessage([&](const MessageRecord&) { ++visited; });
     QCOMPARE(visited, 6);
+}
+
+// A message reopened by an ack that did not take effect finishes twice; it
+// counts once against the cap, so the cap keeps as many finished messages as
+// it says (it once forgot one message too early per reopening).
+void TestLedger::aReopenedMessageCountsOnceAgainstTheCap() {
+    LedgerOptions options;
+    options.maxFinishedMessages = 3;
+    Ledger ledger(options);
+    Timeline tl;
+    for (int i = 1; i <= 3; ++i) {
+        const std::string id = "m" + std::to_string(i);
+        tl.add(i * 10, EventKind::MessageAssigned, "w1", id, i, 1, "tx" + id);
+        tl.add(i * 10 + 1, EventKind::Acked, "w1", id, i, 1, "tx" + id);
+    }
+    // m3's ack never took effect: the same stored copy is handed out again.
+    tl.add(100, EventKind::MessageAssigned, "w2", "m3", 3, 1, "tx-again");
+    tl.add(101, EventKind::Acked, "w2", "m3", 3, 1, "tx-again");
+    ledger.apply(tl.events);
+    QCOMPARE(ledger.summary().acksLost, 1u);
+    QCOMPARE(ledger.summary().evicted, 0u);
+    for (const char* id : {"m1", "m2", "m3"}) {
+        QVERIFY2(ledger.message(id) != nullptr, id);
+    }
+    Timeline more;  // a fourth finished message: now the oldest finished one goes
+    more.add(200, EventKind::MessageAssigned, "w1", "m4", 4, 1, "tx4");
+    more.add(201, EventKind::Acked, "w1", "m4", 4, 1, "tx4");
+    ledger.apply(more.events);
+    QCOMPARE(ledger.summary().evicted, 1u);
+    QVERIFY(ledger.message("m1") == nullptr);
+    for (const char* id : {"m2", "m3", "m4"}) {
+        QVERIFY2(ledger.message(id) != nullptr, id);
+    }
 }
 
 void TestLedger::unkeyedEventsAndDropNotices() {
