@@ -16,32 +16,33 @@
 
 #include "common/clock.h"
 #include "controllers/connection_controller.h"
+#include "controllers/console_run.h"
+#include "controllers/event_pump.h"
 #include "controllers/recent_recordings.h"
 #include "controllers/recording_feed.h"
 #include "controllers/recording_loader.h"
 #include "controllers/replay_player.h"
-#include "controllers/time_cursor.h"
-#include "controllers/console_run.h"
-#include "controllers/event_pump.h"
 #include "controllers/run_controller.h"
 #include "controllers/run_recorder.h"
 #include "controllers/save_location.h"
 #include "controllers/scenario_library.h"
 #include "controllers/scenario_player.h"
+#include "controllers/time_cursor.h"
 #include "dialogs/connection_dialog.h"
+#include "dialogs/embedded_store_dialog.h"
 #include "dialogs/recordings_menu.h"
 #include "models/channel_list_model.h"
 #include "models/event_log_model.h"
 #include "models/lease_board_model.h"
-#include "models/poll_fairness_model.h"
 #include "models/message_table_model.h"
+#include "models/poll_fairness_model.h"
 #include "panels/channel_browser.h"
 #include "panels/charts_panel.h"
 #include "panels/event_log_panel.h"
 #include "panels/explain_panel.h"
 #include "panels/lease_panel.h"
-#include "panels/poll_panel.h"
 #include "panels/message_panel.h"
+#include "panels/poll_panel.h"
 #include "panels/producer_panel.h"
 #include "panels/timeline_panel.h"
 #include "panels/worker_pool_panel.h"
@@ -153,6 +154,12 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     slowTimer_.start();
     pump_->start();
 
+    if (options_.embeddedStore) {
+        connection_->setEmbeddedStore(*options_.embeddedStore);
+    } else if (options_.useSettings) {
+        QSettings settings;
+        connection_->setEmbeddedStore(EmbeddedStore::load(settings));
+    }
     if (options_.embeddedOnly) {
         QTimer::singleShot(0, this, [this] {
             QString error;
@@ -260,6 +267,10 @@ void MainWindow::buildMenus() {
         QStringLiteral("Connect to a KubeMQ server (address, client id, token, TLS)."));
     file->addAction(QStringLiteral("Use &embedded broker"), this, &MainWindow::useEmbeddedBroker)
         ->setToolTip(QStringLiteral("Run the built-in KubeMQ-compatible broker on 127.0.0.1."));
+    file->addAction(QStringLiteral("Embedded broker &storage…"), this,
+                    &MainWindow::embeddedStoreDialog)
+        ->setToolTip(QStringLiteral(
+            "Keep the embedded broker's queues in memory or on disk across restarts."));
     file->addSeparator();
     QAction* openAct = file->addAction(QStringLiteral("&Open recording…"), this,
                                        &MainWindow::openRecordingDialog);
@@ -762,6 +773,31 @@ void MainWindow::useEmbeddedBroker() {
     if (!connection_->startEmbedded(options_.embeddedPort, &error)) {
         QMessageBox::warning(this, QStringLiteral("Embedded broker"),
                              QStringLiteral("Could not start the embedded broker: ") + error);
+    }
+}
+
+void MainWindow::embeddedStoreDialog() {
+    const QString suggested = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                              QStringLiteral("/broker");
+    EmbeddedStoreDialog dialog(connection_->embeddedStore(), suggested, this);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    const EmbeddedStore store = dialog.store();
+    connection_->setEmbeddedStore(store);
+    if (options_.useSettings) {
+        QSettings settings;
+        store.save(settings);
+    }
+    if (dialog.restartRequested()) {
+        useEmbeddedBroker();  // says why when the store cannot be opened
+        if (connection_->isEmbedded()) {
+            showStatus(
+                QStringLiteral("Embedded broker restarted, its queues %1").arg(store.label()));
+        }
+    } else {
+        showStatus(
+            QStringLiteral("Embedded broker storage: %1, from its next start").arg(store.label()));
     }
 }
 

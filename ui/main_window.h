@@ -6,7 +6,9 @@
 #include <QTimer>
 #include <functional>
 #include <memory>
+#include <optional>
 
+#include "controllers/embedded_store.h"
 #include "controllers/recording_comparer.h"
 #include "controllers/run_exporter.h"
 #include "models/charts_at_cursor.h"
@@ -64,6 +66,9 @@ struct MainWindowOptions {
     bool embeddedOnly = false;  // start the embedded broker without probing
     int embeddedPort = 50000;   // preferred port (a free one is used when taken)
     bool useSettings = true;    // restore and save QSettings
+    // Where the embedded broker keeps its queues (--data-dir / --sync); unset
+    // = as saved by File → Embedded broker storage… (memory on a first run).
+    std::optional<EmbeddedStore> embeddedStore;
     // Record every run into the runs folder (docs/recording.md). Without
     // useSettings (tests) only in QStandardPaths' test mode, so a test never
     // writes into the user's data folder.
@@ -182,6 +187,7 @@ public Q_SLOTS:
     void resetRun();
     void connectDialog();
     void useEmbeddedBroker();
+    void embeddedStoreDialog();
     void setDarkTheme(bool dark);
     void openRecordingDialog();  // File → Open recording…
     // startOpeningRecording(), a refusal said in a dialog ("openError").

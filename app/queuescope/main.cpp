@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "analysis/compare_command.h"
@@ -92,6 +93,38 @@ void grabParity(qs::ui::MainWindow& window, const QString& scenario, const QStri
     }
 }
 
+// --data-dir DIR [--sync MODE]: where the embedded broker keeps its queues
+// this session. nullopt = not given (the saved choice holds); false = a bad
+// value, said on stderr.
+bool embeddedStoreOption(const QCommandLineParser& parser, const QCommandLineOption& dataDirOpt,
+                         const QCommandLineOption& syncOpt,
+                         std::optional<qs::ui::EmbeddedStore>* out) {
+    if (!parser.isSet(dataDirOpt)) {
+        if (parser.isSet(syncOpt)) {
+            std::fprintf(stderr, "queuescope: --sync needs --data-dir\n");
+            return false;
+        }
+        return true;
+    }
+    qs::ui::EmbeddedStore store;
+    store.dataDirectory = QFileInfo(parser.value(dataDirOpt)).absoluteFilePath();
+    if (const QString problem = qs::ui::dataDirectoryProblem(store.dataDirectory);
+        !problem.isEmpty()) {
+        std::fprintf(stderr, "queuescope: --data-dir: %s\n", qPrintable(problem));
+        return false;
+    }
+    if (parser.isSet(syncOpt)) {
+        const auto mode = qs::broker::parseSyncMode(parser.value(syncOpt).toStdString());
+        if (!mode) {
+            std::fprintf(stderr, "queuescope: --sync must be always, batch or none\n");
+            return false;
+        }
+        store.sync = *mode;
+    }
+    *out = store;
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -165,6 +198,15 @@ int main(int argc, char** argv) {
         QStringLiteral("port"),
         QStringLiteral("Preferred port of the embedded broker (default 50000)."),
         QStringLiteral("port"), QStringLiteral("50000"));
+    const QCommandLineOption dataDirOpt(
+        QStringLiteral("data-dir"),
+        QStringLiteral("Keep the embedded broker's queues in this folder across restarts "
+                       "(File → Embedded broker storage… saves a choice)."),
+        QStringLiteral("folder"));
+    const QCommandLineOption syncOpt(
+        QStringLiteral("sync"),
+        QStringLiteral("With --data-dir: always, batch (default) or none (docs/broker.md)."),
+        QStringLiteral("mode"));
     const QCommandLineOption firstRunOpt(
         QStringLiteral("first-run"),
         QStringLiteral("Show the first run's greeting, as a first start does (for screenshots)."));
@@ -223,9 +265,10 @@ int main(int argc, char** argv) {
                        "the console's embedded broker as the server, and save the comparison "
                        "window."),
         QStringLiteral("scenario"));
-    parser.addOptions({screenshotOpt, scenarioOpt, afterOpt, embeddedOpt, portOpt, darkOpt, viewOpt,
-                       sizeOpt, spanOpt, firstRunOpt, openOpt, atOpt, redriveOpt, redriveDialogOpt,
-                       compareOpt, lessonOpt, answerOpt, parityOpt});
+    parser.addOptions({screenshotOpt, scenarioOpt, afterOpt,   embeddedOpt,      portOpt,
+                       darkOpt,       viewOpt,     sizeOpt,    spanOpt,          firstRunOpt,
+                       openOpt,       atOpt,       redriveOpt, redriveDialogOpt, compareOpt,
+                       lessonOpt,     answerOpt,   parityOpt,  dataDirOpt,       syncOpt});
     // `queuescope RUN.qsrun`: what a file manager runs for a recording (the
     // desktop entry's Exec=queuescope %f).
     parser.addPositionalArgument(
@@ -306,6 +349,9 @@ int main(int argc, char** argv) {
         QStandardPaths::setTestModeEnabled(true);
     }
     qs::ui::MainWindowOptions options;
+    if (!embeddedStoreOption(parser, dataDirOpt, syncOpt, &options.embeddedStore)) {
+        return 2;
+    }
     options.useSettings = !screenshot;
     options.autoConnect = !screenshot && !parser.isSet(embeddedOpt);
     options.embeddedOnly = false;

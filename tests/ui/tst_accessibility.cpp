@@ -8,6 +8,7 @@
 
 #include "dialogs/connection_dialog.h"
 #include "dialogs/create_channel_dialog.h"
+#include "dialogs/embedded_store_dialog.h"
 #include "layout_checks.h"
 #include "main_window.h"
 
@@ -57,9 +58,11 @@ void TestAccessibility::everyControlHasAnAccessibleName() {
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     ConnectionDialog connect(ConnectionSettings{}, {});
     CreateChannelDialog create;
+    EmbeddedStoreDialog store(EmbeddedStore{}, QStringLiteral("/tmp/queues"));
     QStringList missing = test::controlsWithoutName(&window);
     missing += test::controlsWithoutName(&connect);
     missing += test::controlsWithoutName(&create);
+    missing += test::controlsWithoutName(&store);
     for (const QString& m : missing) {
         qWarning("no accessible name: %s", qPrintable(m));  // QVERIFY2 cuts a long list
     }

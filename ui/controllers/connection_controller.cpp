@@ -195,6 +195,8 @@ bool ConnectionController::startEmbedded(int preferredPort, QString* error) {
     broker::BrokerOptions options;
     options.bindAddress = "127.0.0.1";
     options.port = preferredPort;
+    options.dataDirectory = embeddedStore_.dataDirectory.toStdString();
+    options.sync = embeddedStore_.sync;
     auto broker = std::make_unique<broker::Broker>(options);
     std::string why;
     bool started = broker->start(&why);

@@ -9,6 +9,7 @@
 
 #include "client/server_info.h"
 #include "controllers/connection_settings.h"
+#include "controllers/embedded_store.h"
 
 namespace qs {
 class BrokerObserver;
@@ -49,8 +50,15 @@ public:
     // Connects to a server (dropping the embedded broker, if any).
     void connectTo(const ConnectionSettings& settings);
     // Starts the embedded broker on 127.0.0.1:preferredPort, or a free port
-    // when that one is taken (0 = any free port) and connects to it.
+    // when that one is taken (0 = any free port) and connects to it, with its
+    // queues where embeddedStore() says. On failure (a port or a data
+    // directory it cannot have: locked by another broker, unwritable, a
+    // corrupt store) *error says why and the console is disconnected.
     bool startEmbedded(int preferredPort = 50000, QString* error = nullptr);
+    // Where the next startEmbedded() keeps its queues (the running broker
+    // keeps its own until restarted).
+    void setEmbeddedStore(const EmbeddedStore& store) { embeddedStore_ = store; }
+    const EmbeddedStore& embeddedStore() const { return embeddedStore_; }
     void disconnectFromServer();
 
     State state() const { return state_; }
@@ -104,6 +112,7 @@ private:
     std::shared_ptr<client::QueuesClient> client_;
     std::unique_ptr<broker::Broker> broker_;
     BrokerObserver* observer_ = nullptr;
+    EmbeddedStore embeddedStore_;
     client::ServerInfo info_;
     qint64 infoAtMs_ = 0;  // when info_ was received (ms since epoch)
     QString lastError_;
