@@ -435,11 +435,12 @@ private Q_SLOTS:
                 const std::uint64_t spacing = interval == 1 ? 2 : interval;
                 if (at(ms) < before) {
                     QVERIFY(!checkpointed.lastWasIncremental());
-                    QVERIFY2(checkpointed.lastFedEvents() < spacing,
-                             qPrintable(QStringLiteral("at %3 ms: fed %1 events, checkpoints every %2")
-                                            .arg(checkpointed.lastFedEvents())
-                                            .arg(spacing)
-                                            .arg(ms)));
+                    QVERIFY2(
+                        checkpointed.lastFedEvents() < spacing,
+                        qPrintable(QStringLiteral("at %3 ms: fed %1 events, checkpoints every %2")
+                                       .arg(checkpointed.lastFedEvents())
+                                       .arg(spacing)
+                                       .arg(ms)));
                 }
                 TimelineAtCursor fromStart(1'000'000);
                 fromStart.showAt(run_, at(ms), 60'000'000'000LL);

@@ -27,8 +27,8 @@
 #include "models/message_table_model.h"
 #include "models/timeline_model.h"
 #include "recording_factory.h"
-#include "runner/run_recording.h"
 #include "run/run.h"
+#include "runner/run_recording.h"
 
 using namespace qs;
 using namespace qs::ui;

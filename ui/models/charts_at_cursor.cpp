@@ -41,12 +41,9 @@ void ChartsAtCursor::showAt(const Run& run, const std::string& channel, std::int
         channel_ = channel;
     }
     // Forward from here, unless a checkpoint past here is nearer to t.
-    const auto after = std::upper_bound(
-        checkpoints_.begin(), checkpoints_.end(), upTo,
-        [](std::uint64_t events, const Checkpoint& c) { return events < c.events; });
-    const bool checkpointAhead = after != checkpoints_.begin() && std::prev(after)->events > fed_;
-    incremental_ = run_ != nullptr && timeNs >= timeNs_ && upTo >= fed_ && fed_ > 0 &&
-                   !checkpointAhead;
+    const Checkpoint* nearest = checkpointAtOrBefore(upTo);
+    const bool checkpointAhead = nearest != nullptr && nearest->events > fed_;
+    incremental_ = timeNs >= timeNs_ && upTo >= fed_ && fed_ > 0 && !checkpointAhead;
     if (!incremental_) {
         restart(run, upTo);
     }
@@ -61,13 +58,18 @@ void ChartsAtCursor::showAt(const Run& run, const std::string& channel, std::int
     sampleDepth(timeNs);
 }
 
+const ChartsAtCursor::Checkpoint* ChartsAtCursor::checkpointAtOrBefore(std::uint64_t events) const {
+    const auto after =
+        std::upper_bound(checkpoints_.begin(), checkpoints_.end(), events,
+                         [](std::uint64_t n, const Checkpoint& c) { return n < c.events; });
+    return after == checkpoints_.begin() ? nullptr : &*std::prev(after);
+}
+
 // From the newest checkpoint at or before `upTo`, or from the run's start.
 void ChartsAtCursor::restart(const Run& run, std::uint64_t upTo) {
-    const auto after = std::upper_bound(
-        checkpoints_.begin(), checkpoints_.end(), upTo,
-        [](std::uint64_t events, const Checkpoint& c) { return events < c.events; });
+    const Checkpoint* from = checkpointAtOrBefore(upTo);
     fromStart_ = true;
-    if (after == checkpoints_.begin()) {
+    if (from == nullptr) {
         model_.clear();
         state_ = run.stateAfter(0);
         fed_ = 0;
@@ -78,11 +80,10 @@ void ChartsAtCursor::restart(const Run& run, std::uint64_t upTo) {
         }
         return;
     }
-    const Checkpoint& c = *std::prev(after);
-    model_.restore(c.model);
-    state_ = run.stateAfter(c.stateEvents);
-    fed_ = c.events;
-    secondStartNs_ = c.secondStartNs;
+    model_.restore(from->model);
+    state_ = run.stateAfter(from->stateEvents);
+    fed_ = from->events;
+    secondStartNs_ = from->secondStartNs;
     inSecond_ = true;
 }
 

@@ -64,6 +64,7 @@ private:
         ChartsModel model;
     };
 
+    const Checkpoint* checkpointAtOrBefore(std::uint64_t events) const;  // null = none
     void restart(const Run& run, std::uint64_t upTo);
     void feed(const Run& run, std::uint64_t toEvent);
     void applyEvent(const Run& run, std::uint64_t index);
@@ -74,7 +75,7 @@ private:
     ChartsModel model_;
     const Run* run_ = nullptr;
     std::string channel_;
-    RunState state_;  // the Run's state at the start of the second being fed
+    RunState state_;         // the Run's state at the start of the second being fed
     std::uint64_t fed_ = 0;  // events fed to the model
     std::int64_t secondStartNs_ = 0;
     bool inSecond_ = false;
