@@ -7,7 +7,9 @@
 #   realserver  suites that start the real KubeMQ v2.4.0 of ../shared/kubemq-server
 #               (they skip with a message when it is absent); `ctest -L realserver`
 #               runs every suite that uses it
-#   faults   fault injection (SIGKILLs)    fuzz       bounded fuzz runs
+#   faults   fault injection (SIGKILLs, worker crashes, cut or dropped connections)
+#   fuzz     bounded fuzz runs
+#   bench    the benchmarks' smoke runs (tests/bench/CMakeLists.txt; no figure decides)
 # COST is the suite's usual wall time; `ctest -j` starts costly suites first, so a
 # fresh build tree (no CTestCostData.txt yet) does not end on a 90 s suite.
 #

@@ -21,11 +21,17 @@ namespace qs::json_schema {
 using json = nlohmann::json;
 
 struct SchemaError {
-    std::string message;
+    std::string message;  // "where: what"
+    std::string where;    // the path alone, for lineOfJsonPath (common/json_path_line.h)
 };
 
 [[noreturn]] inline void fail(const std::string& where, const std::string& what) {
-    throw SchemaError{where + ": " + what};
+    throw SchemaError{where + ": " + what, where};
+}
+
+// The error as a file's reader says it: "line N: where: what".
+inline std::string withLine(const SchemaError& e, int line) {
+    return "line " + std::to_string(line) + ": " + e.message;
 }
 
 // "workers" + "batch" -> "workers.batch"; at the root just "batch".

@@ -48,6 +48,8 @@ bool parseArgs(const std::vector<std::string>& args, LessonArgs* out, std::strin
             out->list = true;
         } else if (a == "--verbose") {
             out->verbose = true;
+        } else if (a == "--check") {
+            // What a play always does; named for scripts that say what they want.
         } else if (a == "--answer") {
             std::string v;
             if (!value(&v))
@@ -219,7 +221,7 @@ int listLessons(std::ostream& out, std::ostream& err) {
 }  // namespace
 
 std::string lessonUsage() {
-    return R"(Usage: queuescope lesson FILE|NAME [--answer STEP=VALUE ...] [--address HOST:PORT]
+    return R"(Usage: queuescope lesson FILE|NAME [--check] [--answer STEP=VALUE ...] [--address HOST:PORT]
        queuescope lesson --list
 
 Plays a guided lesson: each step's scenario runs on the embedded broker (or the
@@ -229,6 +231,8 @@ prediction is graded against the run.
 
 Options
   --list                 the shipped lessons, one a line
+  --check                run every step and check it (what a play always does);
+                         the exit status is 1 when a check fails
   --answer STEP=VALUE    the prediction for step STEP (1-based): a choice's
                          letter or number, a number, or a worker (worker-2 or 2);
                          "--answer VALUE" answers the first step that asks

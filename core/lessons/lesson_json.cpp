@@ -9,6 +9,7 @@
 #include <span>
 #include <sstream>
 
+#include "common/json_path_line.h"
 #include "common/json_schema.h"
 #include "common/prefix_lines.h"
 #include "lessons/run_facts.h"
@@ -272,7 +273,7 @@ runner::Scenario scenario(const json& v, const std::string& where) {
     runner::Scenario s;
     std::string problems;
     if (!runner::parseScenarioJson(v.dump(), &s, &problems)) {
-        throw SchemaError{prefixLines(where + ".", problems)};
+        throw SchemaError{prefixLines(where + ".", problems), where};
     }
     return s;
 }
@@ -379,7 +380,7 @@ bool parseLessonJson(std::string_view text, Lesson* out, std::string* error) {
         *out = std::move(l);
         return true;
     } catch (const SchemaError& e) {
-        *error = e.message;
+        *error = withLine(e, lineOfJsonPath(text, e.where));
         return false;
     } catch (const json::exception& e) {
         *error = withoutExceptionTag(e.what());

@@ -13,8 +13,9 @@
 namespace qs::lessons {
 
 // Parses `text`. On failure returns false and sets *error to lines such as
-// "steps[1].checks[0].worker: 'worker-9' is not a worker of this step's run
-// (worker-1 ... worker-3)"; *out is untouched. The lesson keeps out->name
+// "line 14: steps[1].checks[0].worker: 'worker-9' is not a worker of this
+// step's run (worker-1 ... worker-3)" (the line of the value named, or of
+// the object missing it); *out is untouched. The lesson keeps out->name
 // (a text has no file name to take it from).
 bool parseLessonJson(std::string_view text, Lesson* out, std::string* error);
 

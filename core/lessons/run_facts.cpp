@@ -565,6 +565,16 @@ std::string RunFacts::describe(const Measure& m) const {
                (m.name == "workersWithTasks" ? " received tasks" : " received none") +
                " (tasks received: " + per + ")";
     }
+    if (m.name == "acksLost") {
+        std::string per;
+        for (const WorkerStats& w : workers()) {
+            if (w.acksLost > 0) {
+                per += (per.empty() ? "" : ", ") + w.worker + " " + std::to_string(w.acksLost);
+            }
+        }
+        return plural(n, "ack", "acks") + " did not take effect: the broker handed the task " +
+               "out again or put it back" + (per.empty() ? "" : " (" + per + ")");
+    }
     return m.name + " = " + formatNumber(*v.value);
 }
 

@@ -430,11 +430,13 @@ std::vector<HeadlessOption> workerOptions() {
          [](HeadlessArgs& h, const std::string& v, std::string* why) {
              return setMs(h, v, kRestartSeconds, &workers::WorkerConfig::restartDelayMs, why);
          }},
-        {"settle", "MODE", w, "each (default) | batch | never (\"forgot to ack\")",
+        {"settle", "MODE", w,
+         "each (default) | batch | never (\"forgot to ack\") | async (acks queued,\n"
+         "the last dropped when the worker leaves)",
          [](HeadlessArgs& h, const std::string& v, std::string* why) {
              workers::SettleMode m{};
              if (!workers::parseSettleMode(v, &m)) {
-                 return fail(why, "must be each, batch or never");
+                 return fail(why, "must be each, batch, never or async");
              }
              return allGroups(h, [m](workers::WorkerConfig& c) { c.settle = m; });
          }},

@@ -157,7 +157,7 @@ ConfigPatch parseConfigPatch(const json& v, const std::string& where) {
     }
     if (v.contains("settle")) {
         patch.settle = getEnum(v["settle"], join(where, "settle"), &workers::parseSettleMode,
-                               "each, batch, never");
+                               "each, batch, never, async");
     }
     if (v.contains("maxPolls")) {
         patch.maxPolls = getInt(v["maxPolls"], join(where, "maxPolls"), workers::limits::kMaxPolls);

@@ -48,6 +48,10 @@ Worker::Outcome Worker::BatchRun::run() {
             return next;
         }
     }
+    if (asyncAcksDropped()) {
+        markIdle();  // the worker leaves now: its stream closes with the acks queued
+        return Outcome::Continue;
+    }
     if (Outcome next = flushAcks(); next != Outcome::Continue) {
         return next;
     }
@@ -154,7 +158,9 @@ Worker::Outcome Worker::BatchRun::work(std::size_t i) {
         stageMessage(EventKind::WorkFinished, i).value = duration.count();
     }
     failed_[i] = items_[i].poison || roll(w_.rng_, config_.failureRate);
-    const bool deferAck = !config_.autoAck && config_.settle == SettleMode::Each && !failed_[i];
+    const bool deferAck =
+        !config_.autoAck && !failed_[i] &&
+        (config_.settle == SettleMode::Each || config_.settle == SettleMode::Async);
     const bool done = !config_.autoAck && (config_.settle == SettleMode::Never ||
                                            config_.settle == SettleMode::Batch || deferAck);
     std::lock_guard lock(w_.snapshotMutex_);
@@ -178,6 +184,9 @@ Worker::Outcome Worker::BatchRun::settleAfterWork(std::size_t i) {
     }
     if (!failed_[i]) {
         pendingAcks_.push_back(i);  // written with the next acks due (flushAcks)
+        if (config_.settle == SettleMode::Async && eventsOn_) {
+            stageMessage(EventKind::Acked, i).detail = "async";  // acked, as the program sees it
+        }
         return Outcome::Continue;
     }
     // A failed message: acks due before it go first, then its own
@@ -261,7 +270,7 @@ Worker::Outcome Worker::BatchRun::flushAcks() {
     }
     setStatuses(pendingAcks_, ItemStatus::Acked);
     forgetSettled(pendingAcks_);
-    if (eventsOn_) {
+    if (eventsOn_ && config_.settle != SettleMode::Async) {  // async: reported when queued
         const std::int64_t settledNs = monotonicNanos();  // one settlement, one time
         for (std::size_t i : pendingAcks_) {
             stageMessage(EventKind::Acked, i, settledNs);
@@ -290,8 +299,20 @@ Worker::Outcome Worker::BatchRun::settlementFailed(const client::Error& error,
 // Leaving early (stop, crash): acks already due are still sent first, as they
 // would have been without the coalescing.
 Worker::Outcome Worker::BatchRun::leave(Outcome why) {
-    flushAcks();
+    if (config_.settle != SettleMode::Async) {
+        flushAcks();
+    }  // async: the stream is cancelled with the queued acks unwritten
     return why;
+}
+
+// Settle mode "async" on the worker's last poll (max polls): the program
+// leaves right after its last ack is queued, before it is written.
+bool Worker::BatchRun::asyncAcksDropped() const {
+    if (config_.settle != SettleMode::Async || pendingAcks_.empty() || config_.maxPolls <= 0) {
+        return false;
+    }
+    std::lock_guard lock(w_.snapshotMutex_);
+    return w_.snap_.counters.polls >= static_cast<std::uint64_t>(config_.maxPolls);
 }
 
 void Worker::BatchRun::markIdle() {

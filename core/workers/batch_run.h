@@ -46,7 +46,11 @@ private:
     // usual handling of a failed settlement.
     Outcome settlementFailed(const client::Error& error, std::span<const std::size_t> which,
                              const char* what);
+    // Stop / crash mid-batch: the acks due go out first (mode "async": they
+    // are dropped with the stream).
     Outcome leave(Outcome why);
+    // Mode "async" after the last poll: the queued acks are never written.
+    bool asyncAcksDropped() const;
     void markIdle();
 
     // The events a hand-out implies after its own: a recognised redelivery, an auto-ack.
@@ -64,7 +68,7 @@ private:
     const bool eventsOn_;
     std::vector<BatchItem> items_;
     std::vector<char> failed_;
-    std::vector<std::size_t> pendingAcks_;  // mode "each": acks not yet written
+    std::vector<std::size_t> pendingAcks_;  // modes "each", "async": acks not yet written
 };
 
 }  // namespace qs::workers

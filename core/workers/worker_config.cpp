@@ -88,6 +88,10 @@ std::string v1StreamProblemOf(const WorkerConfig& c) {
         return "consume 'v1' cannot settle 'never': the v1 stream rejects a message left "
                "unsettled when its stream ends";
     }
+    if (c.settle == SettleMode::Async) {
+        return "consume 'v1' cannot settle 'async': a v1 settlement is answered before the "
+               "worker goes on";
+    }
     return {};
 }
 }  // namespace
@@ -133,6 +137,8 @@ std::string_view toString(SettleMode mode) {
             return "batch";
         case SettleMode::Never:
             return "never";
+        case SettleMode::Async:
+            return "async";
     }
     return "unknown";
 }
@@ -168,7 +174,8 @@ bool parseFailureAction(std::string_view text, FailureAction* out) {
 }
 
 bool parseSettleMode(std::string_view text, SettleMode* out) {
-    for (SettleMode m : {SettleMode::Each, SettleMode::Batch, SettleMode::Never}) {
+    for (SettleMode m :
+         {SettleMode::Each, SettleMode::Batch, SettleMode::Never, SettleMode::Async}) {
         if (text == toString(m)) {
             *out = m;
             return true;

@@ -26,6 +26,11 @@ enum class SettleMode {
     Each,   // settle every message right after its work (ack / reject / requeue)
     Batch,  // decide per message, settle the whole batch at its end in at most 3 requests
     Never,  // never settle ("forgot to ack"): messages return when the connection closes
+    // As the official Python SDK's async_ack(): an ack is queued and written
+    // when the program next waits (the next message's work, the next poll);
+    // a worker that leaves (max polls reached, stop, crash) closes its stream
+    // with its last ack still queued, so that ack never leaves the worker.
+    Async,
 };
 
 // How a worker receives its messages.

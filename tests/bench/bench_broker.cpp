@@ -1,40 +1,35 @@
 // bench_broker: throughput, latency and memory figures for the embedded broker
 // (or any KubeMQ-compatible server given with --address), measured over
-// loopback gRPC with the generated kubemq stub. Not a ctest test.
+// loopback gRPC with the generated kubemq stub, each as a ratio to the gRPC floor
+// (floor_server.h). No figure decides a test; ctest's bench_broker_quick only runs
+// a short one for its checks of the replies.
 
 #include <grpcpp/grpcpp.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
-#include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <chrono>
-#include <cmath>
-#include <condition_variable>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "bench_stats.h"
 #include "broker/broker.h"
+#include "broker_traffic.h"
+#include "floor_server.h"
 #include "kubemq.grpc.pb.h"
 
 namespace {
 
-using qs::bench::processCpuSeconds;
-
-using Clock = std::chrono::steady_clock;
+using qs::bench::LatencyFigures;
+using qs::bench::ThroughputFigures;
+using qs::bench::TrafficShape;
 
 constexpr std::string_view kUsage = R"(usage: bench_broker [options]
 
@@ -45,9 +40,13 @@ By default an embedded qs::broker::Broker is started in this process on
   (a) throughput: one producer sends QueuesUpstream requests of --batch
       messages (at most --window requests unanswered), one consumer loops
       QueuesDownstream Get(MaxItems --batch) + AckAll on its transaction.
-      Prints "throughput: N msg/s" = messages acked / (first send .. last receive).
+      Prints "throughput: N msg/s" = messages acked / (first send .. last
+      receive or last upstream answer, whichever is later).
   (b) latency: unary SendQueueMessage, then downstream Get(MaxItems 1), then
       AckRange([sequence]); prints p50 / p99 of that round trip in µs.
+      (a) and (b) also run against the gRPC floor (bench_grpc_floor's server,
+      no queue work) in this process, in turn with the broker, and each shape
+      prints the broker's figure as a ratio to the floor's.
   (c) memory (--memory only): enqueues --memory-messages messages into the
       embedded broker and prints this process's VmRSS before and after, in MB.
 
@@ -59,6 +58,8 @@ options:
   --iterations N           measured round trips for (b) (default 5000)
   --warmup N               unmeasured round trips before (b) (default 500)
   --only throughput|latency  run just one of (a) / (b)
+  --runs N                 repeat (a) and (b) N times, then print medians (default 1)
+  --no-floor               do not measure the gRPC floor (no ratios)
   --memory                 run (c) only (embedded broker only)
   --memory-messages N      messages for (c) (default 1000000)
   --body-bytes N           body size (default 256)
@@ -69,16 +70,13 @@ options:
 
 struct Options {
     std::string address;  // empty = embedded broker
-    long messages = 200000;
-    int batch = 100;
-    int window = 16;
-    long iterations = 5000;
-    long warmup = 500;
+    TrafficShape shape;
     bool runThroughput = true;
     bool runLatency = true;
+    int runs = 1;
+    bool floor = true;
     bool memory = false;
     long memoryMessages = 1000000;
-    int bodyBytes = 256;
     std::string dataDirectory;  // empty = memory-only embedded broker
     qs::broker::SyncMode sync = qs::broker::SyncMode::Batch;
 };
@@ -120,21 +118,25 @@ std::optional<std::string> parseOptions(int argc, char** argv, Options* o, bool*
                 return "--address needs HOST:PORT";
             o->address = std::string(*v);
         } else if (arg == "--messages") {
-            error = number(&o->messages, 1L);
+            error = number(&o->shape.messages, 1L);
         } else if (arg == "--batch") {
-            error = number(&o->batch, 1);
+            error = number(&o->shape.batch, 1);
         } else if (arg == "--window") {
-            error = number(&o->window, 1);
+            error = number(&o->shape.window, 1);
         } else if (arg == "--iterations") {
-            error = number(&o->iterations, 1L);
+            error = number(&o->shape.iterations, 1L);
         } else if (arg == "--warmup") {
-            error = number(&o->warmup, 0L);
+            error = number(&o->shape.warmup, 0L);
+        } else if (arg == "--runs") {
+            error = number(&o->runs, 1);
+        } else if (arg == "--no-floor") {
+            o->floor = false;
         } else if (arg == "--memory") {
             o->memory = true;
         } else if (arg == "--memory-messages") {
             error = number(&o->memoryMessages, 1L);
         } else if (arg == "--body-bytes") {
-            error = number(&o->bodyBytes, 1);
+            error = number(&o->shape.bodyBytes, 1);
         } else if (arg == "--data-dir") {
             const auto v = value();
             if (!v || v->empty())
@@ -183,328 +185,167 @@ double residentMegabytes() {
     return -1;
 }
 
-std::string uniqueSuffix() {
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                        std::chrono::system_clock::now().time_since_epoch())
-                        .count();
-    return std::to_string(getpid()) + "." + std::to_string(ms);
-}
-
-kubemq::QueueMessage makeMessage(const std::string& channel, const std::string& body) {
-    kubemq::QueueMessage m;
-    m.set_clientid("bench_broker");
-    m.set_channel(channel);
-    m.set_body(body);
-    return m;
-}
-
-// Sends `total` messages on one QueuesUpstream stream in requests of `batch`,
-// with at most `window` requests unanswered. Returns the time of the first write.
-struct ProduceResult {
-    bool ok = false;
-    std::string error;
-    Clock::time_point firstSend;
+// A server the shapes are driven against, and what each run measured on it.
+struct Subject {
+    std::string name;     // "memory broker", "gRPC floor", ...
+    std::string label;    // starts its lines: "" for the measured server, "floor " for the floor
+    std::string cpuWhat;  // what its CPU figure covers; empty: not printed
+    std::shared_ptr<grpc::Channel> channel;
+    std::unique_ptr<kubemq::kubemq::Stub> stub;
+    std::vector<ThroughputFigures> throughput;
+    std::vector<LatencyFigures> latency;
 };
 
-ProduceResult produce(kubemq::kubemq::Stub& stub, const std::string& channel,
-                      const std::string& body, long total, int batch, int window) {
-    ProduceResult result;
+// Opens a channel to `address` and checks it answers Ping.
+bool connect(Subject& subject, const std::string& address, std::string* error) {
+    subject.channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
+    subject.stub = kubemq::kubemq::NewStub(subject.channel);
     grpc::ClientContext context;
-    auto stream = stub.QueuesUpstream(&context);
-
-    const long requests = (total + batch - 1) / batch;
-    std::mutex mutex;
-    std::condition_variable changed;
-    long unanswered = 0;
-    bool failed = false;
-    std::string error;
-
-    std::thread reader([&] {
-        kubemq::QueuesUpstreamResponse response;
-        long answered = 0;
-        long stored = 0;
-        while (answered < requests && stream->Read(&response)) {
-            ++answered;
-            std::string problem;
-            if (response.iserror()) {
-                problem = "upstream error: " + response.error();
-            } else {
-                for (const auto& r : response.results()) {
-                    if (r.iserror()) {
-                        problem = "message rejected: " + r.error();
-                        break;
-                    }
-                    ++stored;
-                }
-            }
-            std::lock_guard lock(mutex);
-            --unanswered;
-            if (!problem.empty() && !failed) {
-                failed = true;
-                error = problem;
-            }
-            changed.notify_all();
-        }
-        std::lock_guard lock(mutex);
-        if (!failed && (answered < requests || stored != total)) {
-            failed = true;
-            error = "upstream stream ended after " + std::to_string(answered) + " of " +
-                    std::to_string(requests) + " responses";
-        }
-        unanswered = -1;  // tells the writer to stop waiting
-        changed.notify_all();
-    });
-
-    kubemq::QueuesUpstreamRequest request;
-    long sent = 0;
-    for (long r = 0; r < requests; ++r) {
-        const int count = static_cast<int>(std::min<long>(batch, total - sent));
-        request.set_requestid(std::to_string(r));
-        if (request.messages_size() != count) {
-            request.clear_messages();
-            for (int i = 0; i < count; ++i)
-                *request.add_messages() = makeMessage(channel, body);
-        }
-        {
-            std::unique_lock lock(mutex);
-            changed.wait(lock, [&] { return unanswered < window || unanswered < 0 || failed; });
-            if (failed || unanswered < 0)
-                break;
-            ++unanswered;
-        }
-        if (r == 0)
-            result.firstSend = Clock::now();
-        if (!stream->Write(request))
-            break;
-        sent += count;
-    }
-    bool complete = false;
-    {
-        std::lock_guard lock(mutex);
-        complete = sent == total && !failed;
-    }
-    // Unblocks the reader when not every request went out.
-    if (!complete)
-        context.TryCancel();
-    reader.join();
-    // A v2.4.0 server never ends the stream on half-close; cancel after the last answer.
-    stream->WritesDone();
-    context.TryCancel();
-    stream->Finish();
-    result.ok = !failed;
-    result.error = error;
-    return result;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    kubemq::PingResult ping;
+    const grpc::Status status = subject.stub->Ping(&context, kubemq::Empty(), &ping);
+    if (!status.ok())
+        *error = "Ping to " + address + " failed: " + status.error_message();
+    return status.ok();
 }
 
-// Consumes exactly `total` messages with Get + AckAll on one QueuesDownstream stream.
-struct ConsumeResult {
-    bool ok = false;
+bool measureThroughputOn(Subject& subject, const Options& o) {
     std::string error;
-    long received = 0;
-    Clock::time_point lastReceive;
-};
-
-ConsumeResult consume(kubemq::kubemq::Stub& stub, const std::string& channel, long total, int batch,
-                      int bodyBytes, const std::atomic<bool>& abandon) {
-    ConsumeResult result;
-    grpc::ClientContext context;
-    auto stream = stub.QueuesDownstream(&context);
-    kubemq::QueuesDownstreamRequest get;
-    get.set_clientid("bench_broker");
-    get.set_channel(channel);
-    get.set_requesttypedata(kubemq::Get);
-    get.set_waittimeout(5000);
-    kubemq::QueuesDownstreamRequest ackAll;
-    ackAll.set_clientid("bench_broker");
-    ackAll.set_channel(channel);
-    ackAll.set_requesttypedata(kubemq::AckAll);
-    kubemq::QueuesDownstreamResponse response;
-    long n = 0;
-    while (result.received < total) {
-        if (abandon) {
-            result.error = "abandoned";
-            break;
-        }
-        const std::string id = "g" + std::to_string(n++);
-        get.set_requestid(id);
-        get.set_maxitems(static_cast<int>(std::min<long>(batch, total - result.received)));
-        if (!stream->Write(get) || !stream->Read(&response)) {
-            result.error = "downstream stream broke";
-            break;
-        }
-        if (response.iserror() || response.refrequestid() != id) {
-            result.error =
-                "downstream error (" + response.refrequestid() + "): " + response.error();
-            break;
-        }
-        const int count = response.messages_size();
-        if (count > 0 && static_cast<int>(response.messages(0).body().size()) != bodyBytes) {
-            result.error = "received a body of unexpected size";
-            break;
-        }
-        result.received += count;
-        result.lastReceive = Clock::now();
-        if (count > 0) {
-            ackAll.set_requestid("a" + id);
-            ackAll.set_reftransactionid(response.transactionid());
-            if (!stream->Write(ackAll)) {
-                result.error = "downstream stream broke on AckAll";
-                break;
-            }
-        }
-    }
-    // AckAll has no success response. ActiveOffsets on the last transaction is
-    // answered only after that AckAll ran; it must find the transaction closed.
-    if (result.error.empty() && !ackAll.reftransactionid().empty()) {
-        kubemq::QueuesDownstreamRequest offsets = ackAll;
-        offsets.set_requestid("final");
-        offsets.set_requesttypedata(kubemq::ActiveOffsets);
-        if (!stream->Write(offsets) || !stream->Read(&response)) {
-            result.error = "downstream stream broke on the final ActiveOffsets";
-        } else if (!response.iserror() || response.activeoffsets_size() != 0) {
-            result.error = "the last transaction is still open after AckAll (" +
-                           std::to_string(response.activeoffsets_size()) + " unsettled)";
-        }
-    }
-    stream->WritesDone();
-    context.TryCancel();
-    stream->Finish();
-    result.ok = result.error.empty();
-    return result;
-}
-
-bool runThroughput(kubemq::kubemq::Stub& stub, const Options& o, const std::string& body) {
-    const bool external = !o.address.empty();
-    const std::string channel = "bench.throughput." + uniqueSuffix();
-    const double cpuBefore = processCpuSeconds();
-    ConsumeResult consumed;
-    std::atomic<bool> abandon{false};
-    std::thread consumer(
-        [&] { consumed = consume(stub, channel, o.messages, o.batch, o.bodyBytes, abandon); });
-    const ProduceResult produced = produce(stub, channel, body, o.messages, o.batch, o.window);
-    if (!produced.ok)
-        abandon = true;
-    consumer.join();
-    const double cpu = processCpuSeconds() - cpuBefore;
-    if (!produced.ok) {
-        std::cerr << "throughput: producer failed: " << produced.error << "\n";
+    const auto figures = qs::bench::measureThroughput(*subject.stub, o.shape, &error);
+    if (!figures) {
+        std::cerr << subject.label << "throughput: " << error << "\n";
         return false;
     }
-    if (!consumed.ok) {
-        std::cerr << "throughput: consumer failed after " << consumed.received
-                  << " messages: " << consumed.error << "\n";
-        return false;
-    }
-    const double seconds =
-        std::chrono::duration<double>(consumed.lastReceive - produced.firstSend).count();
-    std::printf("throughput: %.0f msg/s (%ld messages of %d B, batch %d, %.3f s end to end)\n",
-                static_cast<double>(consumed.received) / seconds, consumed.received, o.bodyBytes,
-                o.batch, seconds);
-    // Load-independent companion figure: what one message costs in CPU.
-    if (!external) {
-        std::printf(
-            "throughput cpu: %.2f µs CPU per message (client + embedded broker, %.2f s CPU)\n",
-            cpu * 1e6 / static_cast<double>(consumed.received), cpu);
-    }
+    qs::bench::printThroughput(subject.label, *figures, o.shape, subject.cpuWhat);
+    subject.throughput.push_back(*figures);
     return true;
 }
 
-bool runLatency(kubemq::kubemq::Stub& stub, const Options& o, const std::string& body) {
-    const std::string channel = "bench.latency." + uniqueSuffix();
-    grpc::ClientContext streamContext;
-    auto stream = stub.QueuesDownstream(&streamContext);
-    const kubemq::QueueMessage message = makeMessage(channel, body);
-    kubemq::QueuesDownstreamRequest get;
-    get.set_clientid("bench_broker");
-    get.set_channel(channel);
-    get.set_requesttypedata(kubemq::Get);
-    get.set_maxitems(1);
-    get.set_waittimeout(5000);
-    kubemq::QueuesDownstreamRequest ack;
-    ack.set_clientid("bench_broker");
-    ack.set_channel(channel);
-    ack.set_requesttypedata(kubemq::AckRange);
-    kubemq::QueuesDownstreamResponse response;
-    std::vector<double> micros;      // whole round trip
-    std::vector<double> sendMicros;  // the unary send alone
-    micros.reserve(static_cast<std::size_t>(o.iterations));
-    sendMicros.reserve(static_cast<std::size_t>(o.iterations));
-    std::string error;
-    for (long i = 0; i < o.warmup + o.iterations && error.empty(); ++i) {
-        const auto t0 = Clock::now();
-        grpc::ClientContext sendContext;
-        kubemq::SendQueueMessageResult sent;
-        const grpc::Status status = stub.SendQueueMessage(&sendContext, message, &sent);
-        if (!status.ok() || sent.iserror()) {
-            error = "send failed: " + (status.ok() ? sent.error() : status.error_message());
-            break;
-        }
-        const auto sentAt = Clock::now();
-        const std::string id = std::to_string(i);
-        get.set_requestid(id);
-        if (!stream->Write(get) || !stream->Read(&response)) {
-            error = "downstream stream broke";
-            break;
-        }
-        if (response.iserror() || response.refrequestid() != id || response.messages_size() != 1) {
-            error = "unexpected Get response: " + response.error() + " (" +
-                    std::to_string(response.messages_size()) + " messages)";
-            break;
-        }
-        ack.set_requestid("a" + id);
-        ack.set_reftransactionid(response.transactionid());
-        ack.clear_sequencerange();
-        ack.add_sequencerange(
-            static_cast<std::int64_t>(response.messages(0).attributes().sequence()));
-        if (!stream->Write(ack)) {
-            error = "downstream stream broke on AckRange";
-            break;
-        }
-        const auto t1 = Clock::now();
-        if (i >= o.warmup) {
-            micros.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-            sendMicros.push_back(std::chrono::duration<double, std::micro>(sentAt - t0).count());
-        }
+// (b) on every subject at once: their round trips alternate one by one, so each
+// pair is taken in the same milliseconds.
+bool measureLatencyOn(const std::vector<Subject*>& subjects, const Options& o) {
+    std::vector<std::unique_ptr<qs::bench::LatencyProbe>> probes;
+    for (Subject* subject : subjects)
+        probes.push_back(std::make_unique<qs::bench::LatencyProbe>(*subject->stub, o.shape));
+    bool ok = true;
+    for (long i = 0; i < o.shape.warmup + o.shape.iterations && ok; ++i) {
+        for (auto& probe : probes)
+            ok = probe->roundTrip(i < o.shape.warmup) && ok;
     }
-    stream->WritesDone();
-    streamContext.TryCancel();
-    stream->Finish();
-    if (!error.empty()) {
-        std::cerr << "latency: " << error << "\n";
-        return false;
+    for (std::size_t k = 0; k < subjects.size(); ++k) {
+        Subject& subject = *subjects[k];
+        std::string error;
+        const auto figures = probes[k]->finish(&error);
+        if (!figures) {
+            std::cerr << subject.label << "latency: " << error << "\n";
+            ok = false;
+            continue;
+        }
+        qs::bench::printLatency(subject.label, *figures);
+        subject.latency.push_back(*figures);
     }
-    auto percentile = [](std::vector<double>& values, double p) {
-        std::sort(values.begin(), values.end());
-        const auto rank =
-            static_cast<std::size_t>(std::ceil(p * static_cast<double>(values.size())));
-        return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
-    };
-    const double p50 = percentile(micros, 0.50);
-    const double p99 = percentile(micros, 0.99);
-    const double max = micros.back();
-    const double sendP50 = percentile(sendMicros, 0.50);
-    const double sendP99 = percentile(sendMicros, 0.99);
-    std::printf(
-        "latency: p50 %.0f µs, p99 %.0f µs (%zu round trips send + Get(1) + AckRange, max %.0f "
-        "µs)\n",
-        p50, p99, micros.size(), max);
-    std::printf("latency of the unary send alone: p50 %.0f µs, p99 %.0f µs\n", sendP50, sendP99);
-    return true;
+    return ok;
 }
 
-bool runMemory(kubemq::kubemq::Stub& stub, const Options& o, const std::string& body) {
-    const std::string channel = "bench.memory." + uniqueSuffix();
+// One run's broker figures over the floor's, taken seconds apart (0: not measured).
+struct FloorRatios {
+    double throughput = 0;  // broker msg/s over floor msg/s
+    double p50 = 0;         // broker round trip over floor round trip
+    double p99 = 0;
+};
+
+// "memory broker batched: 41 % of the gRPC floor", "memory broker round-trip p50
+// 1.3× the floor".
+void printRatios(std::string_view prefix, const std::string& name, const FloorRatios& r) {
+    const std::string head(prefix);
+    if (r.throughput > 0) {
+        std::printf("%s%s batched: %.0f %% of the gRPC floor\n", head.c_str(), name.c_str(),
+                    100.0 * r.throughput);
+    }
+    if (r.p50 > 0) {
+        std::printf("%s%s round-trip p50 %.2f× the floor (p99 %.2f×)\n", head.c_str(), name.c_str(),
+                    r.p50, r.p99);
+    }
+}
+
+FloorRatios lastRatios(const Subject& measured, const Subject& floor) {
+    FloorRatios r;
+    if (!measured.throughput.empty() && !floor.throughput.empty()) {
+        r.throughput = measured.throughput.back().messagesPerSecond() /
+                       floor.throughput.back().messagesPerSecond();
+    }
+    if (!measured.latency.empty() && !floor.latency.empty()) {
+        r.p50 = measured.latency.back().p50 / floor.latency.back().p50;
+        r.p99 = measured.latency.back().p99 / floor.latency.back().p99;
+    }
+    return r;
+}
+
+// One repetition of (a) and (b); with a floor, the two servers take turns going first
+// (in (b), in each pair of round trips) and the run's ratios are added to *ratios.
+bool runOnce(const Options& o, int run, Subject& measured, Subject* floor,
+             std::vector<FloorRatios>* ratios) {
+    std::vector<Subject*> order{&measured};
+    if (floor != nullptr)
+        order.insert(run % 2 == 0 ? order.end() : order.begin(), floor);
+    bool ok = true;
+    if (o.runThroughput) {
+        for (Subject* subject : order)
+            ok = measureThroughputOn(*subject, o) && ok;
+    }
+    if (o.runLatency)
+        ok = measureLatencyOn(order, o) && ok;
+    if (ok && floor != nullptr) {
+        ratios->push_back(lastRatios(measured, *floor));
+        printRatios("vs floor: ", measured.name, ratios->back());
+    }
+    return ok;
+}
+
+// The medians of each server's figures and of the per-run ratios (the machine's
+// speed drifts between runs, so a ratio of two medians would pair different minutes).
+void printMedians(const Subject& measured, const Subject* floor,
+                  const std::vector<FloorRatios>& ratios) {
+    qs::bench::printMedians(measured.name,
+                            qs::bench::mediansOf(measured.throughput, measured.latency),
+                            !measured.cpuWhat.empty());
+    if (floor == nullptr)
+        return;
+    qs::bench::printMedians(floor->name, qs::bench::mediansOf(floor->throughput, floor->latency),
+                            true);
+    std::vector<double> throughput, p50, p99;
+    for (const auto& r : ratios) {
+        throughput.push_back(r.throughput);
+        p50.push_back(r.p50);
+        p99.push_back(r.p99);
+    }
+    using qs::bench::median;
+    printRatios("median vs floor: ", measured.name,
+                FloorRatios{median(throughput), median(p50), median(p99)});
+}
+
+bool runMemory(kubemq::kubemq::Stub& stub, const Options& o) {
+    const std::string channel = qs::bench::uniqueChannel("bench.memory.");
+    const std::string body(static_cast<std::size_t>(o.shape.bodyBytes), 'x');
     const double before = residentMegabytes();
-    const ProduceResult produced =
-        produce(stub, channel, body, o.memoryMessages, o.batch, o.window);
-    if (!produced.ok) {
-        std::cerr << "memory: producer failed: " << produced.error << "\n";
+    std::string error;
+    if (!qs::bench::produce(stub, channel, body, o.memoryMessages, o.shape.batch, o.shape.window,
+                            &error)) {
+        std::cerr << "memory: producer failed: " << error << "\n";
         return false;
     }
     const double after = residentMegabytes();
     std::printf("memory: RSS before %.1f MB, after %.1f MB (+%.1f MB for %ld messages of %d B)\n",
-                before, after, after - before, o.memoryMessages, o.bodyBytes);
+                before, after, after - before, o.memoryMessages, o.shape.bodyBytes);
     return true;
+}
+
+std::string subjectName(const Options& o) {
+    if (!o.address.empty())
+        return "server at " + o.address;
+    if (o.dataDirectory.empty())
+        return "memory broker";
+    return "durable broker (sync " + std::string(qs::broker::syncModeName(o.sync)) + ")";
 }
 
 }  // namespace
@@ -548,31 +389,52 @@ int main(int argc, char** argv) {
                 o.dataDirectory.empty() ? "" : ", durable, sync ",
                 o.dataDirectory.empty() ? "" : std::string(syncModeName(o.sync)).c_str());
 
-    auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
-    auto stub = kubemq::kubemq::NewStub(channel);
-    {
-        grpc::ClientContext context;
-        context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
-        kubemq::PingResult ping;
-        const grpc::Status status = stub->Ping(&context, kubemq::Empty(), &ping);
-        if (!status.ok()) {
-            std::cerr << "bench_broker: Ping failed: " << status.error_message() << "\n";
-            return 1;
-        }
+    Subject measured;
+    measured.name = subjectName(o);
+    if (broker)
+        measured.cpuWhat = "client + embedded broker";
+    std::string error;
+    if (!connect(measured, address, &error)) {
+        std::cerr << "bench_broker: " << error << "\n";
+        return 1;
     }
 
-    const std::string body(static_cast<std::size_t>(o.bodyBytes), 'x');
     bool ok = true;
     if (o.memory) {
-        ok = runMemory(*stub, o, body);
+        ok = runMemory(*measured.stub, o);
     } else {
-        if (o.runThroughput)
-            ok = runThroughput(*stub, o, body) && ok;
-        if (o.runLatency)
-            ok = runLatency(*stub, o, body) && ok;
+        // The floor runs in this process in turn with the broker, so both see the
+        // machine in the same minutes (on a shared machine, figures from another
+        // minute are no baseline).
+        std::unique_ptr<qs::bench::FloorServer> floorServer;
+        Subject floor;
+        floor.name = "gRPC floor";
+        floor.label = "floor ";
+        floor.cpuWhat = "client + in-process floor server";
+        if (o.floor) {
+            floorServer = std::make_unique<qs::bench::FloorServer>(o.shape.bodyBytes);
+            if (!floorServer->start(&error) || !connect(floor, floorServer->address(), &error)) {
+                std::cerr << "bench_broker: the gRPC floor: " << error << "\n";
+                return 1;
+            }
+            std::printf("floor: %s (in process, no queue work)\n", floorServer->address().c_str());
+        }
+        Subject* floorOrNull = o.floor ? &floor : nullptr;
+        std::vector<FloorRatios> ratios;
+        for (int run = 1; run <= o.runs && ok; ++run) {
+            if (o.runs > 1)
+                std::printf("run %d of %d\n", run, o.runs);
+            ok = runOnce(o, run, measured, floorOrNull, &ratios);
+        }
+        if (ok && o.runs > 1)
+            printMedians(measured, floorOrNull, ratios);
+        floor.stub.reset();
+        floor.channel.reset();
+        if (floorServer)
+            floorServer->stop();
     }
-    stub.reset();
-    channel.reset();
+    measured.stub.reset();
+    measured.channel.reset();
     if (broker)
         broker->stop();
     return ok ? 0 : 1;

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Runs bench_broker RUNS times for (a)+(b) and RUNS times for (c) and prints
-# every figure plus the medians. Usage:
+# Runs bench_broker RUNS times for (a)+(b) (each with the gRPC floor in turn, unless
+# --no-floor) and RUNS times for (c) and prints every figure plus the medians. Usage:
 #   tests/bench/run_bench.sh <path to bench_broker> [RUNS] [extra bench_broker args...]
 set -eu
 bench=${1:?usage: run_bench.sh BENCH_BROKER [RUNS] [ARGS...]}
@@ -33,4 +33,7 @@ echo "median throughput: $(sed -n 's/^throughput: \([0-9]*\) msg\/s.*/\1/p' "$ou
 echo "median throughput cpu: $(sed -n 's/^throughput cpu: \([0-9.]*\) .*/\1/p' "$out" | median) µs CPU per message"
 echo "median latency p50: $(sed -n 's/^latency: p50 \([0-9]*\) .*/\1/p' "$out" | median) µs"
 echo "median latency p99: $(sed -n 's/^latency: .*p99 \([0-9]*\) .*/\1/p' "$out" | median) µs"
+echo "median floor throughput: $(sed -n 's/^floor throughput: \([0-9]*\) msg\/s.*/\1/p' "$out" | median) msg/s"
+echo "median floor latency p50: $(sed -n 's/^floor latency: p50 \([0-9]*\) .*/\1/p' "$out" | median) µs"
+echo "median of the per-run ratios: batched $(sed -n 's/^vs floor: .* batched: \([0-9]*\) %.*/\1/p' "$out" | median) % of the gRPC floor, round-trip p50 $(sed -n 's/^vs floor: .* round-trip p50 \([0-9.]*\)× .*/\1/p' "$out" | median)× the floor"
 echo "median memory after: $(sed -n 's/^memory: .*after \([0-9.]*\) MB.*/\1/p' "$out" | median) MB"

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/json_path_line.h"
 #include "lessons/lesson_json.h"
 #include "lessons/prediction.h"
 
@@ -197,6 +198,48 @@ private Q_SLOTS:
         QVERIFY2(got.find("line 3") != std::string::npos, got.c_str());
     }
 
+    // A schema error names the line of the value it is about; a missing key,
+    // the line of the object that lacks it.
+    void schemaErrorsSayTheLine() {
+        const std::string text =
+            "{\"title\": \"T\",\n"    // 1
+            " \"idea\": \"I\",\n"     // 2
+            " \"steps\": [\n"         // 3
+            "  {\"prose\": \"P\",\n"  // 4
+            "   \"run\": " +
+            std::string(kRun) +
+            ",\n"                                             // 5
+            "   \"checks\": [\n"                              // 6
+            "     {\"kind\": \"ackedOnce\"},\n"               // 7
+            "     {\"kind\": \"count\",\n"                    // 8
+            "      \"measure\": \"speed\", \"min\": 1}]}]}";  // 9
+        const std::string got = errorOf(text);
+        QVERIFY2(got.starts_with("line 9: steps[0].checks[1].measure:"), got.c_str());
+        const std::string kind = "\"kind\": \"count\",";
+        const std::string noKind = std::string(text).replace(text.find(kind), kind.size(), "");
+        const std::string missing = errorOf(noKind);
+        QVERIFY2(missing.starts_with("line 8: steps[0].checks[1]"), missing.c_str());
+    }
+
+    // The scanner behind it: comments, escaped quotes, arrays, a path that is
+    // not there (its nearest ancestor's line), the root.
+    void linesOfJsonPaths() {
+        const std::string text =
+            "// a lesson\n"
+            "{\"a\": \"x\\\"{\",  /* \n */\n"
+            " \"b\": [1,\n"
+            "   {\"c\": true}],\n"
+            " \"d\": {}}";
+        QCOMPARE(qs::lineOfJsonPath(text, "a"), 2);
+        QCOMPARE(qs::lineOfJsonPath(text, "b"), 4);
+        QCOMPARE(qs::lineOfJsonPath(text, "b[0]"), 4);
+        QCOMPARE(qs::lineOfJsonPath(text, "b[1].c"), 5);
+        QCOMPARE(qs::lineOfJsonPath(text, "b[1].missing"), 5);
+        QCOMPARE(qs::lineOfJsonPath(text, "d"), 6);
+        QCOMPARE(qs::lineOfJsonPath(text, ""), 1);
+        QCOMPARE(qs::lineOfJsonPath("{\"a\": [", "a[3]"), 1);  // cut short: the root
+    }
+
     void fileErrorsNameTheFile() {
         const fs::path dir =
             fs::temp_directory_path() /
@@ -208,7 +251,8 @@ private Q_SLOTS:
         Lesson l;
         std::string error;
         QVERIFY(!loadLessonFile(bad.string(), &l, &error));
-        QVERIFY2(error.starts_with(bad.string() + ": steps[0].checks[0].measure:"), error.c_str());
+        QVERIFY2(error.starts_with(bad.string() + ": line 1: steps[0].checks[0].measure:"),
+                 error.c_str());
         QVERIFY(!loadLessonFile((dir / "missing.json").string(), &l, &error));
         QCOMPARE(error, (dir / "missing.json").string() + ": cannot open file");
         QVERIFY(!loadLessonFile(dir.string(), &l, &error));

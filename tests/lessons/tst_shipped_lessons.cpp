@@ -184,6 +184,16 @@ private Q_SLOTS:
         QVERIFY2(c.code == 0, (c.out + c.err).c_str());
         QVERIFY2(has(c.out, "taken back when its visibility timeout ran out"), c.out.c_str());
     }
+
+    // Lesson 12's second step, the Python SDK's async_ack (spec §5 item 7):
+    // worker-1's and worker-2's last acks never leave, worker-3 processes
+    // those two tasks again; --check plays and checks, as a play does.
+    void theAsyncAckStepPlays() {
+        const Command c = run({"12", "--check", "--answer", "2=b"});
+        QVERIFY2(c.code == 0, (c.out + c.err).c_str());
+        QVERIFY2(has(c.out, "(b) holds: 2 tasks were processed more than once"), c.out.c_str());
+        QVERIFY2(has(c.out, "acks did not take effect"), c.out.c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TstShippedLessons)

@@ -147,7 +147,7 @@ bool sameBuckets(const ChartsModel& a, const ChartsModel& b) {
         const SecondBucket& y = b.buckets()[i];
         if (x.second != y.second || x.sent != y.sent || x.acked != y.acked ||
             x.redelivered != y.redelivered || x.rejected != y.rejected || x.waiting != y.waiting ||
-            x.inFlight != y.inFlight) {
+            x.inFlight != y.inFlight || x.emptyPolls != y.emptyPolls) {
             return false;
         }
     }
@@ -454,6 +454,22 @@ private Q_SLOTS:
                 QCOMPARE(redeliveriesOf(checkpointed.model()), redeliveriesOf(live));
             }
         }
+    }
+
+    // A poll that came back with nothing counts in its second's empty polls;
+    // one that brought messages does not.
+    void chartsCountEmptyPollsPerSecond() {
+        auto poll = [](std::int64_t ms, std::int64_t received) {
+            Event e = ev(EventKind::PollReturned, ms, "worker-1");
+            e.value = received;
+            return e;
+        };
+        ChartsModel m;
+        m.setOriginNs(at(0));
+        m.apply({poll(100, 0), poll(900, 0), poll(1200, 3), poll(1500, 0)});
+        QCOMPARE(m.buckets().size(), std::size_t{2});
+        QCOMPARE(m.buckets()[0].emptyPolls, 2);
+        QCOMPARE(m.buckets()[1].emptyPolls, 1);
     }
 
     // The run's channels at t under the tester: the dead-letter channel

@@ -3,6 +3,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QRegularExpression>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -23,6 +24,7 @@
 #include "panels/worker_pool_panel.h"
 #include "run/run.h"
 #include "widgets/stepped_slider.h"
+#include "widgets/worker_card.h"
 #include "window_fixture.h"
 
 using namespace qs;
@@ -51,14 +53,33 @@ private:
     static void startRun(MainWindow& window, QSize size);
 };
 
+namespace {
+
+constexpr int kTasks = 12;
+
+// The acks the worker cards show, summed ("recv 4 · ack 4 · ...").
+int ackedOnCards(const MainWindow& window) {
+    static const QRegularExpression ack(QStringLiteral("\\back (\\d+)"));
+    int sum = 0;
+    for (const WorkerCard* card : window.workerPanel()->findChildren<WorkerCard*>()) {
+        const QRegularExpressionMatch m = ack.match(card->countersText());
+        sum += m.hasMatch() ? m.captured(1).toInt() : 0;
+    }
+    return sum;
+}
+
+}  // namespace
+
 void TestWindowLayout::startRun(MainWindow& window, QSize size) {
-    test::runTasksInWindow(window, size, 3, 12, 10.0, 30000);
+    test::runTasksInWindow(window, size, 3, kTasks, 10.0, 30000);
     if (QTest::currentTestFailed()) {
         return;
     }
     QTRY_VERIFY_WITH_TIMEOUT(window.connectionStatusText().startsWith(QStringLiteral("Connected")),
                              10000);
-    QTest::qWait(600);  // the slow refresh (250 ms) fills the cards and labels
+    // The slow refresh (250 ms) fills the cards and labels: wait until the
+    // cards add up to the acks, so the texts checked are the final ones.
+    QTRY_COMPARE_WITH_TIMEOUT(ackedOnCards(window), kTasks, 10000);
 }
 
 void TestWindowLayout::primaryControlsInView() {
@@ -68,6 +89,14 @@ void TestWindowLayout::primaryControlsInView() {
     if (QTest::currentTestFailed()) {
         return;
     }
+    // The window takes the size asked for: a panel whose minimum grew (a
+    // taller legend, a longer label) would make it larger than the screen.
+    QVERIFY2(window.size() == size,
+             qPrintable(QStringLiteral("the window is %1x%2, its minimum %3x%4")
+                            .arg(window.width())
+                            .arg(window.height())
+                            .arg(window.minimumSizeHint().width())
+                            .arg(window.minimumSizeHint().height())));
     std::vector<std::pair<QString, const QWidget*>> primary;
     const QWidget* send = window.producerPanel()->findChild<QWidget*>(QStringLiteral("sendButton"));
     const QWidget* burst = window.producerPanel()->findChild<QWidget*>(QStringLiteral("burstMode"));
@@ -90,6 +119,14 @@ void TestWindowLayout::primaryControlsInView() {
         }
     }
     primary.emplace_back(QStringLiteral("connection state"), connectionState);
+
+    // The first worker card's buttons (pause, slow, crash, restart) in view:
+    // not scrolled off sideways in a narrow worker pool.
+    const WorkerCard* first = window.workerPanel()->card(QStringLiteral("worker-1"));
+    QVERIFY(first != nullptr);
+    for (const QToolButton* b : first->findChildren<QToolButton*>()) {
+        primary.emplace_back(QStringLiteral("worker-1's ") + b->text(), b);
+    }
 
     const QString at = QStringLiteral(" at %1x%2").arg(size.width()).arg(size.height());
     for (const auto& [name, widget] : primary) {

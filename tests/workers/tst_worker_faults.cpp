@@ -268,6 +268,38 @@ private Q_SLOTS:
         QCOMPARE(sum.exactlyOnce, 0u);
     }
 
+    // Settle mode "async" (the Python SDK's async_ack, spec §5 item 7): each
+    // ack is written while the next task works, and a worker that leaves
+    // after its last poll drops the ack still queued. The broker gets four
+    // acks of five, gives the fifth back, and the ledger counts one lost ack.
+    void asyncAckOfALeavingWorkerNeverLeaves() {
+        PoolHarness h;
+        QVERIFY(h.sendTasks(tasks("q.async", 5)));
+        workers::WorkerConfig leaving = config(5, 1000, 20);
+        leaving.settle = workers::SettleMode::Async;
+        leaving.maxPolls = 1;
+        WorkerPool pool(h.poolOptions("q.async"), leaving);
+        QCOMPARE(pool.addWorkers(1).size(), 1u);
+        QVERIFY(waitUntil(
+            [&] { return pool.workerSnapshot("worker-1")->state == WorkerState::Stopped; }));
+        const auto w1 = *pool.workerSnapshot("worker-1");
+        QCOMPARE(w1.counters.received, 5u);
+        QCOMPARE(w1.counters.acked, 4u);
+        QCOMPARE(w1.counters.abandoned, 1u);
+        QCOMPARE(h.eventsOf(EventKind::Acked, "worker-1").size(), 5u);  // as the program saw it
+        QVERIFY(h.waitForEvents(EventKind::BrokerAcked, 4));
+        QVERIFY(waitUntil([&] { return h.eventsOf(EventKind::BrokerReturned).size() == 1; }));
+        QCOMPARE(pool.addWorkers(1, nullptr, config(5, 1000, 0)).size(), 1u);
+        QVERIFY(waitUntil([&] { return h.ledger().summary().count(MessageState::Acked) == 5; }));
+        QVERIFY(h.waitForEvents(EventKind::BrokerAcked, 5));
+        pool.stop();
+        const auto again = assigned(h, "worker-2");
+        QCOMPARE(again.size(), 1u);
+        QCOMPARE(again.front().messageId, assigned(h, "worker-1").back().messageId);
+        QCOMPARE(h.eventsOf(EventKind::BrokerAcked).size(), 5u);
+        QCOMPARE(h.ledger().summary().acksLost, 1u);
+    }
+
     // Failure action "requeue": failed tasks move to another channel.
     void failuresRequeuedToChannel() {
         PoolHarness h;

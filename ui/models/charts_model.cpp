@@ -150,6 +150,11 @@ void ChartsModel::applyOne(const Event& e, const bool* handedOutBefore) {
         case EventKind::Rejected:
             ++bucketAt(e.timeNs).rejected;
             break;
+        case EventKind::PollReturned:
+            if (e.value == 0) {  // value = messages received
+                ++bucketAt(e.timeNs).emptyPolls;
+            }
+            break;
         case EventKind::ConfigChanged: {
             bucketAt(e.timeNs);
             QString text = QString::fromStdString(e.detail);

@@ -12,10 +12,10 @@
 #include "events/event.h"
 
 // Per-second series for the charts, built from event batches: throughput
-// (sent, acked, redelivered, rejected), queue depth (waiting vs in flight,
-// sampled from the message model), the share of acked tasks per worker, and
-// a latency histogram (sent → acked). Bounded: only the last `retention`
-// seconds are kept. Plain C++; UI thread only.
+// (sent, acked, redelivered, rejected, and the polls that came back empty), queue depth (waiting vs
+// in flight, sampled from the message model), the share of acked tasks per worker, and a latency
+// histogram (sent → acked). Bounded: only the last `retention` seconds are kept. Plain C++; UI
+// thread only.
 namespace qs::ui {
 
 struct SecondBucket {
@@ -24,6 +24,7 @@ struct SecondBucket {
     int acked = 0;
     int redelivered = 0;
     int rejected = 0;
+    int emptyPolls = 0;   // polls that returned no message (the busy loop of short waits)
     qint64 waiting = -1;  // last depth sample in this second (-1 = none)
     qint64 inFlight = -1;
 };

@@ -164,10 +164,12 @@ ChannelBrowser::ChannelBrowser(ConnectionController* connection, QWidget* parent
     peek_->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
     peek_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     peek_->setTextElideMode(Qt::ElideRight);
-    // Three rows at the least; a peek makes room for more (showPeek()). A larger
-    // minimum would make the window taller than a 1280x720 screen.
+    // One row at the least; a peek makes room for more (showPeek()). A larger
+    // minimum would make the window taller than a 1280x720 screen
+    // (tst_window_layout checks the window takes that size).
     peek_->setMinimumHeight(peek_->horizontalHeader()->sizeHint().height() +
-                            3 * peek_->verticalHeader()->defaultSectionSize() + 4);
+                            peek_->verticalHeader()->defaultSectionSize() + 4);
+    details_->setMinimumHeight(peek_->minimumHeight());  // not a scroll area's taller default
     peek_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     peek_->setSelectionBehavior(QAbstractItemView::SelectRows);
     peek_->setSelectionMode(QAbstractItemView::ExtendedSelection);

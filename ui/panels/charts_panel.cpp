@@ -38,13 +38,14 @@ ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
     sent_ = addLineSeries(tp, QStringLiteral("sent"));
     acked_ = addLineSeries(tp, QStringLiteral("acked"));
     redelivered_ = addLineSeries(tp, QStringLiteral("redelivered"));
+    emptyPolls_ = addLineSeries(tp, QStringLiteral("empty polls"));
     tpX_ = new QValueAxis;
     tpY_ = new QValueAxis;
     tpX_->setLabelFormat(QStringLiteral("%d s"));
     tpY_->setLabelFormat(QStringLiteral("%d"));
     tp->addAxis(tpX_, Qt::AlignBottom);
     tp->addAxis(tpY_, Qt::AlignLeft);
-    for (auto* s : {sent_, acked_, redelivered_}) {
+    for (auto* s : {sent_, acked_, redelivered_, emptyPolls_}) {
         s->attachAxis(tpX_);
         s->attachAxis(tpY_);
     }
@@ -54,6 +55,7 @@ ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
             "Tasks sent, acked and redelivered per second. With competing consumers the acked "
             "rate\n"
             "is the pool's combined capacity; redeliveries show at-least-once delivery at work.\n"
+            "Empty polls per second (dotted) are the cost of short waits on an idle queue.\n"
             "Dashed lines mark configuration changes.")));
 
     // Queue depth.
@@ -268,21 +270,31 @@ void ChartsPanel::applyTheme() {
     sent_->setPen(pen(t.sentColor(), 2));
     acked_->setPen(pen(t.outcome(Outcome::Acked), 2.5));
     redelivered_->setPen(pen(t.outcome(Outcome::Returned), 2));
+    QPen emptyPen = pen(t.mutedText, 1.5);
+    emptyPen.setStyle(Qt::DotLine);
+    emptyPolls_->setPen(emptyPen);
     waiting_->setPen(pen(t.waitingColor(), 2.5));
     inFlight_->setPen(pen(t.outcome(Outcome::InFlight), 2.5));
+    // Two entries a row: a short chart's side legend must not be taller than
+    // the chart, or the window's minimum height grows (1280x720).
     auto legendHtml = [](std::initializer_list<const QLineSeries*> series) -> QString {
-        QString html = QStringLiteral("<table cellspacing=1>");
+        QString html = QStringLiteral("<table cellspacing=1><tr>");
+        int column = 0;
         for (const QLineSeries* s : series) {
-            html += QStringLiteral("<tr><td style='color:%1'>■</td><td>&nbsp;%2</td></tr>")
+            if (column++ == 2) {
+                html += QStringLiteral("</tr><tr>");
+                column = 1;
+            }
+            html += QStringLiteral("<td style='color:%1'>■</td><td>&nbsp;%2&nbsp;</td>")
                         .arg(s->pen().color().name(), s->name().toHtmlEscaped());
         }
-        return html + QStringLiteral("</table>");
+        return html + QStringLiteral("</tr></table>");
     };
     for (QLabel* side : sideLegends_) {
         side->setPalette(legendPalette);
     }
 
-    sideLegends_[Throughput]->setText(legendHtml({sent_, acked_, redelivered_}));
+    sideLegends_[Throughput]->setText(legendHtml({sent_, acked_, redelivered_, emptyPolls_}));
     sideLegends_[Depth]->setText(legendHtml({waiting_, inFlight_}));
     latencySet_->setColor(t.outcome(Outcome::InFlight));
     latencySet_->setBorderColor(t.outcome(Outcome::InFlight));
@@ -446,7 +458,7 @@ void ChartsPanel::refreshTimeSeries(bool throughput, bool depth) {
         shownVersion_[Depth] = model_->version();
     }
     const auto& buckets = model_->buckets();
-    QList<QPointF> s, a, r, w, f;
+    QList<QPointF> s, a, r, e, w, f;
     double maxRate = 1, maxDepth = 1;
     const std::int64_t last = buckets.empty() ? 0 : buckets.back().second;
     // Show the run so far, up to the window; a short run fills the chart.
@@ -468,7 +480,9 @@ void ChartsPanel::refreshTimeSeries(bool throughput, bool depth) {
             s << QPointF(x, b.sent);
             a << QPointF(x, b.acked);
             r << QPointF(x, b.redelivered);
-            maxRate = std::max({maxRate, double(b.sent), double(b.acked), double(b.redelivered)});
+            e << QPointF(x, b.emptyPolls);
+            maxRate = std::max({maxRate, double(b.sent), double(b.acked), double(b.redelivered),
+                                double(b.emptyPolls)});
         }
         if (b.waiting >= 0) {
             lastWaiting = b.waiting;
@@ -483,6 +497,7 @@ void ChartsPanel::refreshTimeSeries(bool throughput, bool depth) {
         sent_->replace(s);
         acked_->replace(a);
         redelivered_->replace(r);
+        emptyPolls_->replace(e);
         maxRate_ = maxRate;
     }
     if (depth) {

@@ -81,6 +81,7 @@ private:
     QLineSeries* sent_ = nullptr;
     QLineSeries* acked_ = nullptr;
     QLineSeries* redelivered_ = nullptr;
+    QLineSeries* emptyPolls_ = nullptr;
     QValueAxis* tpX_ = nullptr;
     QValueAxis* tpY_ = nullptr;
     QLineSeries* waiting_ = nullptr;

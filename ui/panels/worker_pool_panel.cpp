@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -231,10 +232,11 @@ WorkerPoolPanel::WorkerPoolPanel(RunController* run, QWidget* parent)
     cardsLayout_->setSpacing(4);
     cardsLayout_->addStretch(1);
     cardsHost->setLayout(cardsLayout_);
-    auto* scroll = new QScrollArea(this);
+    auto* scroll = cardsView_ = new QScrollArea(this);
     scroll->setWidget(cardsHost);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->viewport()->installEventFilter(this);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -440,6 +442,21 @@ void WorkerPoolPanel::syncCards(const QStringList& ids) {
     }
     for (WorkerCard* card : std::as_const(cards_)) {
         card->setReadOnly(past_.has_value());
+    }
+    fitCards();
+}
+
+bool WorkerPoolPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == cardsView_->viewport() && event->type() == QEvent::Resize) {
+        fitCards();
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void WorkerPoolPanel::fitCards() {
+    const int room = cardsView_->viewport()->width();
+    for (WorkerCard* card : std::as_const(cards_)) {
+        card->setCompact(room < card->oneRowWidth());
     }
 }
 

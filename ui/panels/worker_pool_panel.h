@@ -15,6 +15,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QVBoxLayout;
+class QScrollArea;
 class QPushButton;
 
 // The worker pool dock: how many workers, the live-tunable configuration
@@ -63,7 +64,12 @@ public Q_SLOTS:
     void addWorker();
     void removeWorker();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    // Each card compact when the cards' view is narrower than its one row.
+    void fitCards();
     // The user changed `field` of shown_: apply it (and only it) soon.
     void userChanged(workers::ConfigField field);
     workers::WorkProfile workFromControls(double centreMs) const;
@@ -89,6 +95,7 @@ private:
     QLabel* crashValue_;
     QLabel* summary_;
     QVBoxLayout* cardsLayout_;
+    QScrollArea* cardsView_ = nullptr;
     QHash<QString, WorkerCard*> cards_;
     std::optional<std::vector<workers::WorkerSnapshot>> past_;
     QList<QWidget*> controls_;  // setControlsEnabled()  // shown instead of the pool

@@ -81,7 +81,9 @@ ChannelRateChart::ChannelRateChart(QWidget* parent)
                                "messages (dashed, right axis). A square marks an interval in\n"
                                "which a counter went down (a server restart): it counts from 0."));
     view->setAccessibleName(QStringLiteral("Channel rates over time"));
-    view->setMinimumHeight(150);
+    // Short as the peek pane it shares the tab with, so that the window still
+    // fits 1280x720; the splitter above gives it room when there is some.
+    view->setMinimumHeight(50);
     // The ticks depend on the plot's size, known only once the chart is laid out.
     connect(chart_, &QChart::plotAreaChanged, this, [this] { fitAxes(); });
     summary_->setObjectName(QStringLiteral("channelRateSummary"));

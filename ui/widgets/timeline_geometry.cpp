@@ -14,8 +14,9 @@ TimelineGeometry TimelineGeometry::compute(QSizeF size, const QFontMetrics& fm, 
     const double axis = fm.height() + kAxisPad * 2;
     g.plot = QRectF(gutter, axis, std::max(10.0, size.width() - gutter - 8.0),
                     std::max(10.0, size.height() - axis - 4.0));
-    g.laneHeight =
-        laneCount > 0 ? std::clamp(g.plot.height() / laneCount, 16.0, 96.0) : g.plot.height();
+    // Lanes of 16 to 96 px; more lanes than that fits (a short window, a big
+    // pool) are thinner rather than cut off at the bottom.
+    g.laneHeight = laneCount > 0 ? std::min(g.plot.height() / laneCount, 96.0) : g.plot.height();
     g.t1 = t1;
     g.spanNs = spanNs;
     g.t0 = t1 - spanNs;

@@ -2,6 +2,7 @@
 
 #include <QPainter>
 #include <algorithm>
+#include <cmath>
 
 #include "widgets/theme.h"
 
@@ -32,7 +33,12 @@ void TimelineLanePainter::paintBackground(int laneIndex, const TimelineLane& lan
         p_.fillRect(laneRect, tint);
         p_.fillRect(QRectF(0, laneRect.top(), 4, laneRect.height()), theme_.highlight);
     }
-    paintLabel(laneRect, lane);
+    // Thin lanes (many workers, a short window): a smaller name; below a
+    // readable size, only every few lanes is named, so names never overlap.
+    const int nameEvery = static_cast<int>(std::ceil(9.0 / std::max(1.0, g_.laneHeight - 2)));
+    if (laneIndex % nameEvery == 0) {
+        paintLabel(laneRect, lane);
+    }
 }
 
 // The state dot and the worker's name; its state under it when the lane is tall enough.
@@ -56,6 +62,9 @@ void TimelineLanePainter::paintLabel(const QRectF& laneRect, const TimelineLane&
     p_.setPen(theme_.text);
     QFont bold = font_;
     bold.setBold(true);
+    if (laneRect.height() < fm_.height() + 2) {
+        bold.setPixelSize(std::max(7, static_cast<int>(laneRect.height()) - 2));
+    }
     p_.setFont(bold);
     const QRectF nameRect = label.adjusted(2 * r + 6, 0, 0, 0);
     if (!state.isEmpty() && laneRect.height() >= 2.2 * fm_.height()) {

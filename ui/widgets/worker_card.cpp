@@ -188,25 +188,27 @@ WorkerCard::WorkerCard(const QString& id, QWidget* parent)
     // Two independent rows, not a grid: the counters share a row with the
     // stretchy batch strip, so six-digit counts never widen the card past the
     // dock (a shared grid column made it as wide as name + state + counters).
-    auto* top = new QHBoxLayout;
-    top->setSpacing(3);
-    top->addWidget(name_);
-    top->addSpacing(5);
-    top->addWidget(state_);
-    top->addStretch(1);
-    top->addWidget(pause_);
-    top->addWidget(slow_);
-    top->addWidget(crash_);
-    top->addWidget(restart_);
-    auto* bottom = new QHBoxLayout;
-    bottom->setSpacing(8);
-    bottom->addWidget(batch_, 1);
-    bottom->addWidget(counters_);
-    auto* rows = new QVBoxLayout(this);
-    rows->setContentsMargins(8, 6, 8, 6);
-    rows->setSpacing(3);
-    rows->addLayout(top);
-    rows->addLayout(bottom);
+    top_ = new QHBoxLayout;
+    top_->setSpacing(3);
+    top_->addWidget(name_);
+    top_->addSpacing(5);
+    top_->addWidget(state_);
+    top_->addStretch(1);
+    actions_ = new QHBoxLayout;
+    actions_->setSpacing(3);
+    for (QToolButton* b : {pause_, slow_, crash_, restart_}) {
+        actions_->addWidget(b);
+    }
+    top_->addLayout(actions_);
+    bottom_ = new QHBoxLayout;
+    bottom_->setSpacing(8);
+    bottom_->addWidget(batch_, 1);
+    bottom_->addWidget(counters_);
+    rows_ = new QVBoxLayout(this);
+    rows_->setContentsMargins(8, 6, 8, 6);
+    rows_->setSpacing(3);
+    rows_->addLayout(top_);
+    rows_->addLayout(bottom_);
     counters_->setObjectName(QStringLiteral("workerCounters"));
     batch_->setMinimumWidth(40);
 
@@ -251,6 +253,38 @@ void WorkerCard::setReadOnly(bool readOnly) {
     readOnly_ = readOnly;
     for (QToolButton* b : {pause_, slow_, crash_, restart_}) {
         b->setEnabled(b->isEnabled() && !readOnly);
+    }
+}
+
+int WorkerCard::oneRowWidth() const {
+    int width = name_->sizeHint().width() + 5 + state_->minimumWidth();
+    for (const QToolButton* b : {pause_, slow_, crash_, restart_}) {
+        width += b->sizeHint().width() + actions_->spacing();
+    }
+    const QMargins m = rows_->contentsMargins();
+    return width + 3 * top_->spacing() + m.left() + m.right() + 2 * frameWidth();
+}
+
+void WorkerCard::setCompact(bool compact) {
+    if (compact == compact_) {
+        return;
+    }
+    compact_ = compact;
+    counters_->setWordWrap(compact);  // large counts take two lines, not more width
+    // Wide:    name state ...... buttons  /  batch ...... counters
+    // Compact: name state  /  counters  /  batch ...... buttons
+    if (compact) {
+        top_->removeItem(actions_);
+        actions_->setParent(nullptr);
+        bottom_->removeWidget(counters_);
+        rows_->insertWidget(1, counters_);
+        bottom_->addLayout(actions_);
+    } else {
+        bottom_->removeItem(actions_);
+        actions_->setParent(nullptr);
+        rows_->removeWidget(counters_);
+        bottom_->addWidget(counters_);
+        top_->addLayout(actions_);
     }
 }
 

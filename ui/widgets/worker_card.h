@@ -4,8 +4,10 @@
 
 #include "workers/worker_state.h"
 
+class QHBoxLayout;
 class QLabel;
 class QToolButton;
+class QVBoxLayout;
 
 // One worker of the pool: its state, the batch it holds (one square per
 // message, coloured by fate), its counters, and pause / slow / crash /
@@ -42,6 +44,13 @@ public:
     void setReadOnly(bool readOnly);
     bool isReadOnly() const { return readOnly_; }
     QString countersText() const;
+    // The width the card needs with its buttons beside its name and state.
+    int oneRowWidth() const;
+    // Compact: the buttons get a row of their own and the counters wrap, so
+    // a narrow dock (the worker pool, about 300 px) shows every button and
+    // count without scrolling sideways.
+    void setCompact(bool compact);
+    bool isCompact() const { return compact_; }
     static QString stateText(workers::WorkerState state);
     static QColor stateColor(workers::WorkerState state);
 
@@ -61,6 +70,11 @@ private:
     QToolButton* slow_;
     QToolButton* crash_;
     QToolButton* restart_;
+    QVBoxLayout* rows_;
+    QHBoxLayout* top_;
+    QHBoxLayout* bottom_;
+    QHBoxLayout* actions_;
+    bool compact_ = false;
     workers::WorkerState lastState_ = workers::WorkerState::Starting;
     bool readOnly_ = false;
 };
