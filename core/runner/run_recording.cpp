@@ -260,11 +260,14 @@ bool replayRecording(const std::string& path, ReplayedRun* out, std::string* err
                 if (isDerived(e)) {
                     return;
                 }
-                ledger.apply(e);
                 ++applied;
                 if (visitor.applied) {
                     visitor.applied(e);
                 }
+                if (visitor.eventsOnly) {
+                    return;
+                }
+                ledger.apply(e);
                 // The replay has no timeline to feed: keep the derived queue short.
                 if (ledger.takeDerivedEvents(derived) > 0) {
                     derived.clear();
@@ -301,7 +304,9 @@ bool replayRecording(const std::string& path, ReplayedRun* out, std::string* err
         run.note += (run.note.empty() ? "" : " ") + std::string("The recording lost ") +
                     std::to_string(lost) + " events.";
     }
-    computeLedgerTotals(ledger, run.scenario.channel, true, false, r);
+    if (!visitor.eventsOnly) {
+        computeLedgerTotals(ledger, run.scenario.channel, true, false, r);
+    }
     *out = std::move(run);
     return true;
 }

@@ -91,6 +91,12 @@ struct ReplayedRun {
 struct ReplayVisitor {
     std::function<void(const recording::RecordingReader&, const LedgerOptions&)> opened;
     std::function<void(const Event&)> applied;
+    // The caller wants the events, not the summary (the console's loader,
+    // whose own Run applies them again): no ledger is fed, and the
+    // ReplayedRun's result holds only what the recording's settings and
+    // outcome say, not the ledger's totals. The same events reach `applied`,
+    // and a file that is not a readable recording is refused all the same.
+    bool eventsOnly = false;
 };
 
 // Reads the recording at `path`, replays its events in order into a fresh

@@ -123,6 +123,20 @@ QString describe(const std::map<BarKey, BarSeen>& bars) {
     return lines.join(QStringLiteral("; "));
 }
 
+// The bars drawn as redeliveries (worker, key, start).
+std::vector<BarKey> redeliveriesOf(const TimelineModel& model) {
+    std::vector<BarKey> out;
+    for (const TimelineLane& lane : model.lanes()) {
+        for (const TimelineBar& b : lane.bars) {
+            if (b.redelivery) {
+                out.emplace_back(lane.worker, b.key, b.startNs);
+            }
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 bool sameBuckets(const ChartsModel& a, const ChartsModel& b) {
     if (a.buckets().size() != b.buckets().size() || a.originNs() != b.originNs() ||
         a.ackedPerWorker() != b.ackedPerWorker()) {
@@ -360,6 +374,85 @@ private Q_SLOTS:
             const qint64 ackedByW2 = m.ackedPerWorker().value(QStringLiteral("worker-2"));
             const WorkerAt* w2 = state.worker("worker-2");
             QCOMPARE(ackedByW2, w2 ? w2->count(WorkerCounter::Acked) : 0);
+        }
+    }
+
+    // A move back restarts from the newest checkpoint at or before t and
+    // feeds at most the checkpoint interval's events; at every instant, in
+    // any order of moves, the buckets equal a rebuild from the run's start.
+    void chartsFromACheckpointEqualARebuildFromTheStart() {
+        std::vector<std::int64_t> moves = kInstantsMs;
+        moves.insert(moves.end(), kInstantsMs.rbegin(), kInstantsMs.rend());
+        for (const std::int64_t ms : {6000, 2500, 4500, 999, 5200, 0, 3100}) {
+            moves.push_back(ms);
+        }
+        for (const std::uint64_t interval : {1, 2, 3, 5}) {
+            ChartsAtCursor checkpointed(interval);
+            checkpointed.showAt(run_, "tasks", at(6000));  // every checkpoint taken on the way
+            QCOMPARE(checkpointed.checkpointCount(),
+                     static_cast<std::size_t>(run_.eventCount() / interval));
+            for (const std::int64_t ms : moves) {
+                const std::int64_t before = checkpointed.timeNs();
+                checkpointed.showAt(run_, "tasks", at(ms));
+                if (at(ms) < before) {
+                    QVERIFY(!checkpointed.lastWasIncremental());
+                    QVERIFY2(checkpointed.lastFedEvents() < interval,
+                             qPrintable(QStringLiteral("fed %1 events with checkpoints every %2")
+                                            .arg(checkpointed.lastFedEvents())
+                                            .arg(interval)));
+                }
+                ChartsAtCursor fromStart(1'000'000);
+                fromStart.showAt(run_, "tasks", at(ms));
+                QCOMPARE(fromStart.checkpointCount(), std::size_t(0));
+                QVERIFY2(sameBuckets(checkpointed.model(), fromStart.model()),
+                         qPrintable(QStringLiteral("at %1 ms, checkpoints every %2 events")
+                                        .arg(ms)
+                                        .arg(interval)));
+                QCOMPARE(checkpointed.model().latencyBins(), fromStart.model().latencyBins());
+            }
+        }
+    }
+
+    // A move back restarts the timeline from the newest checkpoint at or
+    // before t (a copy of a feed from the run's start) and feeds at most the
+    // interval's events: the same bars, outcomes and redelivery notches as a
+    // feed from the start to t, and the notches the live timeline draws.
+    void timelineFromACheckpointEqualsAFeedFromTheStart() {
+        std::vector<std::int64_t> moves = kInstantsMs;
+        moves.insert(moves.end(), kInstantsMs.rbegin(), kInstantsMs.rend());
+        for (const std::int64_t ms : {6000, 2500, 4500, 999, 5200, 0, 3100}) {
+            moves.push_back(ms);
+        }
+        for (const std::uint64_t interval : {1, 2, 3, 5}) {
+            TimelineAtCursor checkpointed(interval);
+            checkpointed.showAt(run_, at(6000), 60'000'000'000LL);
+            QVERIFY(checkpointed.checkpointCount() > 0);
+            QVERIFY(checkpointed.checkpointCount() <= TimelineAtCursor::kMaxCheckpoints);
+            for (const std::int64_t ms : moves) {
+                const std::int64_t before = checkpointed.timeNs();
+                checkpointed.showAt(run_, at(ms), 60'000'000'000LL);
+                // Interval 1 thins out past kMaxCheckpoints: every other event is left.
+                const std::uint64_t spacing = interval == 1 ? 2 : interval;
+                if (at(ms) < before) {
+                    QVERIFY(!checkpointed.lastWasIncremental());
+                    QVERIFY2(
+                        checkpointed.lastFedEvents() < spacing,
+                        qPrintable(QStringLiteral("at %3 ms: fed %1 events, checkpoints every %2")
+                                       .arg(checkpointed.lastFedEvents())
+                                       .arg(spacing)
+                                       .arg(ms)));
+                }
+                TimelineAtCursor fromStart(1'000'000);
+                fromStart.showAt(run_, at(ms), 60'000'000'000LL);
+                QCOMPARE(fromStart.checkpointCount(), std::size_t(0));
+                QCOMPARE(describe(barsOf(checkpointed.model())),
+                         describe(barsOf(fromStart.model())));
+                TimelineModel live;  // its own count of hand-outs
+                for (std::uint64_t i = 0; i < run_.eventCountAt(at(ms)); ++i) {
+                    live.applyEvent(run_.event(i));
+                }
+                QCOMPARE(redeliveriesOf(checkpointed.model()), redeliveriesOf(live));
+            }
         }
     }
 

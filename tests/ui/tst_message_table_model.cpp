@@ -33,6 +33,7 @@ private Q_SLOTS:
     void deadLetteredCopyStaysOnTheTasksRow();
     void inferredDeadLetterWithoutABroker();
     void proxyFiltersByStateAndWorker();
+    void proxySortsByTaskNumber();
     void keepsEveryTaskAndItsWholeHistory();
     void resetEmptiesTheTable();
     void manyChangesGiveOneSignal();
@@ -205,6 +206,38 @@ void TestMessageTableModel::proxyFiltersByStateAndWorker() {
     proxy.setStateFilter(std::nullopt);
     proxy.setWorkerFilter({});
     QCOMPARE(proxy.rowCount(), 3);
+}
+
+// The task column sorts by task number (the source row + 1, compared
+// without data()), both ways, rows added later placed in order too; another
+// column still sorts by its data.
+void TestMessageTableModel::proxySortsByTaskNumber() {
+    ConsoleRun run;
+    MessageTableModel model(&run);
+    MessageFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    run.append({sent(0, "a", 1), sent(0, "b", 2), sent(0, "c", 3)});
+    model.commitPendingRows();
+    const auto taskAt = [&proxy](int row) {
+        return proxy.index(row, MessageTableModel::TaskColumn)
+            .data(MessageTableModel::SortRole)
+            .toInt();
+    };
+    proxy.sort(MessageTableModel::TaskColumn, Qt::DescendingOrder);
+    run.append({sent(1, "d", 4), sent(1, "e", 5)});
+    model.commitPendingRows();
+    QCOMPARE(proxy.rowCount(), 5);
+    for (int row = 0; row < 5; ++row) {
+        QCOMPARE(taskAt(row), 5 - row);
+    }
+    proxy.sort(MessageTableModel::TaskColumn, Qt::AscendingOrder);
+    for (int row = 0; row < 5; ++row) {
+        QCOMPARE(taskAt(row), row + 1);
+    }
+    run.append({ev(EventKind::MessageAssigned, 2, "worker-1", "c", 9, 1)});
+    proxy.sort(MessageTableModel::SequenceColumn, Qt::DescendingOrder);
+    QCOMPARE(taskAt(0), 3);
 }
 
 // Nothing is trimmed: every task is a row, and the first task's history is

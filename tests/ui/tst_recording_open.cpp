@@ -28,6 +28,7 @@
 #include "models/timeline_model.h"
 #include "recording_factory.h"
 #include "run/run.h"
+#include "runner/run_recording.h"
 
 using namespace qs;
 using namespace qs::ui;
@@ -104,6 +105,7 @@ private Q_SLOTS:
     void anOpenDuringTheFeedReplacesIt();
     void stopChangesNothing();
     void aCorruptFileIsRefusedAndChangesNothing();
+    void theLoaderReadsWhatTheReplayApplies();
 
 private:
     QTemporaryDir dir_;
@@ -260,6 +262,33 @@ void TestRecordingOpen::aCorruptFileIsRefusedAndChangesNothing() {
     QCOMPARE(window_->recordingPath(), QFileInfo(small_).absoluteFilePath());
     QCOMPARE(window_->consoleRun()->run().eventCount(), events);
     QVERIFY(!window_->isOpeningRecording());
+}
+
+// The loader reads without a ledger of its own (ReplayVisitor::eventsOnly):
+// the events it hands over are still every one the full replay applies, in
+// order, with the recording's name and channel.
+void TestRecordingOpen::theLoaderReadsWhatTheReplayApplies() {
+    std::vector<Event> applied;
+    runner::ReplayVisitor visitor;
+    visitor.applied = [&applied](const Event& e) { applied.push_back(e); };
+    runner::ReplayedRun replayed;
+    std::string why;
+    QVERIFY2(runner::replayRecording(large_.toStdString(), &replayed, &why, visitor), why.c_str());
+    QVERIFY(replayed.result.producer.sent > 0);  // the full replay's ledger totals
+    QString error;
+    const std::optional<LoadedRecording> loaded = loadRecording(large_, &error);
+    QVERIFY2(loaded.has_value(), qPrintable(error));
+    QCOMPARE(loaded->events.size(), applied.size());
+    for (std::size_t i = 0; i < applied.size(); ++i) {
+        const Event& a = loaded->events[i];
+        const Event& b = applied[i];
+        QVERIFY2(a.timeNs == b.timeNs && a.kind == b.kind && a.actor == b.actor &&
+                     a.messageId.view() == b.messageId.view() && a.sequence == b.sequence,
+                 qPrintable(QStringLiteral("event %1 differs").arg(i)));
+    }
+    QCOMPARE(loaded->name.toStdString(), replayed.scenario.name);
+    QCOMPARE(loaded->channel.toStdString(), replayed.scenario.channel);
+    QCOMPARE(loaded->finished, replayed.finished);
 }
 
 QTEST_MAIN(TestRecordingOpen)

@@ -24,6 +24,9 @@ std::optional<LoadedRecording> loadRecording(const QString& path, QString* error
     LoadedRecording loaded;
     loaded.path = path;
     runner::ReplayVisitor visitor;
+    // The console's Run applies the events again: a second ledger here would
+    // only double the read (docs/benchmarks.md, bench_recording_open).
+    visitor.eventsOnly = true;
     visitor.opened = [&loaded, progress](const recording::RecordingReader& reader,
                                          const LedgerOptions& options) {
         loaded.ledgerOptions = options;

@@ -1,5 +1,8 @@
 #include "models/charts_at_cursor.h"
 
+#include <algorithm>
+
+#include "models/hand_out_history.h"
 #include "run/run.h"
 
 namespace qs::ui {
@@ -8,53 +11,109 @@ namespace {
 constexpr std::int64_t kSecondNs = 1'000'000'000LL;
 }
 
+ChartsAtCursor::ChartsAtCursor(std::uint64_t checkpointInterval)
+    : interval_(std::max<std::uint64_t>(1, checkpointInterval)) {}
+
 void ChartsAtCursor::setLatencyLookup(std::function<std::int64_t(const Event&)> fn) {
     latency_ = std::move(fn);
     model_.setLatencyLookup(latency_);
+    checkpoints_.clear();  // their latency bins came from the previous lookup
 }
 
 void ChartsAtCursor::clear() {
     model_.clear();
     run_ = nullptr;
     state_ = RunState{};
+    fed_ = 0;
+    inSecond_ = false;
+    fromStart_ = false;
+    checkpoints_.clear();
     timeNs_ = 0;
+    lastFed_ = 0;
     incremental_ = false;
 }
 
 void ChartsAtCursor::showAt(const Run& run, const std::string& channel, std::int64_t timeNs) {
     const std::uint64_t upTo = run.eventCountAt(timeNs);
-    incremental_ =
-        run_ == &run && channel == channel_ && timeNs >= timeNs_ && upTo >= state_.events;
-    if (!incremental_) {
-        model_.clear();
+    if (run_ != &run || channel != channel_) {
+        clear();
         run_ = &run;
         channel_ = channel;
-        state_ = run.stateAfter(0);
-        // Seconds count from the run's first event, as the transport bar's time does.
-        if (run.eventCount() > 0) {
-            model_.setOriginNs(run.event(0).timeNs);
-        }
     }
+    // Forward from here, unless a checkpoint past here is nearer to t.
+    const Checkpoint* nearest = checkpointAtOrBefore(upTo);
+    const bool checkpointAhead = nearest != nullptr && nearest->events > fed_;
+    incremental_ = timeNs >= timeNs_ && upTo >= fed_ && fed_ > 0 && !checkpointAhead;
+    if (!incremental_) {
+        restart(run, upTo);
+    }
+    const std::uint64_t before = fed_;
     feed(run, upTo);
+    lastFed_ = fed_ - before;
+    // The second cut short at t and the depth sampled at t are the cursor's,
+    // not a feed from the start's: no checkpoint from here on.
+    fromStart_ = false;
+    run.advance(state_, upTo);
     timeNs_ = timeNs;
     sampleDepth(timeNs);
 }
 
-// The events a second at a time, as the pump hands them to the live charts,
-// the depth sampled after each second as the live console samples it.
-void ChartsAtCursor::feed(const Run& run, std::uint64_t toEvent) {
-    std::uint64_t next = state_.events;
-    while (next < toEvent) {
-        const std::int64_t secondStart = run.event(next).timeNs;
-        std::uint64_t end = next;
-        while (end < toEvent && run.event(end).timeNs - secondStart < kSecondNs) {
-            model_.applyEvent(run.event(end));
-            ++end;
+const ChartsAtCursor::Checkpoint* ChartsAtCursor::checkpointAtOrBefore(std::uint64_t events) const {
+    const auto after =
+        std::upper_bound(checkpoints_.begin(), checkpoints_.end(), events,
+                         [](std::uint64_t n, const Checkpoint& c) { return n < c.events; });
+    return after == checkpoints_.begin() ? nullptr : &*std::prev(after);
+}
+
+// From the newest checkpoint at or before `upTo`, or from the run's start.
+void ChartsAtCursor::restart(const Run& run, std::uint64_t upTo) {
+    const Checkpoint* from = checkpointAtOrBefore(upTo);
+    fromStart_ = true;
+    if (from == nullptr) {
+        model_.clear();
+        state_ = run.stateAfter(0);
+        fed_ = 0;
+        inSecond_ = false;
+        // Seconds count from the run's first event, as the transport bar's time does.
+        if (run.eventCount() > 0) {
+            model_.setOriginNs(run.event(0).timeNs);
         }
-        run.advance(state_, end);
-        sampleDepth(run.event(end - 1).timeNs);
-        next = end;
+        return;
     }
+    model_.restore(from->model);
+    state_ = run.stateAfter(from->stateEvents);
+    fed_ = from->events;
+    secondStartNs_ = from->secondStartNs;
+    inSecond_ = true;
+}
+
+// The events a second at a time, as the pump hands them to the live charts,
+// the depth sampled after each second as the live console samples it; the
+// second holding event toEvent - 1 ends there (also when a checkpoint left
+// off exactly at toEvent, inside that second).
+void ChartsAtCursor::feed(const Run& run, std::uint64_t toEvent) {
+    while (fed_ < toEvent || inSecond_) {
+        if (!inSecond_) {
+            secondStartNs_ = run.event(fed_).timeNs;
+            inSecond_ = true;
+        }
+        while (fed_ < toEvent && run.event(fed_).timeNs - secondStartNs_ < kSecondNs) {
+            applyEvent(run, fed_);
+            ++fed_;
+            if (fromStart_ && fed_ % interval_ == 0 &&
+                (checkpoints_.empty() || checkpoints_.back().events < fed_)) {
+                checkpoints_.push_back({fed_, state_.events, secondStartNs_, model_});
+            }
+        }
+        run.advance(state_, fed_);
+        sampleDepth(run.event(fed_ - 1).timeNs);
+        inSecond_ = false;
+    }
+}
+
+void ChartsAtCursor::applyEvent(const Run& run, std::uint64_t index) {
+    const Event& e = run.event(index);
+    model_.applyEvent(e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, index));
 }
 
 void ChartsAtCursor::sampleDepth(std::int64_t timeNs) {

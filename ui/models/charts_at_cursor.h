@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "models/charts_model.h"
 #include "run/run_state.h"
@@ -16,14 +17,26 @@ class Run;
 // events up to t, a second at a time, with the work queue's depth sampled
 // after each second from the Run's state then (Run::advance, no copy of the
 // messages per second) and at t itself, so the newest bucket is the one
-// holding t. A move back rebuilds it; a move forward feeds only the events
-// in between.
+// holding t. A redelivery is a hand-out of a message the Run shows handed
+// out before in the same channel (hand_out_history.h).
+//
+// A move back, or forward past a checkpoint, restarts from the newest
+// checkpoint at or before t (the model as a feed from the run's start had it
+// every `checkpointInterval` events, copied then: a few kB each, since the
+// model keeps no set of messages here) and feeds at most that many events;
+// a move forward by less feeds only the events in between. Checkpoints are
+// taken on the way, so the first move to a late instant feeds every event
+// before it once.
 //
 // Threading: UI thread (that of the Run, which it reads but does not own).
 namespace qs::ui {
 
 class ChartsAtCursor {
 public:
+    static constexpr std::uint64_t kDefaultCheckpointInterval = 16384;
+
+    explicit ChartsAtCursor(std::uint64_t checkpointInterval = kDefaultCheckpointInterval);
+
     // The acked events' latency (as the live charts', ChartsModel::setLatencyLookup).
     void setLatencyLookup(std::function<std::int64_t(const Event&)> fn);
     // Shows `run` at stream time `timeNs`, the depth of `channel` (the work
@@ -33,18 +46,46 @@ public:
 
     const ChartsModel& model() const { return model_; }
     std::int64_t timeNs() const { return timeNs_; }
+    // How the last showAt() got there: stepped forward from the previous
+    // instant (true), or restarted from a checkpoint or the run's start.
     bool lastWasIncremental() const { return incremental_; }
+    // Events the last showAt() fed to the model.
+    std::uint64_t lastFedEvents() const { return lastFed_; }
+    std::size_t checkpointCount() const { return checkpoints_.size(); }
 
 private:
+    // The model as a feed from the run's start had it after `events` events,
+    // inside the second that began at secondStartNs (the Run's state at the
+    // second's start: stateEvents).
+    struct Checkpoint {
+        std::uint64_t events = 0;
+        std::uint64_t stateEvents = 0;
+        std::int64_t secondStartNs = 0;
+        ChartsModel model;
+    };
+
+    const Checkpoint* checkpointAtOrBefore(std::uint64_t events) const;  // null = none
+    void restart(const Run& run, std::uint64_t upTo);
     void feed(const Run& run, std::uint64_t toEvent);
+    void applyEvent(const Run& run, std::uint64_t index);
     void sampleDepth(std::int64_t timeNs);
 
+    const std::uint64_t interval_;
     std::function<std::int64_t(const Event&)> latency_;
     ChartsModel model_;
     const Run* run_ = nullptr;
     std::string channel_;
-    RunState state_;  // the Run's state after the events fed so far
+    RunState state_;         // the Run's state at the start of the second being fed
+    std::uint64_t fed_ = 0;  // events fed to the model
+    std::int64_t secondStartNs_ = 0;
+    bool inSecond_ = false;
+    // True while the model is what a feed from the run's start would hold
+    // (no depth sampled at a cursor, no second cut short by one): only then
+    // are checkpoints taken.
+    bool fromStart_ = false;
+    std::vector<Checkpoint> checkpoints_;  // by events, every interval_ events
     std::int64_t timeNs_ = 0;
+    std::uint64_t lastFed_ = 0;
     bool incremental_ = false;
 };
 

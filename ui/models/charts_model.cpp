@@ -95,6 +95,22 @@ SecondBucket& ChartsModel::bucketAt(std::int64_t timeNs) {
 }
 
 void ChartsModel::applyEvent(const Event& e) {
+    applyOne(e, nullptr);
+}
+
+void ChartsModel::applyEvent(const Event& e, bool handedOutBefore) {
+    applyOne(e, &handedOutBefore);
+}
+
+void ChartsModel::restore(const ChartsModel& snapshot) {
+    const std::uint64_t version = std::max(version_, snapshot.version_) + 1;
+    auto latency = std::move(latency_);  // this model's lookup, not the one copied then
+    *this = snapshot;
+    latency_ = std::move(latency);
+    version_ = version;
+}
+
+void ChartsModel::applyOne(const Event& e, const bool* handedOutBefore) {
     switch (e.kind) {
         case EventKind::TaskSent:
             ++bucketAt(e.timeNs).sent;
@@ -112,6 +128,13 @@ void ChartsModel::applyEvent(const Event& e) {
         }
         case EventKind::MessageAssigned: {
             // Workers report hand-outs; a message handed out before is a redelivery.
+            if (handedOutBefore != nullptr) {
+                if (!*handedOutBefore) {
+                    return;
+                }
+                ++bucketAt(e.timeNs).redelivered;
+                break;
+            }
             const QString key = messageKey(e.channel, e.messageId);
             if (handedOut_.size() > 300000) {
                 handedOut_.clear();

@@ -41,6 +41,14 @@ public:
 
     void apply(const std::vector<Event>& batch);
     void applyEvent(const Event& event);  // one event (ChartsAtCursor reads the Run in place)
+    // One event whose hand-out history the caller knows (ChartsAtCursor asks
+    // the Run): a MessageAssigned is a redelivery when `handedOutBefore`;
+    // the model's own set of messages handed out is neither read nor grown,
+    // so a copy of the model stays small.
+    void applyEvent(const Event& event, bool handedOutBefore);
+    // This model becomes a copy of `snapshot`, its version() still moving
+    // forward (a view that caches by version redraws).
+    void restore(const ChartsModel& snapshot);
     void sampleDepth(std::int64_t nowNs, qint64 waiting, qint64 inFlight);
     void clear();
 
@@ -60,6 +68,8 @@ public:
 
 private:
     SecondBucket& bucketAt(std::int64_t timeNs);
+    // `handedOutBefore` null: the model's own set decides.
+    void applyOne(const Event& event, const bool* handedOutBefore);
 
     std::function<std::int64_t(const Event&)> latency_;
     std::deque<SecondBucket> buckets_;

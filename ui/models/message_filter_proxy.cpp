@@ -37,4 +37,12 @@ bool MessageFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sour
     return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);
 }
 
+bool MessageFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const {
+    if (left.column() == MessageTableModel::TaskColumn &&
+        right.column() == MessageTableModel::TaskColumn) {
+        return left.row() < right.row();
+    }
+    return QSortFilterProxyModel::lessThan(left, right);
+}
+
 }  // namespace qs::ui

@@ -19,6 +19,10 @@ public:
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+    // The task column by task number, which is the source row + 1: no data()
+    // and no QVariant per comparison (a move of the time cursor inserts tens
+    // of thousands of rows, each placed by comparisons).
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
 
 private:
     std::optional<TaskState> state_;

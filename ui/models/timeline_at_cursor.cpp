@@ -2,10 +2,21 @@
 
 #include <algorithm>
 
+#include "models/hand_out_history.h"
 #include "run/leases.h"
 #include "run/run.h"
 
 namespace qs::ui {
+
+namespace {
+// Retention as the live timeline's, but never shorter than the window shown.
+std::int64_t retentionFor(std::int64_t lookBackNs) {
+    return std::max<std::int64_t>(180'000'000'000LL, lookBackNs);
+}
+}  // namespace
+
+TimelineAtCursor::TimelineAtCursor(std::uint64_t checkpointInterval)
+    : interval_(std::max<std::uint64_t>(1, checkpointInterval)) {}
 
 void TimelineAtCursor::clear() {
     model_.clear();
@@ -13,31 +24,82 @@ void TimelineAtCursor::clear() {
     runEvents_ = 0;
     timeNs_ = 0;
     windowStartNs_ = 0;
+    fromStart_ = false;
+    checkpoints_.clear();
+    lastFed_ = 0;
     incremental_ = false;
 }
 
 void TimelineAtCursor::showAt(const Run& run, std::int64_t timeNs, std::int64_t lookBackNs) {
+    if (run_ != &run) {
+        clear();
+    }
     const std::uint64_t upTo = run.eventCountAt(timeNs);
+    const Checkpoint* ahead = checkpointFor(upTo, lookBackNs);
     const bool forward = run_ == &run && timeNs >= timeNs_ && upTo >= runEvents_ &&
-                         timeNs - lookBackNs >= windowStartNs_;
+                         (fromStart_ || timeNs - lookBackNs >= windowStartNs_) &&
+                         lookBackNs <= model_.retentionNs() &&
+                         (ahead == nullptr || ahead->events <= runEvents_);
     incremental_ = forward;
-    if (!forward) {
+    lastFed_ = 0;
+    if (forward) {
+        feed(run, upTo);
+        timeNs_ = timeNs;
+    } else {
         rebuild(run, timeNs, lookBackNs);
-        return;
+    }
+}
+
+// The newest checkpoint at or before event upTo that holds a window of lookBackNs.
+const TimelineAtCursor::Checkpoint* TimelineAtCursor::checkpointFor(std::uint64_t upTo,
+                                                                    std::int64_t lookBackNs) const {
+    for (auto it = checkpoints_.rbegin(); it != checkpoints_.rend(); ++it) {
+        if (it->events <= upTo && it->model.retentionNs() >= lookBackNs) {
+            return &*it;
+        }
+    }
+    return nullptr;
+}
+
+void TimelineAtCursor::rebuild(const Run& run, std::int64_t timeNs, std::int64_t lookBackNs) {
+    run_ = &run;
+    timeNs_ = timeNs;
+    const std::uint64_t upTo = run.eventCountAt(timeNs);
+    const std::int64_t windowStart = timeNs - lookBackNs;
+    const Checkpoint* from = checkpointFor(upTo, lookBackNs);
+    const std::uint64_t fromStartCost = upTo - (from != nullptr ? from->events : 0);
+    const bool windowBeforeRun = run.eventCount() == 0 || windowStart < run.streamTimeNs(0);
+    if (windowBeforeRun || fromStartCost <= upTo - run.eventCountAt(windowStart)) {
+        startFromRunStart(run, lookBackNs, from);
+    } else {
+        startFromWindow(run, lookBackNs);
     }
     feed(run, upTo);
-    timeNs_ = timeNs;
+}
+
+void TimelineAtCursor::startFromRunStart(const Run& run, std::int64_t lookBackNs,
+                                         const Checkpoint* from) {
+    fromStart_ = true;
+    windowStartNs_ = run.eventCount() == 0 ? 0 : run.streamTimeNs(0);
+    if (from != nullptr) {
+        model_ = from->model;
+        runEvents_ = from->events;
+        sincePrune_ = from->sincePrune;
+        return;
+    }
+    model_.clear();
+    model_.setRetentionNs(retentionFor(lookBackNs));
+    runEvents_ = 0;
+    sincePrune_ = 0;
 }
 
 // The lanes and open hand-outs at the window start come from the Run's state
 // there (a checkpoint and a short replay), the rest from its events.
-void TimelineAtCursor::rebuild(const Run& run, std::int64_t timeNs, std::int64_t lookBackNs) {
+void TimelineAtCursor::startFromWindow(const Run& run, std::int64_t lookBackNs) {
+    fromStart_ = false;
     model_.clear();
-    // Retention as the live timeline's, but never shorter than the window shown.
-    model_.setRetentionNs(std::max<std::int64_t>(180'000'000'000LL, lookBackNs));
-    run_ = &run;
-    timeNs_ = timeNs;
-    windowStartNs_ = timeNs - lookBackNs;
+    model_.setRetentionNs(retentionFor(lookBackNs));
+    windowStartNs_ = timeNs_ - lookBackNs;
     sincePrune_ = 0;
     const RunState start = run.stateAt(windowStartNs_);
     for (const WorkerAt& w : start.workers) {
@@ -58,18 +120,47 @@ void TimelineAtCursor::rebuild(const Run& run, std::int64_t timeNs, std::int64_t
         model_.applyEvent(e);
     }
     runEvents_ = start.events;
-    feed(run, run.eventCountAt(timeNs));
 }
 
 // Pruned as the live timeline is (it prunes every few batches), so a long
 // playback keeps the retention window, not the whole run.
 void TimelineAtCursor::feed(const Run& run, std::uint64_t toEvent) {
-    for (; runEvents_ < toEvent; ++runEvents_) {
-        model_.applyEvent(run.event(runEvents_));
+    lastFed_ += toEvent - std::min(runEvents_, toEvent);
+    while (runEvents_ < toEvent) {
+        const Event& e = run.event(runEvents_);
+        if (fromStart_) {
+            model_.applyEvent(
+                e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, runEvents_));
+        } else {
+            model_.applyEvent(e);
+        }
+        ++runEvents_;
         if (++sincePrune_ == kPruneEvery) {
             sincePrune_ = 0;
             model_.prune();
         }
+        if (fromStart_ && runEvents_ % interval_ == 0) {
+            takeCheckpoint();
+        }
+    }
+}
+
+void TimelineAtCursor::takeCheckpoint() {
+    if (!checkpoints_.empty() && checkpoints_.back().events >= runEvents_) {
+        return;  // taken on an earlier way here
+    }
+    checkpoints_.push_back({runEvents_, sincePrune_, model_});
+    if (checkpoints_.size() > kMaxCheckpoints) {
+        // Every other one goes: those left are every 2 * interval_ events.
+        std::vector<Checkpoint> kept;
+        kept.reserve(kMaxCheckpoints);
+        for (Checkpoint& c : checkpoints_) {
+            if (c.events % (2 * interval_) == 0) {
+                kept.push_back(std::move(c));
+            }
+        }
+        checkpoints_ = std::move(kept);
+        interval_ *= 2;
     }
 }
 

@@ -132,6 +132,14 @@ void TimelineModel::closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Ou
 }
 
 void TimelineModel::applyEvent(const Event& e) {
+    applyOne(e, nullptr);
+}
+
+void TimelineModel::applyEvent(const Event& e, bool handedOutBefore) {
+    applyOne(e, &handedOutBefore);
+}
+
+void TimelineModel::applyOne(const Event& e, const bool* handedOutBefore) {
     if (firstNs_ == 0) {
         firstNs_ = e.timeNs;
     }
@@ -180,12 +188,18 @@ void TimelineModel::applyEvent(const Event& e) {
             b.batch = l.pollCounter;
             b.receiveCount = e.receiveCount;
             b.sequence = e.sequence;
-            if (handouts_.size() > 300000) {
-                handouts_.clear();  // bounded; very old tasks lose only the redelivery notch
+            bool before = false;
+            if (handedOutBefore != nullptr) {
+                before = *handedOutBefore;
+            } else {
+                if (handouts_.size() > 300000) {
+                    handouts_.clear();  // bounded; very old tasks lose only the redelivery notch
+                }
+                int& seen = handouts_[key];
+                before = seen > 0;
+                ++seen;
             }
-            int& seen = handouts_[key];
-            b.redelivery = seen > 0 || e.receiveCount > 1 || prevLane >= 0;
-            ++seen;
+            b.redelivery = before || e.receiveCount > 1 || prevLane >= 0;
             // First sub-row free at this time; else the one that frees up first.
             int slot = -1;
             int best = 0;

@@ -75,6 +75,12 @@ public:
     // One event, with no pruning: a feed that is not batched (TimelineAtCursor
     // reads the Run's events in place) calls prune() itself.
     void applyEvent(const Event& event);
+    // One event whose hand-out history the caller knows (TimelineAtCursor
+    // asks the Run, hand_out_history.h): a MessageAssigned is drawn as a
+    // redelivery when `handedOutBefore` (or by its receive count, or when it
+    // ends an open hand-out); the model's own count of hand-outs is neither
+    // read nor grown, so a copy of the model stays smaller.
+    void applyEvent(const Event& event, bool handedOutBefore);
     // Summarises and drops the bars older than the retention window.
     void prune();
     void clear();
@@ -103,6 +109,8 @@ public:
     std::vector<std::pair<int, const TimelineBar*>> barsOf(const QString& key) const;
 
 private:
+    // `handedOutBefore` null: the model's own count decides.
+    void applyOne(const Event& event, const bool* handedOutBefore);
     TimelineLane& lane(std::string_view worker);
     TimelineBar* openBar(const QString& key, int* laneIndex = nullptr);
     TimelineBar* openBarBySequence(const Event& brokerReturned, int* laneIndex);
