@@ -139,7 +139,7 @@ private Q_SLOTS:
         std::ofstream(bad) << R"({"title": "T", "idea": "I", "steps": [{"prose": "P"}]})";
         c = run({bad.string()});
         QCOMPARE(c.code, 2);
-        QVERIFY2(has(c.err, bad.string() + ": steps[0].run: missing"), c.err.c_str());
+        QVERIFY2(has(c.err, bad.string() + ": line 1: steps[0].run: missing"), c.err.c_str());
         fs::remove(bad);
     }
 
