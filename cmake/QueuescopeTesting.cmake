@@ -70,3 +70,33 @@ function(queuescope_add_test name)
     set_tests_properties(${name} PROPERTIES COST ${ARG_COST})
   endif()
 endfunction()
+
+# queuescope_add_fuzz_target(<name> SOURCES <files...> CORPUS <dir> [SEEDS <file>]
+#                            [LIBS <targets...>] [SECONDS <s>])
+# A fuzz target: a file defining LLVMFuzzerTestOneInput. With QUEUESCOPE_FUZZ
+# (clang) it is a libFuzzer executable with ASan and UBSan (docs/testing.md,
+# Fuzzing); otherwise it is linked with tests/support/fuzz_driver.cpp, a
+# bounded mutation loop, and ctest runs <name>_bounded over CORPUS for SECONDS
+# (default 5; labels `core fuzz`). SEEDS is the file whose writeFuzzSeeds()
+# writes the repository's seed corpus (`<name> --write-seeds DIR`).
+option(QUEUESCOPE_FUZZ "Build libFuzzer targets (needs clang)" OFF)
+function(queuescope_add_fuzz_target name)
+  cmake_parse_arguments(ARG "" "CORPUS;SEEDS;SECONDS" "SOURCES;LIBS" ${ARGN})
+  if(NOT ARG_SECONDS)
+    set(ARG_SECONDS 5)
+  endif()
+  if(QUEUESCOPE_FUZZ)
+    add_executable(${name} ${ARG_SOURCES})
+    target_compile_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined)
+    target_link_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined)
+  else()
+    add_executable(${name} ${ARG_SOURCES} ${PROJECT_SOURCE_DIR}/tests/support/fuzz_driver.cpp
+                           ${ARG_SEEDS})
+    if(ARG_SEEDS)
+      target_compile_definitions(${name} PRIVATE QUEUESCOPE_FUZZ_SEEDS)
+    endif()
+    add_test(NAME ${name}_bounded COMMAND ${name} --seconds ${ARG_SECONDS} ${ARG_CORPUS})
+    set_tests_properties(${name}_bounded PROPERTIES LABELS "core;fuzz" TIMEOUT 120)
+  endif()
+  target_link_libraries(${name} PRIVATE queuescope_build_settings ${ARG_LIBS})
+endfunction()

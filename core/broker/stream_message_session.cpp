@@ -330,14 +330,20 @@ void StreamMessageSession::respond(kubemq::StreamQueueMessagesResponse& response
         writeBuffer_.Swap(&response);
         StartWrite(&writeBuffer_);
     }
+    // The waiter also wakes the work loop (a request, the client's half-close,
+    // a message in the channel): a signal consumed here is passed on, or the
+    // loop would sleep a whole kPoll before noticing it.
+    bool consumed = false;
     while (true) {
         {
             std::lock_guard lock(shared_->mutex);
             if (shared_->writeDone || shared_->done)
-                return;
+                break;
         }
-        shared_->waiter.waitUntil(Clock::now() + kPoll);
+        consumed = shared_->waiter.waitUntil(Clock::now() + kPoll) || consumed;
     }
+    if (consumed)
+        shared_->waiter.signal();
 }
 
 void StreamMessageSession::finishAndWait(const grpc::Status& status) {

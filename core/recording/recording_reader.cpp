@@ -393,6 +393,7 @@ bool RecordingReader::scan(std::uint64_t fromIndex, std::uint64_t toIndex,
         s.bindInt(4, times->second);
     }
     Event e;
+    std::uint64_t previous = 0;
     for (;;) {
         const int rc = s.step();
         if (rc == SQLITE_DONE) {
@@ -402,6 +403,13 @@ bool RecordingReader::scan(std::uint64_t fromIndex, std::uint64_t toIndex,
             return fail(describeSqliteError(rc, impl_->db.lastError()));
         }
         const auto index = static_cast<std::uint64_t>(s.columnInt(0));
+        // A damaged table (not checked at open) can give back ids out of order
+        // or outside the range asked for; callers rely on both.
+        if (index < fromIndex || index >= toIndex || index <= previous) {
+            return fail("damaged: event " + std::to_string(index) + " out of order after event " +
+                        std::to_string(previous));
+        }
+        previous = index;
         const std::int64_t kind = s.columnInt(2);
         const std::int64_t source = s.columnInt(3);
         if (kind < 0 || kind > static_cast<int>(kLastEventKind) || source < 0 ||

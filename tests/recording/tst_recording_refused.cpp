@@ -2,7 +2,7 @@
 // message naming the file and the reason, and nothing crashes: missing,
 // a directory, empty, plain text, another application's SQLite database,
 // a newer or older schema version, truncated, damaged in the middle, a
-// missing table. The writer reports a path it cannot create and a write that
+// missing table, event ids out of order. The writer reports a path it cannot create and a write that
 // fails (file size limit) instead of dropping events silently.
 #include <sqlite3.h>
 #include <sys/resource.h>
@@ -231,6 +231,24 @@ private Q_SLOTS:
         std::vector<Event> events;
         QVERIFY(!reader->readEvents(1, reader->lastIndex() + 1, &events, &error));
         QVERIFY2(error.find("damaged") != std::string::npos, error.c_str());
+    }
+
+    // Found by fuzz_recording_reader: events-table cells damaged so that
+    // SQLite, unchecked, gives back ids 1, 2, 0, 0 for "ORDER BY id". The
+    // reader handed out events out of order and outside the range asked for;
+    // now the read fails, saying the file is damaged.
+    void eventIdsOutOfOrder() {
+        const std::string fixture =
+            QUEUESCOPE_RECORDING_FUZZ_CORPUS "/regression-ids-out-of-order.qsrun";
+        expectRefused(fixture, "damaged");
+        std::string error;
+        RecordingReaderOptions options;
+        options.checkIntegrity = false;
+        auto reader = RecordingReader::open(fixture, &error, options);
+        QVERIFY2(reader, error.c_str());
+        std::vector<Event> events;
+        QVERIFY(!reader->readEvents(1, reader->lastIndex() + 1, &events, &error));
+        QVERIFY2(error.find("damaged: event 0 out of order") != std::string::npos, error.c_str());
     }
 
     void writerCannotCreate() {

@@ -2,7 +2,9 @@
 // -fsanitize=fuzzer: runs every file of the given corpus folders through
 // LLVMFuzzerTestOneInput, then random mutations of them (bit flips, byte
 // changes, cuts, insertions, splices) with a fixed seed for at most --seconds
-// or --runs. `--write-seeds DIR` writes the seed corpus the repository keeps.
+// or --runs. Shared by every fuzz target (queuescope_add_fuzz_target); a
+// target built with QUEUESCOPE_FUZZ_SEEDS also has `--write-seeds DIR`, which
+// writes the seed corpus the repository keeps (writeFuzzSeeds, its own file).
 #include <chrono>
 #include <csignal>
 #include <cstdint>
@@ -16,11 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "broker/message_codec.h"
-#include "broker/store_record.h"
-#include "kubemq.pb.h"
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+#ifdef QUEUESCOPE_FUZZ_SEEDS
+void writeFuzzSeeds(const std::filesystem::path& directory);
+#endif
 
 namespace {
 
@@ -28,6 +29,7 @@ namespace fs = std::filesystem;
 
 // The input being run, written out by the abort handler so a failure can be replayed.
 const std::string* current = nullptr;
+std::string programName = "fuzz target";
 
 void saveCurrentInput(int) {
     if (current != nullptr) {
@@ -35,7 +37,7 @@ void saveCurrentInput(int) {
         if (file != nullptr) {
             std::fwrite(current->data(), 1, current->size(), file);
             std::fclose(file);
-            std::fprintf(stderr, "fuzz_broker_inputs: input saved as ./fuzz-failure-input\n");
+            std::fprintf(stderr, "%s: input saved as ./fuzz-failure-input\n", programName.c_str());
         }
     }
     std::signal(SIGABRT, SIG_DFL);
@@ -83,66 +85,22 @@ std::string mutate(std::string input, const std::vector<std::string>& corpus,
     return input;
 }
 
-void writeSeeds(const fs::path& directory) {
-    fs::create_directories(directory);
-    auto write = [&](const std::string& name, char path, const std::string& body) {
-        std::ofstream(directory / name, std::ios::binary) << path << body;
-    };
-    kubemq::QueuesUpstreamRequest upstream;
-    upstream.set_requestid("r1");
-    for (int i = 0; i < 3; ++i) {
-        auto* message = upstream.add_messages();
-        message->set_clientid("c");
-        message->set_channel(i == 2 ? "bad channel" : "q");
-        message->set_body("body");
-        message->mutable_policy()->set_maxreceivecount(1);
-        message->mutable_policy()->set_maxreceivequeue("dlq");
-        message->mutable_policy()->set_expirationseconds(i);
-        (*message->mutable_tags())["k"] = "v";
-    }
-    write("send-upstream", 0, upstream.SerializeAsString());
-    kubemq::QueueMessage content;
-    content.set_clientid("c");
-    content.set_body("b");
-    write("content", 1, qs::broker::encodeContent(content, "id-1"));
-    qs::broker::StoredMessage stored;
-    stored.content = qs::broker::encodeContent(content, "id-2");
-    stored.sequence = 3;
-    stored.setRouting("dlq", "from");
-    std::string frames;
-    qs::broker::appendChannelFrame(frames, "q", 5, 7);
-    qs::broker::appendPutFrame(frames, "q", stored, {"q", 2, 0});
-    qs::broker::appendRemoveFrame(frames, "q", 3);
-    qs::broker::appendDelayFrame(frames, 4, "q", stored, {});
-    qs::broker::appendDeleteChannelFrame(frames, "old");
-    // recordPath's chunks: [u8 length][payload] (the frames without their headers).
-    std::string chunks;
-    for (std::string_view rest = frames; rest.size() >= qs::broker::kFrameHeaderBytes;) {
-        std::uint32_t length = 0;
-        std::memcpy(&length, rest.data(), 4);
-        if (length < 256) {
-            chunks.push_back(static_cast<char>(length));
-            chunks.append(rest.substr(qs::broker::kFrameHeaderBytes, length));
-        }
-        rest.remove_prefix(qs::broker::kFrameHeaderBytes + length);
-    }
-    write("records", 2, chunks);
-    write("file-log", 3, std::string(1, '\0') + "QSBLOG01" + frames);
-    write("file-snapshot", 3, std::string(1, '\1') + "QSBSNP01" + frames);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
     double seconds = 10;
     long runs = 1000000;
     std::vector<fs::path> folders;
+    programName = fs::path(argv[0]).filename().string();
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
+#ifdef QUEUESCOPE_FUZZ_SEEDS
         if (arg == "--write-seeds" && i + 1 < argc) {
-            writeSeeds(argv[++i]);
+            writeFuzzSeeds(argv[++i]);
             return 0;
-        } else if (arg == "--seconds" && i + 1 < argc) {
+        }
+#endif
+        if (arg == "--seconds" && i + 1 < argc) {
             seconds = std::atof(argv[++i]);
         } else if (arg == "--runs" && i + 1 < argc) {
             runs = std::atol(argv[++i]);
@@ -160,9 +118,11 @@ int main(int argc, char** argv) {
         }
     }
     if (corpus.empty()) {
-        std::fprintf(stderr,
-                     "usage: fuzz_broker_inputs [--seconds S] [--runs N] CORPUS_DIR...\n"
-                     "       fuzz_broker_inputs --write-seeds DIR\n");
+        std::fprintf(stderr, "usage: %s [--seconds S] [--runs N] CORPUS_DIR...\n",
+                     programName.c_str());
+#ifdef QUEUESCOPE_FUZZ_SEEDS
+        std::fprintf(stderr, "       %s --write-seeds DIR\n", programName.c_str());
+#endif
         return 2;
     }
     std::signal(SIGABRT, saveCurrentInput);
@@ -175,7 +135,7 @@ int main(int argc, char** argv) {
     long done = 0;
     for (; done < runs && std::chrono::steady_clock::now() < deadline; ++done)
         run(mutate(corpus[random() % corpus.size()], corpus, random));
-    std::printf("fuzz_broker_inputs: %zu corpus inputs and %ld mutations, no failure\n",
+    std::printf("%s: %zu corpus inputs and %ld mutations, no failure\n", programName.c_str(),
                 corpus.size(), done);
     return 0;
 }
