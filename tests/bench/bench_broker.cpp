@@ -28,6 +28,7 @@
 namespace {
 
 using qs::bench::LatencyFigures;
+using qs::bench::parseNumber;
 using qs::bench::ThroughputFigures;
 using qs::bench::TrafficShape;
 
@@ -80,17 +81,6 @@ struct Options {
     std::string dataDirectory;  // empty = memory-only embedded broker
     qs::broker::SyncMode sync = qs::broker::SyncMode::Batch;
 };
-
-template <typename T>
-bool parseNumber(std::string_view text, T min, T* out) {
-    T value{};
-    const auto* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    if (ec != std::errc() || ptr != end || value < min)
-        return false;
-    *out = value;
-    return true;
-}
 
 // Returns an error message, or nullopt when the options are valid.
 std::optional<std::string> parseOptions(int argc, char** argv, Options* o, bool* help) {

@@ -20,6 +20,7 @@
 
 namespace {
 
+using qs::bench::parseNumber;
 using qs::bench::TrafficShape;
 
 constexpr std::string_view kUsage = R"(usage: bench_grpc_floor [options]
@@ -55,17 +56,6 @@ struct Options {
     bool runThroughput = true;
     bool runLatency = true;
 };
-
-template <typename T>
-bool parseNumber(std::string_view text, T min, T* out) {
-    T value{};
-    const auto* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    if (ec != std::errc() || ptr != end || value < min)
-        return false;
-    *out = value;
-    return true;
-}
 
 // Returns an error message, or nullopt when the options are valid.
 std::optional<std::string> parseOptions(int argc, char** argv, Options* o, bool* help) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <charconv>
 #include <chrono>
 #include <cstddef>
 #include <memory>
@@ -17,6 +18,19 @@
 namespace qs::bench {
 
 using Clock = std::chrono::steady_clock;
+
+// A benchmark option's number: the whole text, at least `min` (command lines
+// of bench_broker and bench_grpc_floor).
+template <typename T>
+bool parseNumber(std::string_view text, T min, T* out) {
+    T value{};
+    const auto* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (ec != std::errc() || ptr != end || value < min)
+        return false;
+    *out = value;
+    return true;
+}
 
 struct TrafficShape {
     long messages = 200000;  // (a): messages produced and consumed
