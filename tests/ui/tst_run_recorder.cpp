@@ -341,6 +341,15 @@ void TestRunRecorder::aDropNoticeCountsOnceAsTheRunCountsIt() {
     QCOMPARE(replayed.result.eventsDropped, 12u);
     QCOMPARE(replayed.result.warnings.size(), std::size_t{1});
     QVERIFY(replayed.result.warnings.front().find("lost 12 events") != std::string::npos);
+
+    // The recording shown is the Run the console reads: its losses are said too.
+    QString error;
+    QVERIFY2(window_->openRecording(path, &error), qPrintable(error));
+    QCOMPARE(recorder->streamLost(), 12u);
+    QCOMPARE(status()->lostEventsText(),
+             QStringLiteral("⚠ 12 events lost — views and recording may be incomplete"));
+    window_->closeRecording();
+    QVERIFY(status()->lostEventsText().isEmpty());
 }
 
 void TestRunRecorder::writerLossIsShown() {
