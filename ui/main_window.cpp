@@ -100,7 +100,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     // A send numbers its tasks after every task the run has seen (issue #17 item 5).
     run_->setRunTaskCount([this] { return consoleRun_->run().messageCount(); });
     buildDocks();
-    recorder_ = new RunRecorder(run_, pump_, player_, this);
+    recorder_ = new RunRecorder(run_, pump_, player_, consoleRun_, this);
     recorder_->setEnabled(options_.recordRuns &&
                           (options_.useSettings || QStandardPaths::isTestModeEnabled()));
     if (options_.useSettings) {
