@@ -1,6 +1,6 @@
 #include "broker/store_record.h"
 
-#include <zlib.h>
+#include "broker/frame_checksum.h"
 
 #include <bit>
 #include <cstring>
@@ -56,9 +56,8 @@ void appendFrame(std::string& out, RecordType type, Fill&& fill) {
     fill();
     const std::size_t payload = out.size() - start - kFrameHeaderBytes;
     const auto length = static_cast<std::uint32_t>(payload);
-    const auto crc = static_cast<std::uint32_t>(
-        crc32(0L, reinterpret_cast<const Bytef*>(out.data() + start + kFrameHeaderBytes),
-              static_cast<uInt>(payload)));
+    const std::uint32_t crc =
+        frameChecksum(std::string_view(out).substr(start + kFrameHeaderBytes, payload));
     std::memcpy(out.data() + start, &length, 4);
     std::memcpy(out.data() + start + 4, &crc, 4);
 }
@@ -218,9 +217,7 @@ FrameCheck readFrame(std::string_view data, StoreRecord* record, std::size_t* fr
     if (data.size() - kFrameHeaderBytes < length)
         return FrameCheck::Truncated;
     const std::string_view payload = data.substr(kFrameHeaderBytes, length);
-    const auto actual = static_cast<std::uint32_t>(
-        crc32(0L, reinterpret_cast<const Bytef*>(payload.data()), static_cast<uInt>(length)));
-    if (actual != crc || !decodePayload(payload, *record))
+    if (frameChecksum(payload) != crc || !decodePayload(payload, *record))
         return FrameCheck::Corrupt;
     *frameBytes = kFrameHeaderBytes + length;
     return FrameCheck::Complete;

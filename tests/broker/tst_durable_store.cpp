@@ -3,12 +3,17 @@
 // directory. Real files in a temporary directory; no gRPC.
 #include <QTemporaryDir>
 #include <QTest>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <thread>
+
+#include <zlib.h>
 
 #include "broker/durable_log.h"
 #include "broker/event_sink.h"
+#include "broker/frame_checksum.h"
 #include "broker/message_codec.h"
 #include "broker/queue_engine.h"
 #include "wait_until.h"
@@ -278,6 +283,59 @@ private Q_SLOTS:
         const auto got = store.take("orders", 20);
         QCOMPARE(got.size(), std::size_t(9));
         QCOMPARE(idOf(got.back()), std::string("m9"));
+    }
+
+    // The frames' checksum is the on-disk format: ISA-L must compute zlib's CRC-32
+    // (which wrote every store before it), at every length and alignment.
+    void theFrameChecksumIsZlibsCrc32() {
+        QCOMPARE(frameChecksum("123456789"), 0xCBF43926u);  // CRC-32's check value
+        QCOMPARE(frameChecksum({}), 0u);
+        std::mt19937 random(14);
+        std::string data(5000, '\0');
+        for (auto& byte : data)
+            byte = static_cast<char>(random());
+        for (std::size_t offset = 0; offset < 16; ++offset) {
+            for (std::size_t length = 0; length + offset <= data.size(); length += 1 + length / 8) {
+                const std::string_view part = std::string_view(data).substr(offset, length);
+                const auto zlib = static_cast<std::uint32_t>(
+                    ::crc32(0L, reinterpret_cast<const Bytef*>(part.data()),
+                            static_cast<uInt>(part.size())));
+                QCOMPARE(frameChecksum(part), zlib);
+            }
+        }
+    }
+
+    // A store as the broker wrote it before ISA-L: every frame's checksum by
+    // zlib. It opens with every message, and a frame zlib's CRC rejects is cut.
+    void aStoreWrittenWithZlibChecksumsReopens() {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString();
+        std::string file = "QSBLOG01";
+        appendChannelFrame(file, "orders", 1, 0);
+        for (int i = 1; i <= 5; ++i) {
+            StoredMessage message = makeMessage("z" + std::to_string(i));
+            message.sequence = static_cast<std::uint64_t>(i);
+            std::string frame;
+            appendPutFrame(frame, "orders", message, {});
+            const auto crc = static_cast<std::uint32_t>(
+                ::crc32(0L, reinterpret_cast<const Bytef*>(frame.data() + kFrameHeaderBytes),
+                        static_cast<uInt>(frame.size() - kFrameHeaderBytes)));
+            std::memcpy(frame.data() + 4, &crc, 4);
+            if (i == 5)
+                frame[4] = static_cast<char>(frame[4] ^ 1);  // a checksum zlib would reject
+            file += frame;
+        }
+        { std::ofstream(path + "/log-00000000000000000001", std::ios::binary) << file; }
+        DurableEngine store(path);
+        QVERIFY2(store.log, store.error.c_str());
+        QCOMPARE(store.recovered, std::size_t(4));
+        QCOMPARE(store.warnings.size(), std::size_t(1));
+        QVERIFY2(store.warnings[0].find("corrupt tail") != std::string::npos,
+                 store.warnings[0].c_str());
+        const auto got = store.take("orders", 10);
+        QCOMPARE(got.size(), std::size_t(4));
+        for (std::size_t i = 0; i < got.size(); ++i)
+            QCOMPARE(idOf(got[i]), "z" + std::to_string(i + 1));
     }
 
     void garbageFilesAreRefusedOrCutWithoutACrash() {
