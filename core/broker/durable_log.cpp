@@ -25,7 +25,9 @@ constexpr std::string_view kLogPrefix = "log-";
 constexpr std::string_view kSnapshotPrefix = "snapshot-";
 
 thread_local const DurableLog* lastLog = nullptr;
-thread_local std::uint64_t lastPosition = 0;
+thread_local std::uint64_t lastPosition = 0;      // the end of this thread's last record
+thread_local std::uint64_t lastSyncPosition = 0;  // ... of its last one that is no settlement
+thread_local int settlementDepth = 0;
 
 std::string fileName(std::string_view prefix, std::uint64_t generation) {
     char digits[24];
@@ -367,8 +369,20 @@ void DurableLog::append(std::int64_t liveDelta, Encode&& encode) {
         liveBytes_ += liveDelta;
         position = appended_;
     }
+    if (lastLog != this)
+        lastSyncPosition = 0;
     lastLog = this;
     lastPosition = position;
+    if (settlementDepth == 0)
+        lastSyncPosition = position;
+}
+
+DurableLog::SettlementRecords::SettlementRecords() {
+    ++settlementDepth;
+}
+
+DurableLog::SettlementRecords::~SettlementRecords() {
+    --settlementDepth;
 }
 
 void DurableLog::put(std::string_view channel, const StoredMessage& message,
@@ -440,15 +454,13 @@ void DurableLog::syncNow() {
 void DurableLog::commitThisThread() {
     if (lastLog != this)
         return;
-    const std::uint64_t position = lastPosition;
-    if (options_.sync == SyncMode::Always) {
+    if (options_.sync == SyncMode::Always && synced_.load() < lastSyncPosition) {
         // Group commit: whoever holds syncMutex_ writes and syncs everything
         // pending, so the sends waiting behind it usually find theirs done.
-        if (synced_.load() < position)
-            syncNow();
-    } else if (written_.load() < position) {
-        flushPending();
+        syncNow();
     }
+    if (written_.load() < lastPosition)
+        flushPending();
 }
 
 void DurableLog::startBackground(SnapshotSource source) {
@@ -460,7 +472,7 @@ void DurableLog::startBackground(SnapshotSource source) {
     if (closed_ || compactor_.joinable())
         return;
     // Separate threads: a long compaction must not hold back the batch fsync.
-    if (options_.sync == SyncMode::Batch) {
+    if (options_.sync != SyncMode::None) {
         syncer_ = std::thread(
             [this] { runEvery(std::max(1, options_.batchIntervalMs), [this] { syncNow(); }); });
     }

@@ -69,6 +69,20 @@ public:
     // promises before returning.
     void commitThisThread();
 
+    // While one exists on a thread, the records it appends settle messages
+    // already stored (ack, nack, requeue, expiry, dead letter). With
+    // SyncMode::Always commitThisThread() writes them to the OS (a process
+    // crash keeps them) but does not wait for their fsync: the next fsync takes
+    // them, at the latest the background one within the batch interval. A power
+    // loss before it can only bring such a message back (at-least-once).
+    class SettlementRecords {
+    public:
+        SettlementRecords();
+        ~SettlementRecords();
+        SettlementRecords(const SettlementRecords&) = delete;
+        SettlementRecords& operator=(const SettlementRecords&) = delete;
+    };
+
     // Starts the background threads; compaction asks `source` for the live entries.
     void startBackground(SnapshotSource source);
     // Compacts if the files exceed twice the live data and the floor.
@@ -116,7 +130,7 @@ private:
     std::condition_variable backgroundCv_;
     bool stopping_ = false;
     bool closed_ = false;
-    std::thread syncer_;     // SyncMode::Batch: fsync every batch interval
+    std::thread syncer_;     // Batch and Always (for settlements): fsync every batch interval
     std::thread compactor_;  // checks every 100 ms whether to compact
 };
 

@@ -93,6 +93,25 @@ fs::path lastFilledLog(const std::string& directory) {
     return last;
 }
 
+// Every record in the log files of `directory` so far, in order.
+std::vector<StoreRecord> recordsOnFile(const std::string& directory) {
+    std::vector<StoreRecord> records;
+    for (const auto& file : logFiles(directory)) {
+        std::ifstream in(file, std::ios::binary);
+        const std::string data((std::istreambuf_iterator<char>(in)), {});
+        std::size_t pos = 8;  // the file's magic
+        StoreRecord record;
+        std::size_t frameBytes = 0;
+        while (pos < data.size() &&
+               readFrame(std::string_view(data).substr(pos), &record, &frameBytes) ==
+                   FrameCheck::Complete) {
+            records.push_back(record);
+            pos += frameBytes;
+        }
+    }
+    return records;
+}
+
 }  // namespace
 
 class TestDurableStore : public QObject {
@@ -167,6 +186,27 @@ private Q_SLOTS:
         QCOMPARE(policy[0].expirationSeconds, 3600);
         QCOMPARE(store.engine.delayedCount(), std::size_t(1));
         QCOMPARE(store.engine.channel("later")->stats().delayedMessages, std::uint64_t(1));
+    }
+
+    // With --sync always an ack's record is written to the OS before the ack
+    // returns (a kill -9 keeps it), though its fsync may come later.
+    void underAlwaysASettlementIsWrittenBeforeItReturns() {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString();
+        DurableEngine store(path, SyncMode::Always);
+        QVERIFY2(store.log, store.error.c_str());
+        store.engine.send("orders", makeMessage("a1"), "p");
+        store.engine.send("orders", makeMessage("a2"), "p");
+        QCOMPARE(recordsOnFile(path).back().type, RecordType::Put);
+        const auto taken = store.take("orders", 2);
+        QVERIFY(store.engine.ack(*store.engine.channel("orders"), taken[0].sequence, {}));
+        auto records = recordsOnFile(path);
+        QCOMPARE(records.back().type, RecordType::Remove);
+        QCOMPARE(records.back().sequence, taken[0].sequence);
+        QVERIFY(store.engine.nack(*store.engine.channel("orders"), taken[1].sequence, {}));
+        records = recordsOnFile(path);
+        QCOMPARE(records.back().type, RecordType::Put);
+        QCOMPARE(records.back().replacesSequence, taken[1].sequence);
     }
 
     void ackedMessagesAtTheTailKeepTheSequenceGoing() {
