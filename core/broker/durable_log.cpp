@@ -433,7 +433,7 @@ std::uint64_t DurableLog::flushPending() {
     }
     if (!writing_.empty()) {
         if (!writeAll(fd_, writing_))
-            warn(std::string("data: write failed: ") + std::strerror(errno));
+            fail("write");
         diskBytes_ += writing_.size();
         writing_.clear();
     }
@@ -444,23 +444,40 @@ std::uint64_t DurableLog::flushPending() {
 void DurableLog::syncNow() {
     std::lock_guard lock(syncMutex_);
     const std::uint64_t end = flushPending();
-    if (synced_.load() >= end)
+    if (synced_.load() >= end || failed_.load())
         return;
-    if (::fdatasync(fd_) != 0)
-        warn(std::string("data: fdatasync failed: ") + std::strerror(errno));
+    const int result = options_.syncFile ? options_.syncFile(fd_) : ::fdatasync(fd_);
+    if (result != 0) {
+        // After a failed fsync the kernel may have dropped the dirty pages:
+        // retrying cannot show whether they reached the disk.
+        fail("fdatasync");
+        return;
+    }
     synced_.store(end);
 }
 
-void DurableLog::commitThisThread() {
+void DurableLog::fail(const std::string& what) {
+    const std::string reason = std::strerror(errno);
+    if (!failed_.exchange(true))
+        warn("data: " + what + " of the log failed (" + reason +
+             "); from now on changes are answered with an error");
+}
+
+CommitTicket DurableLog::thisThreadTicket() const {
     if (lastLog != this)
-        return;
-    if (options_.sync == SyncMode::Always && synced_.load() < lastSyncPosition) {
+        return {};
+    return CommitTicket{lastPosition, options_.sync == SyncMode::Always ? lastSyncPosition : 0};
+}
+
+bool DurableLog::commit(const CommitTicket& ticket) {
+    if (synced_.load() < ticket.synced) {
         // Group commit: whoever holds syncMutex_ writes and syncs everything
         // pending, so the sends waiting behind it usually find theirs done.
         syncNow();
     }
-    if (written_.load() < lastPosition)
+    if (written_.load() < ticket.written)
         flushPending();
+    return !failed_.load();
 }
 
 void DurableLog::startBackground(SnapshotSource source) {

@@ -39,6 +39,31 @@ QueueEngine::CommitScope::~CommitScope() {
         engine_.commit();
 }
 
+QueueEngine::DeferredCommit::DeferredCommit(QueueEngine& engine) : engine_(engine) {
+    ++commitScopeDepth;
+}
+
+QueueEngine::DeferredCommit::~DeferredCommit() {
+    if (!taken_)
+        engine_.commit(take());
+}
+
+CommitTicket QueueEngine::DeferredCommit::take() {
+    taken_ = true;
+    --commitScopeDepth;
+    if (engine_.log_ == nullptr || commitScopeDepth > 0)
+        return {};  // nothing to wait for, or an outer scope commits
+    return engine_.log_->thisThreadTicket();
+}
+
+bool QueueEngine::commit(const CommitTicket& ticket) {
+    return log_ == nullptr || log_->commit(ticket);
+}
+
+bool QueueEngine::commitsWaitForDisk() const {
+    return log_ != nullptr && log_->syncMode() == SyncMode::Always;
+}
+
 void QueueEngine::commit() {
     if (log_ != nullptr && commitScopeDepth == 0)
         log_->commitThisThread();
