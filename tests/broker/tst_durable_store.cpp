@@ -378,6 +378,62 @@ private Q_SLOTS:
             QCOMPARE(idOf(got[i]), "z" + std::to_string(i + 1));
     }
 
+    // The Put and Remove frames' bytes, field by field as the files hold them
+    // (store_record.h): an encoder change must not change the format.
+    void theRecordLayoutIsUnchanged() {
+        StoredMessage message;
+        message.sequence = 7;
+        message.timestamp = 1001;
+        message.expirationAt = 2002;
+        message.delayedTo = 3003;
+        message.receiveCount = 4;
+        message.expirationSeconds = 5;
+        message.delaySeconds = 6;
+        message.maxReceiveCount = 8;
+        message.reRouted = true;
+        message.setRouting("dead", "from");
+        message.content = "content";
+        std::string expected;
+        auto value = [&](auto v) { expected.append(reinterpret_cast<const char*>(&v), sizeof(v)); };
+        auto text = [&](std::string_view t) {
+            value(static_cast<std::uint32_t>(t.size()));
+            expected.append(t);
+        };
+        value(std::uint8_t(1));  // Put
+        text("orders");
+        value(std::uint64_t(7));
+        value(std::int64_t(1001));
+        value(std::int64_t(2002));
+        value(std::int64_t(3003));
+        for (std::int32_t v : {4, 5, 6, 8})
+            value(v);
+        value(std::uint8_t(1));
+        text("dead");
+        text("from");
+        text("content");
+        text("source");  // the origin: replaces source/3, releases delay 9
+        value(std::uint64_t(3));
+        value(std::uint64_t(9));
+        std::string frame;
+        appendPutFrame(frame, "orders", message, RecordOrigin{"source", 3, 9});
+        QCOMPARE(frame.size(), kFrameHeaderBytes + expected.size());
+        QCOMPARE(frame.substr(kFrameHeaderBytes), expected);
+        std::uint32_t header[2] = {};
+        std::memcpy(header, frame.data(), 8);
+        QCOMPARE(header[0], static_cast<std::uint32_t>(expected.size()));
+        QCOMPARE(header[1], frameChecksum(expected));
+
+        expected.clear();
+        value(std::uint8_t(2));  // Remove
+        text("orders");
+        value(std::uint64_t(42));
+        frame.clear();
+        appendRemoveFrame(frame, "orders", 42);
+        QCOMPARE(frame.substr(kFrameHeaderBytes), expected);
+        QCOMPARE(storedFootprint("orders", message),
+                 kFrameHeaderBytes + 1 + 4 + 6 + 49 + 8 + 8 + 11 + 20);
+    }
+
     void garbageFilesAreRefusedOrCutWithoutACrash() {
         QTemporaryDir dir;
         const std::string path = dir.path().toStdString();
