@@ -8,8 +8,8 @@ namespace qs::broker {
 // The checksum of a store frame's payload (store_record.h): CRC-32 as zlib's
 // crc32(0, data, size) computes it (reflected polynomial 0xEDB88320, initial
 // and final XOR 0xFFFFFFFF), so stores written before this function existed
-// open unchanged. Computed by Intel ISA-L's crc32_gzip_refl, which uses
-// carry-less multiplication and is about 12x faster on a record of 300 bytes.
+// open unchanged. Computed by Intel ISA-L with carry-less multiplication
+// (PCLMULQDQ), about 12x faster than zlib on a record of 300 bytes.
 // Thread-safe (no state).
 std::uint32_t frameChecksum(std::string_view data);
 
