@@ -81,7 +81,8 @@ public:
 
     // Defers like CommitScope, but leaves the commit to the caller: take() ends
     // the scope and returns what must be committed, which commit(ticket) makes
-    // durable later, on any thread. Dropped without take(), it commits.
+    // durable later, on any thread. Create and take() on one thread (the scope
+    // is per thread, like CommitScope's). Dropped without take(), it commits.
     class DeferredCommit {
     public:
         explicit DeferredCommit(QueueEngine& engine);
