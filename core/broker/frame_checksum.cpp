@@ -2,10 +2,12 @@
 
 #include <isa-l/crc.h>
 
+#if defined(__x86_64__)
 // ISA-L's 128-bit PCLMULQDQ version (SSE4.1), exported by libisal2 since 2.19
 // (Debian's symbols file lists it) though crc.h declares only the dispatcher.
 extern "C" std::uint32_t crc32_gzip_refl_by8(std::uint32_t crc, const unsigned char* data,
                                              std::uint64_t size);
+#endif
 
 namespace qs::broker {
 
@@ -18,10 +20,13 @@ using CrcFunction = std::uint32_t (*)(std::uint32_t, const unsigned char*, std::
 // SSE code after it (memcpy, protobuf) ran slower: with it the broker took 6 %
 // more CPU per message with --sync batch than with zlib's CRC (docs/broker.md,
 // Files).
+// Other architectures take the dispatcher.
 CrcFunction chooseCrc() {
+#if defined(__x86_64__)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1"))
         return crc32_gzip_refl_by8;
+#endif
     return crc32_gzip_refl;  // a CPU without PCLMULQDQ has no AVX-512 either
 }
 
