@@ -24,8 +24,8 @@ inline bool handedOutBefore(const Run& run, std::uint64_t index) {
         if (earlier >= index) {
             break;
         }
-        const Event& before = run.event(earlier);
-        if (before.kind == EventKind::MessageAssigned && before.channel == e.channel) {
+        if (run.eventKind(earlier) == EventKind::MessageAssigned &&
+            run.event(earlier).channel == e.channel) {
             return true;
         }
     }
