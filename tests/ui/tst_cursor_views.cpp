@@ -472,6 +472,45 @@ private Q_SLOTS:
         QCOMPARE(m.buckets()[1].emptyPolls, 1);
     }
 
+    // A recording's feed hands the live models the Run's own hand-out history
+    // (no set of messages in them): they end exactly as when they keep their
+    // own sets, the redeliveries included (m2 back to worker-2, m3 again).
+    void liveModelsFedFromTheRunMatchTheirOwnSets() {
+        const std::vector<Event> events = crashAndDeadLetterRun();
+        TimelineModel ownTimeline, runTimeline;
+        ChartsModel ownCharts, runCharts;
+        for (ChartsModel* m : {&ownCharts, &runCharts}) {
+            m->setOriginNs(at(0));
+        }
+        ownTimeline.apply(events);
+        ownCharts.apply(events);
+        runTimeline.apply(events, run_, 0);
+        runCharts.apply(events, run_, 0);
+        auto bars = [](const TimelineModel& m) {
+            QStringList out;
+            for (const TimelineLane& lane : m.lanes()) {
+                for (const TimelineBar& b : lane.bars) {
+                    out << QStringLiteral("%1 %2 %3 %4 redelivery %5")
+                               .arg(lane.worker, b.key)
+                               .arg(b.startNs)
+                               .arg(b.endNs)
+                               .arg(b.redelivery);
+                }
+            }
+            return out.join(QStringLiteral("; "));
+        };
+        QCOMPARE(bars(runTimeline), bars(ownTimeline));
+        QVERIFY(bars(runTimeline).contains(QStringLiteral("redelivery 1")));
+        QCOMPARE(runCharts.buckets().size(), ownCharts.buckets().size());
+        int redelivered = 0;
+        for (std::size_t i = 0; i < ownCharts.buckets().size(); ++i) {
+            QCOMPARE(runCharts.buckets()[i].redelivered, ownCharts.buckets()[i].redelivered);
+            QCOMPARE(runCharts.buckets()[i].acked, ownCharts.buckets()[i].acked);
+            redelivered += runCharts.buckets()[i].redelivered;
+        }
+        QCOMPARE(redelivered, 2);
+    }
+
     // The run's channels at t under the tester: the dead-letter channel
     // appears when m3 moves there and goes when the cursor goes back.
     void runChannelsAtT() {

@@ -51,9 +51,10 @@ void RecordingFeed::feedBatch() {
     const bool secondEnded =
         next_ >= events.size() || events[next_].timeNs - secondStartNs_ >= kSecondNs;
     if (!batch_.empty()) {
+        const std::uint64_t first = run_.run().eventCount();
         run_.append(batch_);
-        timeline_.apply(batch_);
-        charts_.apply(batch_);
+        timeline_.apply(batch_, run_.run(), first);
+        charts_.apply(batch_, run_.run(), first);
         endNs_ = std::max(endNs_, batch_.back().timeNs);
         batch_.clear();
     }
