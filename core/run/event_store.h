@@ -21,7 +21,7 @@ namespace qs::run {
 // event reads back exactly as it went in.
 //
 // at(i) decodes event i into a qs::Event (by value: a copy of its texts);
-// timeNs(i) and kind(i) read one field without decoding.
+// timeNs(i), kind(i) and channel(i) read one field without decoding.
 //
 // Threading: none (that of its owner, the Run).
 class EventStore {
@@ -42,6 +42,7 @@ public:
     Event operator[](std::size_t index) const { return at(index); }
     std::int64_t timeNs(std::size_t index) const { return rows_[index].timeNs; }
     EventKind kind(std::size_t index) const { return rows_[index].kind; }
+    Name channel(std::size_t index) const { return rows_[index].channel; }
 
     std::size_t memoryBytes() const;  // rows, texts and wide numbers
     std::size_t textCount() const { return texts_.size(); }

@@ -87,6 +87,9 @@ public:
     EventKind eventKind(std::uint64_t index) const {
         return events_.kind(static_cast<std::size_t>(index));
     }
+    Name eventChannel(std::uint64_t index) const {
+        return events_.channel(static_cast<std::size_t>(index));
+    }
 
     // Time index. eventCountAt(t): events with stream time <= t.
     std::uint64_t eventCountAt(std::int64_t timeNs) const;

@@ -113,7 +113,7 @@ void ChartsAtCursor::feed(const Run& run, std::uint64_t toEvent) {
 
 void ChartsAtCursor::applyEvent(const Run& run, std::uint64_t index) {
     const Event& e = run.event(index);
-    model_.applyEvent(e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, index));
+    model_.applyEvent(e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, index, e));
 }
 
 void ChartsAtCursor::sampleDepth(std::int64_t timeNs) {

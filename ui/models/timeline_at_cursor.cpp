@@ -130,7 +130,7 @@ void TimelineAtCursor::feed(const Run& run, std::uint64_t toEvent) {
         const Event& e = run.event(runEvents_);
         if (fromStart_) {
             model_.applyEvent(
-                e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, runEvents_));
+                e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, runEvents_, e));
         } else {
             model_.applyEvent(e);
         }

@@ -352,7 +352,7 @@ void TimelineModel::apply(const std::vector<Event>& batch) {
 void TimelineModel::apply(const std::vector<Event>& batch, const Run& run, std::uint64_t first) {
     for (std::size_t i = 0; i < batch.size(); ++i) {
         const Event& e = batch[i];
-        applyEvent(e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, first + i));
+        applyEvent(e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, first + i, e));
     }
     pruneNow();
 }
