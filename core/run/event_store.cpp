@@ -23,19 +23,24 @@ EventStore::EventStore(std::size_t maxEvents, std::size_t maxTexts)
 void EventStore::push_back(const Event& e) {
     if (rows_.size() >= maxEvents_)
         throw std::length_error("a run holds at most " + std::to_string(maxEvents_) + " events");
-    // Count the texts this event adds first, so a refusal adds none of them.
-    const std::string_view texts[] = {e.messageId.view(), e.transaction.view(), e.detail};
-    std::size_t added = 0;
-    for (std::size_t i = 0; i < std::size(texts); ++i) {
-        const bool repeat = std::find(texts, texts + i, texts[i]) != texts + i;
-        added += !texts[i].empty() && !repeat && !texts_.contains(texts[i]) ? 1 : 0;
+    const std::string_view texts[kTextFields] = {e.messageId.view(), e.transaction.view(),
+                                                 e.detail};
+    // Near the text limit, count the texts this event adds first, so a
+    // refusal adds none of them (further from it, three always fit).
+    if (texts_.room() < kTextFields) {
+        std::size_t added = 0;
+        for (std::size_t i = 0; i < kTextFields; ++i) {
+            const bool repeat = std::find(texts, texts + i, texts[i]) != texts + i;
+            added += !texts[i].empty() && !repeat && !texts_.contains(texts[i]) ? 1 : 0;
+        }
+        if (added > texts_.room())
+            throw std::length_error("a run's events hold at most " +
+                                    std::to_string(texts_.size() + texts_.room()) +
+                                    " distinct texts");
     }
-    if (added > texts_.room())
-        throw std::length_error("a run's events hold at most " +
-                                std::to_string(texts_.size() + texts_.room()) + " distinct texts");
-    const std::uint32_t messageId = texts_.intern(texts[0]);
-    const std::uint32_t transaction = texts_.intern(texts[1]);
-    const std::uint32_t detail = texts_.intern(texts[2]);
+    const std::uint32_t messageId = textId(0, texts[0]);
+    const std::uint32_t transaction = textId(1, texts[1]);
+    const std::uint32_t detail = textId(2, texts[2]);
     Row row{};
     row.timeNs = e.timeNs;
     row.actor = e.actor;
@@ -56,6 +61,16 @@ void EventStore::push_back(const Event& e) {
     row.transaction = transaction;
     row.detail = detail;
     rows_.push_back(row);
+}
+
+// The previous event's text in the same field is the likeliest (a batch's
+// transaction, a message's events one after another): compared before hashing.
+std::uint32_t EventStore::textId(std::size_t field, std::string_view text) {
+    if (text.empty())
+        return TextPool::kEmpty;
+    if (texts_.text(lastText_[field]) != text)
+        lastText_[field] = texts_.intern(text);
+    return lastText_[field];
 }
 
 Event EventStore::at(std::size_t index) const {

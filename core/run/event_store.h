@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <string_view>
 #include <vector>
 
 #include "common/name.h"
@@ -71,10 +72,14 @@ private:
         std::int64_t count2;
     };
 
+    static constexpr std::size_t kTextFields = 3;  // messageId, transaction, detail
+    std::uint32_t textId(std::size_t field, std::string_view text);
+
     const std::size_t maxEvents_;
     ChunkedVector<Row, 16384> rows_;  // 768 KiB a chunk
     TextPool texts_;
     std::vector<WideNumbers> wide_;
+    std::uint32_t lastText_[kTextFields] = {};  // each field's previous text id
 };
 
 }  // namespace qs::run
