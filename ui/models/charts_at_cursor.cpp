@@ -112,6 +112,9 @@ void ChartsAtCursor::feed(const Run& run, std::uint64_t toEvent) {
 }
 
 void ChartsAtCursor::applyEvent(const Run& run, std::uint64_t index) {
+    if (!ChartsModel::reads(run.eventKind(index))) {
+        return;  // not decoded: it would change nothing
+    }
     const Event& e = run.event(index);
     model_.applyEvent(e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, index, e));
 }
