@@ -54,7 +54,7 @@ struct RunMemory {
 // together; before the first event it is the empty state.
 //
 // Memory: everything is in RAM. The events are kept as 48-byte rows with their
-// distinct texts once (run::EventStore: ~55 bytes an event in a pool run); the
+// distinct texts once (run::EventStore: 59-61 bytes an event in a pool run); the
 // change log, message table, checkpoints and time index add about 60 bytes per
 // event (memory(), docs/run.md). At most 2^32 - 2 events.
 //
