@@ -71,17 +71,19 @@ function(queuescope_add_test name)
   endif()
 endfunction()
 
-# queuescope_add_fuzz_target(<name> SOURCES <files...> CORPUS <dir> [SEEDS <file>]
-#                            [LIBS <targets...>] [SECONDS <s>])
+# queuescope_add_fuzz_target(<name> SOURCES <files...> CORPUS <dirs...> [SEEDS <file>]
+#                            [LIBS <targets...>] [SECONDS <s>] [LABELS <labels...>])
 # A fuzz target: a file defining LLVMFuzzerTestOneInput. With QUEUESCOPE_FUZZ
 # (clang) it is a libFuzzer executable with ASan and UBSan (docs/testing.md,
 # Fuzzing); otherwise it is linked with tests/support/fuzz_driver.cpp, a
-# bounded mutation loop, and ctest runs <name>_bounded over CORPUS for SECONDS
+# bounded mutation loop, and ctest runs <name>_bounded over the CORPUS folders
+# (every input once, then mutations) for SECONDS
 # (default 5; labels `core fuzz`). SEEDS is the file whose writeFuzzSeeds()
-# writes the repository's seed corpus (`<name> --write-seeds DIR`).
+# writes the repository's seed corpus (`<name> --write-seeds DIR`). LABELS are
+# added to `core fuzz` (`threading`: the bounded run joins the ThreadSanitizer stage).
 option(QUEUESCOPE_FUZZ "Build libFuzzer targets (needs clang)" OFF)
 function(queuescope_add_fuzz_target name)
-  cmake_parse_arguments(ARG "" "CORPUS;SEEDS;SECONDS" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "SEEDS;SECONDS" "SOURCES;LIBS;LABELS;CORPUS" ${ARGN})
   if(NOT ARG_SECONDS)
     set(ARG_SECONDS 5)
   endif()
@@ -96,7 +98,7 @@ function(queuescope_add_fuzz_target name)
       target_compile_definitions(${name} PRIVATE QUEUESCOPE_FUZZ_SEEDS)
     endif()
     add_test(NAME ${name}_bounded COMMAND ${name} --seconds ${ARG_SECONDS} ${ARG_CORPUS})
-    set_tests_properties(${name}_bounded PROPERTIES LABELS "core;fuzz" TIMEOUT 120)
+    set_tests_properties(${name}_bounded PROPERTIES LABELS "core;fuzz;${ARG_LABELS}" TIMEOUT 120)
   endif()
   target_link_libraries(${name} PRIVATE queuescope_build_settings ${ARG_LIBS})
 endfunction()

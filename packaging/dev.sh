@@ -156,9 +156,10 @@ configure_tsan() {
     -DQUEUESCOPE_TSAN=ON -DQUEUESCOPE_BUILD_GUI=OFF -DQUEUESCOPE_BUILD_BENCHMARKS=OFF \
     -DQUEUESCOPE_PCH=ON
 }
-# Stage 3 builds only what its suites need: every suite labelled `threading`.
+# Stage 3 builds only what its suites need: every suite labelled `threading`
+# (a fuzz target's bounded run, NAME_bounded, is the executable NAME).
 tsan_targets() {
-  (cd build/ci-tsan && ctest -N -L threading | awk '/Test +#/ {print $3}')
+  (cd build/ci-tsan && ctest -N -L threading | awk '/Test +#/ {sub(/_bounded$/, "", $3); print $3}')
 }
 run_asan_tests() {
   local lsan=

@@ -18,6 +18,7 @@
 #include "controllers/connection_controller.h"
 #include "controllers/console_run.h"
 #include "controllers/event_pump.h"
+#include "controllers/head_views.h"
 #include "controllers/recent_recordings.h"
 #include "controllers/recording_feed.h"
 #include "controllers/recording_loader.h"
@@ -100,7 +101,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     // A send numbers its tasks after every task the run has seen (issue #17 item 5).
     run_->setRunTaskCount([this] { return consoleRun_->run().messageCount(); });
     buildDocks();
-    recorder_ = new RunRecorder(run_, pump_, player_, this);
+    recorder_ = new RunRecorder(run_, pump_, player_, consoleRun_, this);
     recorder_->setEnabled(options_.recordRuns &&
                           (options_.useSettings || QStandardPaths::isTestModeEnabled()));
     if (options_.useSettings) {
@@ -430,11 +431,11 @@ void MainWindow::wireEngine() {
         const MessageRecord* r = consoleRun_->run().ledger().message(e.messageId.view());
         return r && r->sentNs > 0 ? e.timeNs - r->sentNs : -1;
     });
-    // The run first: every view after it reads the run as this batch left it.
+    // The run is the pump's one view sink: every view reads the run as the
+    // batch left it; the timeline and charts at its head through HeadViews.
     pump_->addSink([this](const std::vector<Event>& b) { consoleRun_->append(b); },
                    QStringLiteral("run"));
-    pump_->addSink([this](const std::vector<Event>& b) { timeline_.apply(b); });
-    pump_->addSink([this](const std::vector<Event>& b) { chartsModel_.apply(b); });
+    new HeadViews(consoleRun_, &timeline_, &chartsModel_, this);
     connect(pump_, &EventPump::frameDone, this, [this](int, qint64 ns) {
         frameNsMax_ = std::max(frameNsMax_, ns);
         eventLogPanel_->refresh();
@@ -453,9 +454,7 @@ void MainWindow::wireEngine() {
         if (!recordingPath_.isEmpty()) {
             return;  // a recording is shown: the live run's reset (a new server) is not its
         }
-        consoleRun_->reset(run_->ledgerOptions());
-        timeline_.clear();
-        chartsModel_.clear();
+        consoleRun_->reset(run_->ledgerOptions());  // empties the head views too
         charts_->refresh();
     });
     connect(eventLogPanel_, &EventLogPanel::statusMessage, this,

@@ -207,17 +207,15 @@ void MainWindow::adoptRecording(const std::shared_ptr<const LoadedRecording>& re
         QSettings settings;
         saveRecentRecordings(settings, recentRecordings_);
     }
-    consoleRun_->reset(recording->ledgerOptions);
+    consoleRun_->reset(recording->ledgerOptions);  // empties the head views too
     recordingChannel_ = recording->channel;
-    timeline_.clear();
-    chartsModel_.clear();
     recordingEndNs_ = 0;
     timelineView()->setClock([this] { return recordingEndNs_; });
     setLiveControlsEnabled(false);
     closeRecordingAction_->setEnabled(true);
     setWindowTitle(
         QStringLiteral("Queuescope — recording %1").arg(QFileInfo(recording->path).fileName()));
-    feed_ = std::make_unique<RecordingFeed>(recording, *consoleRun_, timeline_, chartsModel_);
+    feed_ = std::make_unique<RecordingFeed>(recording, *consoleRun_, chartsModel_);
 }
 
 void MainWindow::feedRecordingSlice() {

@@ -121,6 +121,7 @@ bool Broker::Impl::openStore(std::string* error) {
     storeOptions.batchIntervalMs = options.syncIntervalMs;
     storeOptions.compactionFloorBytes = options.compactionFloorBytes;
     storeOptions.log = options.log;
+    storeOptions.syncFile = options.syncFile;
     RecoveredState state;
     std::string reason;
     store = DurableLog::open(std::move(storeOptions), &state, &reason);

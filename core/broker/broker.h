@@ -38,6 +38,9 @@ struct BrokerOptions {
     int syncIntervalMs = 50;  // SyncMode::Batch: the longest a written change waits for disk
     // Compaction starts once the store's files exceed twice the live data and this.
     std::size_t compactionFloorBytes = 16u * 1024u * 1024u;
+    // The store's fsync of its log (default fdatasync); tests inject a failing
+    // one. Called from the broker's threads.
+    std::function<int(int fd)> syncFile;
     // One line per client connect / disconnect and per error. Called from gRPC
     // threads; must be thread-safe. Null = silent.
     std::function<void(std::string_view line)> log;

@@ -25,7 +25,9 @@ constexpr std::string_view kLogPrefix = "log-";
 constexpr std::string_view kSnapshotPrefix = "snapshot-";
 
 thread_local const DurableLog* lastLog = nullptr;
-thread_local std::uint64_t lastPosition = 0;
+thread_local std::uint64_t lastPosition = 0;      // the end of this thread's last record
+thread_local std::uint64_t lastSyncPosition = 0;  // ... of its last one that is no settlement
+thread_local int settlementDepth = 0;
 
 std::string fileName(std::string_view prefix, std::uint64_t generation) {
     char digits[24];
@@ -367,8 +369,20 @@ void DurableLog::append(std::int64_t liveDelta, Encode&& encode) {
         liveBytes_ += liveDelta;
         position = appended_;
     }
+    if (lastLog != this)
+        lastSyncPosition = 0;
     lastLog = this;
     lastPosition = position;
+    if (settlementDepth == 0)
+        lastSyncPosition = position;
+}
+
+DurableLog::SettlementRecords::SettlementRecords() {
+    ++settlementDepth;
+}
+
+DurableLog::SettlementRecords::~SettlementRecords() {
+    --settlementDepth;
 }
 
 void DurableLog::put(std::string_view channel, const StoredMessage& message,
@@ -419,7 +433,7 @@ std::uint64_t DurableLog::flushPending() {
     }
     if (!writing_.empty()) {
         if (!writeAll(fd_, writing_))
-            warn(std::string("data: write failed: ") + std::strerror(errno));
+            fail("write");
         diskBytes_ += writing_.size();
         writing_.clear();
     }
@@ -430,25 +444,40 @@ std::uint64_t DurableLog::flushPending() {
 void DurableLog::syncNow() {
     std::lock_guard lock(syncMutex_);
     const std::uint64_t end = flushPending();
-    if (synced_.load() >= end)
+    if (synced_.load() >= end || failed_.load())
         return;
-    if (::fdatasync(fd_) != 0)
-        warn(std::string("data: fdatasync failed: ") + std::strerror(errno));
+    const int result = options_.syncFile ? options_.syncFile(fd_) : ::fdatasync(fd_);
+    if (result != 0) {
+        // After a failed fsync the kernel may have dropped the dirty pages:
+        // retrying cannot show whether they reached the disk.
+        fail("fdatasync");
+        return;
+    }
     synced_.store(end);
 }
 
-void DurableLog::commitThisThread() {
+void DurableLog::fail(const std::string& what) {
+    const std::string reason = std::strerror(errno);
+    if (!failed_.exchange(true))
+        warn("data: " + what + " of the log failed (" + reason +
+             "); from now on changes are answered with an error");
+}
+
+CommitTicket DurableLog::thisThreadTicket() const {
     if (lastLog != this)
-        return;
-    const std::uint64_t position = lastPosition;
-    if (options_.sync == SyncMode::Always) {
+        return {};
+    return CommitTicket{lastPosition, options_.sync == SyncMode::Always ? lastSyncPosition : 0};
+}
+
+bool DurableLog::commit(const CommitTicket& ticket) {
+    if (synced_.load() < ticket.synced) {
         // Group commit: whoever holds syncMutex_ writes and syncs everything
         // pending, so the sends waiting behind it usually find theirs done.
-        if (synced_.load() < position)
-            syncNow();
-    } else if (written_.load() < position) {
-        flushPending();
+        syncNow();
     }
+    if (written_.load() < ticket.written)
+        flushPending();
+    return !failed_.load();
 }
 
 void DurableLog::startBackground(SnapshotSource source) {
@@ -460,7 +489,7 @@ void DurableLog::startBackground(SnapshotSource source) {
     if (closed_ || compactor_.joinable())
         return;
     // Separate threads: a long compaction must not hold back the batch fsync.
-    if (options_.sync == SyncMode::Batch) {
+    if (options_.sync != SyncMode::None) {
         syncer_ = std::thread(
             [this] { runEvery(std::max(1, options_.batchIntervalMs), [this] { syncNow(); }); });
     }

@@ -17,6 +17,14 @@
 
 namespace qs::broker {
 
+// How far the log must have got for some records to be as durable as the sync
+// mode promises: written to the OS up to `written`, fsynced up to `synced`
+// (positions in the stream of appended bytes).
+struct CommitTicket {
+    std::uint64_t written = 0;
+    std::uint64_t synced = 0;
+};
+
 struct DurableLogOptions {
     std::string directory;
     SyncMode sync = SyncMode::Batch;
@@ -24,6 +32,8 @@ struct DurableLogOptions {
     // Compaction starts once the files exceed both twice the live data and this.
     std::uint64_t compactionFloorBytes = 16u * 1024u * 1024u;
     std::function<void(std::string_view line)> log;  // warnings (torn tail cut, ...)
+    // The fsync of the log file; tests put a failing one here (default fdatasync).
+    std::function<int(int fd)> syncFile;
 };
 
 // The broker's durable store: an append-only log of checksummed records
@@ -66,8 +76,27 @@ public:
     void forget(std::size_t footprint);
 
     // Makes every record this thread appended as durable as the sync mode
-    // promises before returning.
-    void commitThisThread();
+    // promises before returning. False once a write or fsync of the log has
+    // failed: from then on nothing it holds is promised (restart the broker).
+    bool commitThisThread() { return commit(thisThreadTicket()); }
+    // What commitThisThread() would wait for, to be committed later, on any
+    // thread (a pipelined stream answers request n while reading n + 1).
+    CommitTicket thisThreadTicket() const;
+    bool commit(const CommitTicket& ticket);
+
+    // While one exists on a thread, the records it appends settle messages
+    // already stored (ack, nack, requeue, expiry, dead letter). With
+    // SyncMode::Always commitThisThread() writes them to the OS (a process
+    // crash keeps them) but does not wait for their fsync: the next fsync takes
+    // them, at the latest the background one within the batch interval. A power
+    // loss before it can only bring such a message back (at-least-once).
+    class SettlementRecords {
+    public:
+        SettlementRecords();
+        ~SettlementRecords();
+        SettlementRecords(const SettlementRecords&) = delete;
+        SettlementRecords& operator=(const SettlementRecords&) = delete;
+    };
 
     // Starts the background threads; compaction asks `source` for the live entries.
     void startBackground(SnapshotSource source);
@@ -88,6 +117,7 @@ private:
     void append(std::int64_t liveDelta, Encode&& encode);
     std::uint64_t flushPending();  // returns the position written up to
     void syncNow();
+    void fail(const std::string& what);
     bool openLogFile(std::uint64_t generation, std::string* error);
     void runEvery(int intervalMs, const std::function<void()>& work);
     void warn(const std::string& line) const;
@@ -108,6 +138,7 @@ private:
     std::atomic<std::uint64_t> written_{0};
     std::atomic<std::uint64_t> synced_{0};
     std::atomic<std::uint64_t> diskBytes_{0};
+    std::atomic<bool> failed_{false};  // a write or fsync failed: sticky
 
     std::mutex compactMutex_;
     SnapshotSource source_;
@@ -116,7 +147,7 @@ private:
     std::condition_variable backgroundCv_;
     bool stopping_ = false;
     bool closed_ = false;
-    std::thread syncer_;     // SyncMode::Batch: fsync every batch interval
+    std::thread syncer_;     // Batch and Always (for settlements): fsync every batch interval
     std::thread compactor_;  // checks every 100 ms whether to compact
 };
 

@@ -122,7 +122,12 @@ grpc::Status KubemqService::SendQueueMessage(grpc::ServerContext* server,
                                              const kubemq::QueueMessage* request,
                                              kubemq::SendQueueMessageResult* reply) {
     return authorized(context_, *server, [&] {
+        QueueEngine::DeferredCommit commit(context_.engine);
         *reply = context_.sender.send(*request);
+        if (!context_.engine.commit(commit.take()) && !reply->iserror()) {
+            reply->set_iserror(true);
+            reply->set_error(errors::kSendFailed);  // the store failed to write or fsync
+        }
         if (reply->iserror())
             context_.logError("SendQueueMessage", request->clientid(), reply->error());
         return grpc::Status::OK;
@@ -139,12 +144,20 @@ grpc::Status KubemqService::SendQueueMessagesBatch(grpc::ServerContext* server,
         reply->mutable_results()->Reserve(request->messages_size());
         bool brokerFailure = false;
         const EventSink::Group group(context_.events);  // the batch's events in one hand-over
-        const QueueEngine::CommitScope commit(context_.engine);  // and one write / fsync
-        for (const auto& message : request->messages()) {
-            auto* result = reply->add_results();
-            *result = context_.sender.send(message, &brokerFailure);
-            if (result->iserror())
-                context_.logError("SendQueueMessagesBatch", message.clientid(), result->error());
+        QueueEngine::DeferredCommit commit(context_.engine);  // and one write / fsync
+        for (const auto& message : request->messages())
+            *reply->add_results() = context_.sender.send(message, &brokerFailure);
+        const bool stored = context_.engine.commit(commit.take());
+        for (int i = 0; i < reply->results_size(); ++i) {
+            auto& result = *reply->mutable_results(i);
+            if (!stored && !result.iserror()) {
+                result.set_iserror(true);
+                result.set_error(errors::kSendFailed);  // the store failed to write or fsync
+                brokerFailure = true;
+            }
+            if (result.iserror())
+                context_.logError("SendQueueMessagesBatch", request->messages(i).clientid(),
+                                  result.error());
         }
         // Validation failures leave HaveErrors false (spec §2.10).
         reply->set_haveerrors(brokerFailure);

@@ -39,6 +39,31 @@ QueueEngine::CommitScope::~CommitScope() {
         engine_.commit();
 }
 
+QueueEngine::DeferredCommit::DeferredCommit(QueueEngine& engine) : engine_(engine) {
+    ++commitScopeDepth;
+}
+
+QueueEngine::DeferredCommit::~DeferredCommit() {
+    if (!taken_)
+        engine_.commit(take());
+}
+
+CommitTicket QueueEngine::DeferredCommit::take() {
+    taken_ = true;
+    --commitScopeDepth;
+    if (engine_.log_ == nullptr || commitScopeDepth > 0)
+        return {};  // nothing to wait for, or an outer scope commits
+    return engine_.log_->thisThreadTicket();
+}
+
+bool QueueEngine::commit(const CommitTicket& ticket) {
+    return log_ == nullptr || log_->commit(ticket);
+}
+
+bool QueueEngine::commitsWaitForDisk() const {
+    return log_ != nullptr && log_->syncMode() == SyncMode::Always;
+}
+
 void QueueEngine::commit() {
     if (log_ != nullptr && commitScopeDepth == 0)
         log_->commitThisThread();
@@ -266,6 +291,7 @@ std::uint64_t QueueEngine::storeNow(QueueChannel& target, StoredMessage message,
 
 CollectResult QueueEngine::collect(QueueChannel& channel, int max, const CollectOptions& options,
                                    std::vector<StoredMessage>& out, const Actor& actor) {
+    const DurableLog::SettlementRecords settlement;  // expiries, dead letters
     const EventSink::Group group(events_);  // a batch's hand-outs reach the observer at once
     CollectResult result;
     std::vector<StoredMessage> batch;
@@ -320,6 +346,7 @@ CollectResult QueueEngine::collect(QueueChannel& channel, int max, const Collect
 }
 
 bool QueueEngine::ack(QueueChannel& channel, std::uint64_t sequence, const Actor& actor) {
+    const DurableLog::SettlementRecords settlement;
     auto removed = channel.removeReserved(sequence);
     if (!removed)
         return false;
@@ -339,6 +366,7 @@ void QueueEngine::emitAcked(const QueueChannel& channel, const StoredMessage& re
 
 bool QueueEngine::nack(QueueChannel& channel, std::uint64_t sequence, const Actor& actor,
                        std::string_view reason) {
+    const DurableLog::SettlementRecords settlement;
     auto guard = guardMove();
     auto removed = channel.removeReserved(sequence, false);
     if (!removed)
@@ -396,6 +424,7 @@ bool QueueEngine::giveBack(QueueChannel& channel, std::uint64_t sequence, const 
 
 std::optional<std::string> QueueEngine::requeue(QueueChannel& channel, std::uint64_t sequence,
                                                 std::string_view destination, const Actor& actor) {
+    const DurableLog::SettlementRecords settlement;
     const std::string_view error = publishError(destination);
     if (!error.empty())
         return std::string(error);

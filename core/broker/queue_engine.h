@@ -79,6 +79,30 @@ public:
         QueueEngine& engine_;
     };
 
+    // Defers like CommitScope, but leaves the commit to the caller: take() ends
+    // the scope and returns what must be committed, which commit(ticket) makes
+    // durable later, on any thread. Create and take() on one thread (the scope
+    // is per thread, like CommitScope's). Dropped without take(), it commits.
+    class DeferredCommit {
+    public:
+        explicit DeferredCommit(QueueEngine& engine);
+        ~DeferredCommit();
+        DeferredCommit(const DeferredCommit&) = delete;
+        DeferredCommit& operator=(const DeferredCommit&) = delete;
+        CommitTicket take();
+
+    private:
+        QueueEngine& engine_;
+        bool taken_ = false;
+    };
+    // Blocks until the ticket's records are as durable as the sync mode
+    // promises (group commit). False when the store failed to write or fsync;
+    // true without a store.
+    bool commit(const CommitTicket& ticket);
+    // True when a commit waits for an fsync (SyncMode::Always): a stream
+    // gains by reading its next request while the previous one's runs.
+    bool commitsWaitForDisk() const;
+
     // Makes the engine durable: loads `state` (what `log` recovered) and
     // records every later change in `log`, which must outlive the engine's
     // use of it (close it after stop()). Call once, before start() and before

@@ -1,8 +1,9 @@
 #include "broker/store_record.h"
 
-#include <zlib.h>
+#include "broker/frame_checksum.h"
 
 #include <bit>
+#include <cassert>
 #include <cstring>
 
 namespace qs::broker {
@@ -12,53 +13,81 @@ static_assert(std::endian::native == std::endian::little, "the store files are l
 namespace {
 
 constexpr std::size_t kMessageFixedBytes = 8 * 4 + 4 * 4 + 1;  // see putMessage
+constexpr std::size_t kTextPrefixBytes = 4;
 
-template <typename T>
-void putValue(std::string& out, T value) {
-    char bytes[sizeof(T)];
-    std::memcpy(bytes, &value, sizeof(T));
-    out.append(bytes, sizeof(T));
+// Writes a payload into memory sized for it beforehand (each frame's size is
+// computed first, so a frame costs one resize and plain copies).
+class PayloadWriter {
+public:
+    explicit PayloadWriter(char* at) : at_(at) {}
+
+    template <typename T>
+    void value(T value) {
+        std::memcpy(at_, &value, sizeof(T));
+        at_ += sizeof(T);
+    }
+
+    void text(std::string_view text) {
+        value<std::uint32_t>(static_cast<std::uint32_t>(text.size()));
+        if (!text.empty())
+            std::memcpy(at_, text.data(), text.size());
+        at_ += text.size();
+    }
+
+    const char* at() const { return at_; }
+
+private:
+    char* at_;
+};
+
+std::size_t textBytes(std::string_view text) {
+    return kTextPrefixBytes + text.size();
 }
 
-void putText(std::string& out, std::string_view text) {
-    putValue<std::uint32_t>(out, static_cast<std::uint32_t>(text.size()));
-    out.append(text);
+std::size_t messageBytes(const StoredMessage& message) {
+    return kMessageFixedBytes + textBytes(message.maxReceiveQueue()) +
+           textBytes(message.reRoutedFromQueue()) + textBytes(message.content);
 }
 
-void putMessage(std::string& out, const StoredMessage& message) {
-    putValue(out, message.sequence);
-    putValue(out, message.timestamp);
-    putValue(out, message.expirationAt);
-    putValue(out, message.delayedTo);
-    putValue(out, message.receiveCount);
-    putValue(out, message.expirationSeconds);
-    putValue(out, message.delaySeconds);
-    putValue(out, message.maxReceiveCount);
-    putValue<std::uint8_t>(out, message.reRouted ? 1 : 0);
-    putText(out, message.maxReceiveQueue());
-    putText(out, message.reRoutedFromQueue());
-    putText(out, message.content);
+std::size_t originBytes(const RecordOrigin& origin) {
+    return textBytes(origin.replacesChannel) + 8 + 8;
 }
 
-void putOrigin(std::string& out, const RecordOrigin& origin) {
-    putText(out, origin.replacesChannel);
-    putValue(out, origin.replacesSequence);
-    putValue(out, origin.releasedDelayId);
+void putMessage(PayloadWriter& out, const StoredMessage& message) {
+    out.value(message.sequence);
+    out.value(message.timestamp);
+    out.value(message.expirationAt);
+    out.value(message.delayedTo);
+    out.value(message.receiveCount);
+    out.value(message.expirationSeconds);
+    out.value(message.delaySeconds);
+    out.value(message.maxReceiveCount);
+    out.value<std::uint8_t>(message.reRouted ? 1 : 0);
+    out.text(message.maxReceiveQueue());
+    out.text(message.reRoutedFromQueue());
+    out.text(message.content);
 }
 
-// Reserves the frame header, lets `fill` write the payload, then fills in the
-// payload's length and checksum.
+void putOrigin(PayloadWriter& out, const RecordOrigin& origin) {
+    out.text(origin.replacesChannel);
+    out.value(origin.replacesSequence);
+    out.value(origin.releasedDelayId);
+}
+
+// Appends a frame whose payload after the type byte is `bodyBytes` long and
+// written by `fill`, then fills in the header's length and checksum.
 template <typename Fill>
-void appendFrame(std::string& out, RecordType type, Fill&& fill) {
+void appendFrame(std::string& out, RecordType type, std::size_t bodyBytes, Fill&& fill) {
     const std::size_t start = out.size();
-    out.append(kFrameHeaderBytes, '\0');
-    putValue<std::uint8_t>(out, static_cast<std::uint8_t>(type));
-    fill();
-    const std::size_t payload = out.size() - start - kFrameHeaderBytes;
+    const std::size_t payload = 1 + bodyBytes;
+    out.resize(start + kFrameHeaderBytes + payload);
+    char* const payloadStart = out.data() + start + kFrameHeaderBytes;
+    PayloadWriter writer(payloadStart);
+    writer.value<std::uint8_t>(static_cast<std::uint8_t>(type));
+    fill(writer);
+    assert(writer.at() == payloadStart + payload);
     const auto length = static_cast<std::uint32_t>(payload);
-    const auto crc = static_cast<std::uint32_t>(
-        crc32(0L, reinterpret_cast<const Bytef*>(out.data() + start + kFrameHeaderBytes),
-              static_cast<uInt>(payload)));
+    const std::uint32_t crc = frameChecksum(std::string_view(payloadStart, payload));
     std::memcpy(out.data() + start, &length, 4);
     std::memcpy(out.data() + start + 4, &crc, 4);
 }
@@ -163,47 +192,51 @@ bool decodePayload(std::string_view payload, StoreRecord& record) {
 
 void appendPutFrame(std::string& out, std::string_view channel, const StoredMessage& message,
                     const RecordOrigin& origin) {
-    appendFrame(out, RecordType::Put, [&] {
-        putText(out, channel);
-        putMessage(out, message);
-        putOrigin(out, origin);
-    });
+    appendFrame(out, RecordType::Put,
+                textBytes(channel) + messageBytes(message) + originBytes(origin),
+                [&](PayloadWriter& writer) {
+                    writer.text(channel);
+                    putMessage(writer, message);
+                    putOrigin(writer, origin);
+                });
 }
 
 void appendRemoveFrame(std::string& out, std::string_view channel, std::uint64_t sequence) {
-    appendFrame(out, RecordType::Remove, [&] {
-        putText(out, channel);
-        putValue(out, sequence);
+    appendFrame(out, RecordType::Remove, textBytes(channel) + 8, [&](PayloadWriter& writer) {
+        writer.text(channel);
+        writer.value(sequence);
     });
 }
 
 void appendDelayFrame(std::string& out, std::uint64_t delayId, std::string_view channel,
                       const StoredMessage& message, const RecordOrigin& origin) {
-    appendFrame(out, RecordType::Delay, [&] {
-        putValue(out, delayId);
-        putText(out, channel);
-        putMessage(out, message);
-        putOrigin(out, origin);
-    });
+    appendFrame(out, RecordType::Delay,
+                8 + textBytes(channel) + messageBytes(message) + originBytes(origin),
+                [&](PayloadWriter& writer) {
+                    writer.value(delayId);
+                    writer.text(channel);
+                    putMessage(writer, message);
+                    putOrigin(writer, origin);
+                });
 }
 
 void appendChannelFrame(std::string& out, std::string_view channel, std::uint64_t nextSequence,
                         std::int64_t lastTimestamp) {
-    appendFrame(out, RecordType::Channel, [&] {
-        putText(out, channel);
-        putValue(out, nextSequence);
-        putValue(out, lastTimestamp);
+    appendFrame(out, RecordType::Channel, textBytes(channel) + 8 + 8, [&](PayloadWriter& writer) {
+        writer.text(channel);
+        writer.value(nextSequence);
+        writer.value(lastTimestamp);
     });
 }
 
 void appendDeleteChannelFrame(std::string& out, std::string_view channel) {
-    appendFrame(out, RecordType::DeleteChannel, [&] { putText(out, channel); });
+    appendFrame(out, RecordType::DeleteChannel, textBytes(channel),
+                [&](PayloadWriter& writer) { writer.text(channel); });
 }
 
 std::size_t storedFootprint(std::string_view channel, const StoredMessage& message) {
-    return kFrameHeaderBytes + 1 + 4 + channel.size() + kMessageFixedBytes + 12 +
-           message.maxReceiveQueue().size() + message.reRoutedFromQueue().size() +
-           message.content.size() + 20;
+    return kFrameHeaderBytes + 1 + textBytes(channel) + messageBytes(message) +
+           originBytes(RecordOrigin{});
 }
 
 FrameCheck readFrame(std::string_view data, StoreRecord* record, std::size_t* frameBytes) {
@@ -218,9 +251,7 @@ FrameCheck readFrame(std::string_view data, StoreRecord* record, std::size_t* fr
     if (data.size() - kFrameHeaderBytes < length)
         return FrameCheck::Truncated;
     const std::string_view payload = data.substr(kFrameHeaderBytes, length);
-    const auto actual = static_cast<std::uint32_t>(
-        crc32(0L, reinterpret_cast<const Bytef*>(payload.data()), static_cast<uInt>(length)));
-    if (actual != crc || !decodePayload(payload, *record))
+    if (frameChecksum(payload) != crc || !decodePayload(payload, *record))
         return FrameCheck::Corrupt;
     *frameBytes = kFrameHeaderBytes + length;
     return FrameCheck::Complete;

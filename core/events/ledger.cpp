@@ -1045,6 +1045,14 @@ std::vector<WorkerStats> Ledger::workers() const {
     return out;
 }
 
+std::vector<WorkerStats> Ledger::workerCounts() const {
+    std::vector<WorkerStats> out;
+    out.reserve(workers_.size());
+    for (const auto& [name, w] : workers_)
+        out.push_back(w.stats);
+    return out;
+}
+
 std::optional<WorkerStats> Ledger::worker(std::string_view name) const {
     auto it = workers_.find(name);
     if (it == workers_.end())

@@ -265,6 +265,10 @@ public:
     std::size_t trackedMessages() const { return messages_.size(); }
 
     std::vector<WorkerStats> workers() const;  // sorted by worker name
+    // The same without the latency percentiles (each costs a sort of up to
+    // LatencySamples::kDefaultCap samples per worker after any new one): for
+    // views that list or count workers every few frames.
+    std::vector<WorkerStats> workerCounts() const;
     std::optional<WorkerStats> worker(std::string_view name) const;
     LatencyStats settleLatency() const { return settleAll_.stats(); }  // all workers
     LatencyStats sendToAckLatency() const { return sendToAckAll_.stats(); }

@@ -11,12 +11,25 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
 #include <random>
 #include <thread>
 
+#include "broker/kubemq_errors.h"
+#include "broker/message_codec.h"
+#include "broker/store_record.h"
 #include "durable_test_client.h"
 #include "real_server.h"
 #include "test_broker.h"
+#include "wait_until.h"
 
 using namespace qs::test;
 
@@ -84,6 +97,64 @@ std::vector<std::string> pullIds(kubemq::kubemq::Stub& stub, const std::string& 
     for (const auto& message : messages)
         ids.push_back(message.messageid());
     return ids;
+}
+
+// The store's fsync as the broker calls it, watched: how far the log is known
+// to be on disk, and a switch that makes every later fsync fail with EIO.
+struct WatchedSync {
+    std::atomic<std::int64_t> syncedBytes{0};
+    std::atomic<int> calls{0};
+    std::atomic<int> failures{0};
+    std::atomic<bool> fail{false};
+
+    std::function<int(int)> hook() {
+        return [this](int fd) {
+            ++calls;
+            if (fail.load()) {
+                ++failures;
+                errno = EIO;
+                return -1;
+            }
+            struct stat info {};
+            ::fstat(fd, &info);  // everything written before the fsync is covered by it
+            const int result = ::fdatasync(fd);
+            if (result == 0 && info.st_size > syncedBytes.load())
+                syncedBytes.store(info.st_size);
+            return result;
+        };
+    }
+};
+
+// Where each message's Put record ends in the log files of `directory`.
+std::map<std::string, std::int64_t> putRecordEnds(const std::string& directory) {
+    std::map<std::string, std::int64_t> ends;
+    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+        if (!entry.path().filename().string().starts_with("log-"))
+            continue;
+        std::ifstream in(entry.path(), std::ios::binary);
+        const std::string data((std::istreambuf_iterator<char>(in)), {});
+        std::size_t pos = 8;  // the file's magic
+        qs::broker::StoreRecord record;
+        std::size_t frameBytes = 0;
+        while (pos < data.size() &&
+               qs::broker::readFrame(std::string_view(data).substr(pos), &record, &frameBytes) ==
+                   qs::broker::FrameCheck::Complete) {
+            pos += frameBytes;
+            if (record.type == qs::broker::RecordType::Put)
+                ends[std::string(qs::broker::messageIdOf(record.message.content))] =
+                    static_cast<std::int64_t>(pos);
+        }
+    }
+    return ends;
+}
+
+kubemq::QueuesUpstreamRequest upstreamRequest(const std::string& channel, int request, int size) {
+    kubemq::QueuesUpstreamRequest out;
+    out.set_requestid("r" + std::to_string(request));
+    for (int i = 0; i < size; ++i)
+        *out.add_messages() =
+            queueMessage(channel, "r" + std::to_string(request) + "-" + std::to_string(i));
+    return out;
 }
 
 bool bindable(int port) {
@@ -307,6 +378,117 @@ private Q_SLOTS:
         }
         QCOMPARE(rest.size(), std::size_t(1500));
         QVERIFY(rest == numberedIds(501, 2000));
+    }
+
+    // --sync always: one stream's requests are stored while earlier ones wait
+    // for their fsync, yet every answer comes in order and only once the
+    // fsync covering its messages has returned.
+    void pipelinedUpstreamAnswersInOrderAfterTheirFsync() {
+        QTemporaryDir dir;
+        WatchedSync sync;
+        auto options = TestBroker::defaultOptions();
+        options.dataDirectory = dir.path().toStdString();
+        options.sync = qs::broker::SyncMode::Always;
+        options.syncFile = sync.hook();
+        TestBroker broker(options);
+        QVERIFY2(broker.ok(), broker.error().c_str());
+        auto stub = broker.newStub();
+        grpc::ClientContext context;
+        setDeadline(context, 60);
+        auto stream = stub->QueuesUpstream(&context);
+        constexpr int kRequests = 200;
+        constexpr int kSize = 10;
+        // Written from a thread of its own, all at once: the broker reads them
+        // while it waits for fsyncs.
+        std::thread writer([&] {
+            for (int r = 1; r <= kRequests; ++r) {
+                if (!stream->Write(upstreamRequest("piped", r, kSize)))
+                    return;
+            }
+            stream->WritesDone();
+        });
+        std::vector<std::int64_t> syncedWhenAnswered;
+        kubemq::QueuesUpstreamResponse response;
+        for (int r = 1; r <= kRequests && stream->Read(&response); ++r) {
+            syncedWhenAnswered.push_back(sync.syncedBytes.load());
+            QCOMPARE(response.refrequestid(), "r" + std::to_string(r));
+            QCOMPARE(response.results_size(), kSize);
+            for (const auto& result : response.results())
+                QVERIFY2(!result.iserror(), result.error().c_str());
+        }
+        writer.join();
+        QVERIFY(!stream->Read(&response));
+        QVERIFY(stream->Finish().ok());
+        QCOMPARE(static_cast<int>(syncedWhenAnswered.size()), kRequests);
+        const auto ends = putRecordEnds(options.dataDirectory);
+        for (int r = 1; r <= kRequests; ++r) {
+            const std::string last = "r" + std::to_string(r) + "-" + std::to_string(kSize - 1);
+            QVERIFY2(ends.contains(last), last.c_str());
+            QVERIFY2(syncedWhenAnswered[static_cast<std::size_t>(r - 1)] >= ends.at(last),
+                     qPrintable(QStringLiteral("request %1 answered before its fsync").arg(r)));
+        }
+        // Group commit within the stream: far fewer fsyncs than requests.
+        qInfo("%d requests, %d fsyncs", kRequests, sync.calls.load());
+    }
+
+    // A failed fsync (or write) breaks the store's promise: every send from
+    // then on is answered with KubeMQ's "error during send", on every path.
+    void aFailedFsyncAnswersAnError_data() {
+        QTest::addColumn<int>("mode");
+        QTest::newRow("always") << static_cast<int>(qs::broker::SyncMode::Always);
+        QTest::newRow("batch") << static_cast<int>(qs::broker::SyncMode::Batch);
+    }
+    void aFailedFsyncAnswersAnError() {
+        QFETCH(int, mode);
+        QTemporaryDir dir;
+        WatchedSync sync;
+        auto options = TestBroker::defaultOptions();
+        options.dataDirectory = dir.path().toStdString();
+        options.sync = static_cast<qs::broker::SyncMode>(mode);
+        options.syncIntervalMs = 5;
+        options.syncFile = sync.hook();
+        std::mutex logMutex;
+        std::vector<std::string> log;
+        options.log = [&](std::string_view line) {
+            std::lock_guard lock(logMutex);
+            log.emplace_back(line);
+        };
+        TestBroker broker(options);
+        QVERIFY2(broker.ok(), broker.error().c_str());
+        auto stub = broker.newStub();
+        grpc::ClientContext context;
+        setDeadline(context, 60);
+        auto stream = stub->QueuesUpstream(&context);
+        kubemq::QueuesUpstreamResponse response;
+        QVERIFY(stream->Write(upstreamRequest("fragile", 1, 3)));
+        QVERIFY(stream->Read(&response));
+        for (const auto& result : response.results())
+            QVERIFY2(!result.iserror(), result.error().c_str());
+
+        sync.fail = true;
+        // With always its own fsync fails; with batch the background one (its
+        // answer may come before or after that, so it is not checked).
+        sendBatch(*stub, "fragile", {"b1"});
+        QVERIFY(qs::test::waitUntil([&] { return sync.failures.load() > 0; }));
+        QVERIFY(stream->Write(upstreamRequest("fragile", 2, 3)));
+        QVERIFY(stream->Read(&response));
+        QCOMPARE(response.results_size(), 3);
+        for (const auto& result : response.results()) {
+            QVERIFY(result.iserror());
+            QCOMPARE(result.error(), std::string(qs::broker::errors::kSendFailed));
+        }
+        QVERIFY(!sendBatch(*stub, "fragile", {"b2"}));
+        grpc::ClientContext unaryContext;
+        kubemq::SendQueueMessageResult unary;
+        QVERIFY(stub->SendQueueMessage(&unaryContext, queueMessage("fragile", "u1"), &unary).ok());
+        QVERIFY(unary.iserror());
+        QCOMPARE(unary.error(), std::string(qs::broker::errors::kSendFailed));
+        stream->WritesDone();
+        QVERIFY(stream->Finish().ok());
+        std::lock_guard lock(logMutex);
+        QVERIFY(std::any_of(log.begin(), log.end(), [](const std::string& line) {
+            return line.find("fdatasync of the log failed") != std::string::npos;
+        }));
     }
 
     void badStoreArgumentsFailClearly() {

@@ -3,12 +3,17 @@
 // directory. Real files in a temporary directory; no gRPC.
 #include <QTemporaryDir>
 #include <QTest>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <thread>
+
+#include <zlib.h>
 
 #include "broker/durable_log.h"
 #include "broker/event_sink.h"
+#include "broker/frame_checksum.h"
 #include "broker/message_codec.h"
 #include "broker/queue_engine.h"
 #include "wait_until.h"
@@ -88,6 +93,25 @@ fs::path lastFilledLog(const std::string& directory) {
     return last;
 }
 
+// Every record in the log files of `directory` so far, in order.
+std::vector<StoreRecord> recordsOnFile(const std::string& directory) {
+    std::vector<StoreRecord> records;
+    for (const auto& file : logFiles(directory)) {
+        std::ifstream in(file, std::ios::binary);
+        const std::string data((std::istreambuf_iterator<char>(in)), {});
+        std::size_t pos = 8;  // the file's magic
+        StoreRecord record;
+        std::size_t frameBytes = 0;
+        while (pos < data.size() &&
+               readFrame(std::string_view(data).substr(pos), &record, &frameBytes) ==
+                   FrameCheck::Complete) {
+            records.push_back(record);
+            pos += frameBytes;
+        }
+    }
+    return records;
+}
+
 }  // namespace
 
 class TestDurableStore : public QObject {
@@ -162,6 +186,27 @@ private Q_SLOTS:
         QCOMPARE(policy[0].expirationSeconds, 3600);
         QCOMPARE(store.engine.delayedCount(), std::size_t(1));
         QCOMPARE(store.engine.channel("later")->stats().delayedMessages, std::uint64_t(1));
+    }
+
+    // With --sync always an ack's record is written to the OS before the ack
+    // returns (a kill -9 keeps it), though its fsync may come later.
+    void underAlwaysASettlementIsWrittenBeforeItReturns() {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString();
+        DurableEngine store(path, SyncMode::Always);
+        QVERIFY2(store.log, store.error.c_str());
+        store.engine.send("orders", makeMessage("a1"), "p");
+        store.engine.send("orders", makeMessage("a2"), "p");
+        QCOMPARE(recordsOnFile(path).back().type, RecordType::Put);
+        const auto taken = store.take("orders", 2);
+        QVERIFY(store.engine.ack(*store.engine.channel("orders"), taken[0].sequence, {}));
+        auto records = recordsOnFile(path);
+        QCOMPARE(records.back().type, RecordType::Remove);
+        QCOMPARE(records.back().sequence, taken[0].sequence);
+        QVERIFY(store.engine.nack(*store.engine.channel("orders"), taken[1].sequence, {}));
+        records = recordsOnFile(path);
+        QCOMPARE(records.back().type, RecordType::Put);
+        QCOMPARE(records.back().replacesSequence, taken[1].sequence);
     }
 
     void ackedMessagesAtTheTailKeepTheSequenceGoing() {
@@ -278,6 +323,115 @@ private Q_SLOTS:
         const auto got = store.take("orders", 20);
         QCOMPARE(got.size(), std::size_t(9));
         QCOMPARE(idOf(got.back()), std::string("m9"));
+    }
+
+    // The frames' checksum is the on-disk format: ISA-L must compute zlib's CRC-32
+    // (which wrote every store before it), at every length and alignment.
+    void theFrameChecksumIsZlibsCrc32() {
+        QCOMPARE(frameChecksum("123456789"), 0xCBF43926u);  // CRC-32's check value
+        QCOMPARE(frameChecksum({}), 0u);
+        std::mt19937 random(14);
+        std::string data(5000, '\0');
+        for (auto& byte : data)
+            byte = static_cast<char>(random());
+        for (std::size_t offset = 0; offset < 16; ++offset) {
+            for (std::size_t length = 0; length + offset <= data.size(); length += 1 + length / 8) {
+                const std::string_view part = std::string_view(data).substr(offset, length);
+                const auto zlib = static_cast<std::uint32_t>(
+                    ::crc32(0L, reinterpret_cast<const Bytef*>(part.data()),
+                            static_cast<uInt>(part.size())));
+                QCOMPARE(frameChecksum(part), zlib);
+            }
+        }
+    }
+
+    // A store as the broker wrote it before ISA-L: every frame's checksum by
+    // zlib. It opens with every message, and a frame zlib's CRC rejects is cut.
+    void aStoreWrittenWithZlibChecksumsReopens() {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString();
+        std::string file = "QSBLOG01";
+        appendChannelFrame(file, "orders", 1, 0);
+        for (int i = 1; i <= 5; ++i) {
+            StoredMessage message = makeMessage("z" + std::to_string(i));
+            message.sequence = static_cast<std::uint64_t>(i);
+            std::string frame;
+            appendPutFrame(frame, "orders", message, {});
+            const auto crc = static_cast<std::uint32_t>(
+                ::crc32(0L, reinterpret_cast<const Bytef*>(frame.data() + kFrameHeaderBytes),
+                        static_cast<uInt>(frame.size() - kFrameHeaderBytes)));
+            std::memcpy(frame.data() + 4, &crc, 4);
+            if (i == 5)
+                frame[4] = static_cast<char>(frame[4] ^ 1);  // a checksum zlib would reject
+            file += frame;
+        }
+        { std::ofstream(path + "/log-00000000000000000001", std::ios::binary) << file; }
+        DurableEngine store(path);
+        QVERIFY2(store.log, store.error.c_str());
+        QCOMPARE(store.recovered, std::size_t(4));
+        QCOMPARE(store.warnings.size(), std::size_t(1));
+        QVERIFY2(store.warnings[0].find("corrupt tail") != std::string::npos,
+                 store.warnings[0].c_str());
+        const auto got = store.take("orders", 10);
+        QCOMPARE(got.size(), std::size_t(4));
+        for (std::size_t i = 0; i < got.size(); ++i)
+            QCOMPARE(idOf(got[i]), "z" + std::to_string(i + 1));
+    }
+
+    // The Put and Remove frames' bytes, field by field as the files hold them
+    // (store_record.h): an encoder change must not change the format.
+    void theRecordLayoutIsUnchanged() {
+        StoredMessage message;
+        message.sequence = 7;
+        message.timestamp = 1001;
+        message.expirationAt = 2002;
+        message.delayedTo = 3003;
+        message.receiveCount = 4;
+        message.expirationSeconds = 5;
+        message.delaySeconds = 6;
+        message.maxReceiveCount = 8;
+        message.reRouted = true;
+        message.setRouting("dead", "from");
+        message.content = "content";
+        std::string expected;
+        auto value = [&](auto v) { expected.append(reinterpret_cast<const char*>(&v), sizeof(v)); };
+        auto text = [&](std::string_view t) {
+            value(static_cast<std::uint32_t>(t.size()));
+            expected.append(t);
+        };
+        value(std::uint8_t(1));  // Put
+        text("orders");
+        value(std::uint64_t(7));
+        value(std::int64_t(1001));
+        value(std::int64_t(2002));
+        value(std::int64_t(3003));
+        for (std::int32_t v : {4, 5, 6, 8})
+            value(v);
+        value(std::uint8_t(1));
+        text("dead");
+        text("from");
+        text("content");
+        text("source");  // the origin: replaces source/3, releases delay 9
+        value(std::uint64_t(3));
+        value(std::uint64_t(9));
+        std::string frame;
+        appendPutFrame(frame, "orders", message, RecordOrigin{"source", 3, 9});
+        QCOMPARE(frame.size(), kFrameHeaderBytes + expected.size());
+        QCOMPARE(frame.substr(kFrameHeaderBytes), expected);
+        std::uint32_t header[2] = {};
+        std::memcpy(header, frame.data(), 8);
+        QCOMPARE(header[0], static_cast<std::uint32_t>(expected.size()));
+        QCOMPARE(header[1], frameChecksum(expected));
+
+        expected.clear();
+        value(std::uint8_t(2));  // Remove
+        text("orders");
+        value(std::uint64_t(42));
+        frame.clear();
+        appendRemoveFrame(frame, "orders", 42);
+        QCOMPARE(frame.substr(kFrameHeaderBytes), expected);
+        QCOMPARE(storedFootprint("orders", message),
+                 kFrameHeaderBytes + 1 + 4 + 6 + 49 + 8 + 8 + 11 + 20);
     }
 
     void garbageFilesAreRefusedOrCutWithoutACrash() {

@@ -732,6 +732,18 @@ void TestLedger::perWorkerStatsAndLatencies() {
     const LedgerSummary s = ledger.summary();
     QCOMPARE(s.count(MessageState::Acked), 25u);
     QCOMPARE(s.count(MessageState::Waiting), 5u);
+
+    // workerCounts(): the same workers, order and counts, no percentiles.
+    const auto counts = ledger.workerCounts();
+    QCOMPARE(counts.size(), workers.size());
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        QCOMPARE(counts[i].worker, workers[i].worker);
+        QCOMPARE(counts[i].received, workers[i].received);
+        QCOMPARE(counts[i].acked, workers[i].acked);
+        QCOMPARE(counts[i].rejected, workers[i].rejected);
+        QCOMPARE(counts[i].polls, workers[i].polls);
+        QCOMPARE(counts[i].settleLatency.count, 0u);
+    }
 }
 
 void TestLedger::memoryStaysBounded() {

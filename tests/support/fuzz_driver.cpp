@@ -5,6 +5,7 @@
 // or --runs. Shared by every fuzz target (queuescope_add_fuzz_target); a
 // target built with QUEUESCOPE_FUZZ_SEEDS also has `--write-seeds DIR`, which
 // writes the seed corpus the repository keeps (writeFuzzSeeds, its own file).
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
@@ -108,14 +109,21 @@ int main(int argc, char** argv) {
             folders.emplace_back(arg);
         }
     }
-    std::vector<std::string> corpus;
+    // Sorted, so the fixed seed picks the same inputs on every file system.
+    std::vector<fs::path> files;
     for (const auto& folder : folders) {
         for (const auto& entry : fs::directory_iterator(folder)) {
-            std::ifstream in(entry.path(), std::ios::binary);
-            std::ostringstream bytes;
-            bytes << in.rdbuf();
-            corpus.push_back(bytes.str());
+            if (entry.is_regular_file())
+                files.push_back(entry.path());
         }
+    }
+    std::sort(files.begin(), files.end());
+    std::vector<std::string> corpus;
+    for (const auto& file : files) {
+        std::ifstream in(file, std::ios::binary);
+        std::ostringstream bytes;
+        bytes << in.rdbuf();
+        corpus.push_back(bytes.str());
     }
     if (corpus.empty()) {
         std::fprintf(stderr, "usage: %s [--seconds S] [--runs N] CORPUS_DIR...\n",

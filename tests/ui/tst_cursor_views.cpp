@@ -4,13 +4,17 @@
 // settled after t is not settled, nothing begun after t is there; a step
 // forward equals a rebuild at the same t; the charts' buckets hold exactly
 // the events up to t and the depth the Run had at t; the run's channels at t
-// under QAbstractItemModelTester, a dead-lettered copy moving channel.
+// under QAbstractItemModelTester, a dead-lettered copy moving channel; the
+// live timeline and charts (HeadViews) equal the projections at the run's end.
 #include <QAbstractItemModelTester>
 #include <QtTest/QtTest>
+#include <algorithm>
 #include <map>
 #include <tuple>
 #include <vector>
 
+#include "controllers/console_run.h"
+#include "controllers/head_views.h"
 #include "event_factory.h"
 #include "models/charts_at_cursor.h"
 #include "models/message_key.h"
@@ -148,6 +152,25 @@ bool sameBuckets(const ChartsModel& a, const ChartsModel& b) {
         if (x.second != y.second || x.sent != y.sent || x.acked != y.acked ||
             x.redelivered != y.redelivered || x.rejected != y.rejected || x.waiting != y.waiting ||
             x.inFlight != y.inFlight || x.emptyPolls != y.emptyPolls) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The charts' counts of events (not the sampled depth, which the console's
+// timer adds at its head) and per-worker acks are the same.
+bool sameEventCounts(const ChartsModel& a, const ChartsModel& b) {
+    if (a.buckets().size() != b.buckets().size() || a.originNs() != b.originNs() ||
+        a.ackedPerWorker() != b.ackedPerWorker()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < a.buckets().size(); ++i) {
+        const SecondBucket& x = a.buckets()[i];
+        const SecondBucket& y = b.buckets()[i];
+        if (x.second != y.second || x.sent != y.sent || x.acked != y.acked ||
+            x.redelivered != y.redelivered || x.rejected != y.rejected ||
+            x.emptyPolls != y.emptyPolls) {
             return false;
         }
     }
@@ -526,45 +549,6 @@ private Q_SLOTS:
         QVERIFY(skipped > 0);
     }
 
-    // A recording's feed hands the live models the Run's own hand-out history
-    // (no set of messages in them): they end exactly as when they keep their
-    // own sets, the redeliveries included (m2 back to worker-2, m3 again).
-    void liveModelsFedFromTheRunMatchTheirOwnSets() {
-        const std::vector<Event> events = crashAndDeadLetterRun();
-        TimelineModel ownTimeline, runTimeline;
-        ChartsModel ownCharts, runCharts;
-        for (ChartsModel* m : {&ownCharts, &runCharts}) {
-            m->setOriginNs(at(0));
-        }
-        ownTimeline.apply(events);
-        ownCharts.apply(events);
-        runTimeline.apply(events, run_, 0);
-        runCharts.apply(events, run_, 0);
-        auto bars = [](const TimelineModel& m) {
-            QStringList out;
-            for (const TimelineLane& lane : m.lanes()) {
-                for (const TimelineBar& b : lane.bars) {
-                    out << QStringLiteral("%1 %2 %3 %4 redelivery %5")
-                               .arg(lane.worker, b.key)
-                               .arg(b.startNs)
-                               .arg(b.endNs)
-                               .arg(b.redelivery);
-                }
-            }
-            return out.join(QStringLiteral("; "));
-        };
-        QCOMPARE(bars(runTimeline), bars(ownTimeline));
-        QVERIFY(bars(runTimeline).contains(QStringLiteral("redelivery 1")));
-        QCOMPARE(runCharts.buckets().size(), ownCharts.buckets().size());
-        int redelivered = 0;
-        for (std::size_t i = 0; i < ownCharts.buckets().size(); ++i) {
-            QCOMPARE(runCharts.buckets()[i].redelivered, ownCharts.buckets()[i].redelivered);
-            QCOMPARE(runCharts.buckets()[i].acked, ownCharts.buckets()[i].acked);
-            redelivered += runCharts.buckets()[i].redelivered;
-        }
-        QCOMPARE(redelivered, 2);
-    }
-
     // The run's channels at t under the tester: the dead-letter channel
     // appears when m3 moves there and goes when the cursor goes back.
     void runChannelsAtT() {
@@ -600,6 +584,40 @@ private Q_SLOTS:
                          (ms >= 2500 && ms < 4000 ? 1 : 0) + (ms >= 3000 && ms < 3200 ? 1 : 0) +
                          (ms >= 4200 && ms < 5200 ? 1 : 0));
         }
+    }
+
+    // The live timeline and charts are projections of the console's Run at
+    // its head (HeadViews): fed in batches as the pump hands them, they hold
+    // what the projections at the run's last instant hold, the redeliveries
+    // read from the run's trail; a reset of the run empties them.
+    void theHeadViewsAreTheRunAtItsLastInstant() {
+        ConsoleRun console;
+        TimelineModel timeline;
+        ChartsModel charts;
+        HeadViews head(&console, &timeline, &charts);
+        const std::vector<Event> events = crashAndDeadLetterRun();
+        for (std::size_t from = 0; from < events.size(); from += 5) {
+            const auto end = events.begin() + static_cast<std::ptrdiff_t>(
+                                                  std::min(from + 5, events.size()));
+            console.append(std::vector<Event>(events.begin() + static_cast<std::ptrdiff_t>(from), end));
+            QCOMPARE(head.fedEvents(), console.run().eventCount());
+        }
+        const std::int64_t last = events.back().timeNs;
+        QCOMPARE(describe(barsOf(timeline)), describe(expectedBarsAt(last)));
+        TimelineAtCursor atEnd;
+        atEnd.showAt(console.run(), last, 60'000'000'000LL);
+        QCOMPARE(redeliveriesOf(timeline), redeliveriesOf(atEnd.model()));
+        QCOMPARE(redeliveriesOf(timeline).size(), std::size_t(2));  // m2 on worker-2, m3 again
+        ChartsAtCursor chartsAtEnd;
+        chartsAtEnd.showAt(console.run(), "tasks", last);
+        QVERIFY(sameEventCounts(charts, chartsAtEnd.model()));
+
+        console.reset();
+        QCOMPARE(head.fedEvents(), std::uint64_t(0));
+        QVERIFY(timeline.lanes().empty());
+        QVERIFY(charts.buckets().empty());
+        console.append(events);
+        QCOMPARE(describe(barsOf(timeline)), describe(expectedBarsAt(last)));
     }
 
 private:

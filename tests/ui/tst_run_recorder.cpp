@@ -44,6 +44,7 @@ private Q_SLOTS:
     void scenarioRunIsNamedAfterItsScenario();
     void connectionChangeEndsTheRecording();
     void streamLossIsShownUntilTheReset();
+    void aDropNoticeCountsOnceAsTheRunCountsIt();
     void writerLossIsShown();
     void unwritableFolderLeavesTheRunUnrecorded();
     void retentionKeepsTheNewestRuns();
@@ -297,6 +298,58 @@ void TestRunRecorder::streamLossIsShownUntilTheReset() {
     QCOMPARE(replayed.result.eventsRecorded, 5u);  // 4 events and the notice
     QCOMPARE(replayed.result.warnings.size(), std::size_t{1});
     QVERIFY(replayed.result.warnings.front().find("lost 96 events") != std::string::npos);
+}
+
+// One truth about lost events: the status bar, the recorder and the recorded
+// outcome read the console's Run (its ledger's droppedEvents), so a notice
+// the stream hands on is counted once; the writer's own losses come on top.
+void TestRunRecorder::aDropNoticeCountsOnceAsTheRunCountsIt() {
+    startWindow(false);
+    RunRecorder* recorder = window_->recorder();
+    const auto pushNotice = [this](std::int64_t dropped) {
+        Event notice;
+        notice.timeNs = qs::monotonicNanos();
+        notice.kind = EventKind::EventsDropped;
+        notice.value = dropped;
+        window_->run()->stream().push(std::move(notice));
+    };
+    pushNotice(7);
+    pushEvents(3);
+    const LedgerSummary& summary = window_->consoleRun()->run().summaryNow();
+    QCOMPARE(summary.droppedEvents, 7u);
+    QCOMPARE(recorder->streamLost(), 7u);
+    QCOMPARE(recorder->eventsLost(), 7u);
+    QCOMPARE(status()->lostEventsText(),
+             QStringLiteral("⚠ 7 events lost — views and recording may be incomplete"));
+    QVERIFY(status()->findChild<QLabel*>(QStringLiteral("lostEventsLabel"))->isVisible());
+
+    pushNotice(5);
+    pushEvents(1);
+    QCOMPARE(window_->consoleRun()->run().summaryNow().droppedEvents, 12u);
+    QCOMPARE(status()->lostEventsText(),
+             QStringLiteral("⚠ 12 events lost — views and recording may be incomplete"));
+    const QString path = recorder->currentPath();
+    QVERIFY(!path.isEmpty());
+
+    window_->resetRun();
+    QCOMPARE(recorder->streamLost(), 0u);
+    QVERIFY(status()->lostEventsText().isEmpty());
+    waitClosed();
+    runner::ReplayedRun replayed;
+    std::string why;
+    QVERIFY2(runner::replayRecording(path.toStdString(), &replayed, &why), why.c_str());
+    QCOMPARE(replayed.result.eventsDropped, 12u);
+    QCOMPARE(replayed.result.warnings.size(), std::size_t{1});
+    QVERIFY(replayed.result.warnings.front().find("lost 12 events") != std::string::npos);
+
+    // The recording shown is the Run the console reads: its losses are said too.
+    QString error;
+    QVERIFY2(window_->openRecording(path, &error), qPrintable(error));
+    QCOMPARE(recorder->streamLost(), 12u);
+    QCOMPARE(status()->lostEventsText(),
+             QStringLiteral("⚠ 12 events lost — views and recording may be incomplete"));
+    window_->closeRecording();
+    QVERIFY(status()->lostEventsText().isEmpty());
 }
 
 void TestRunRecorder::writerLossIsShown() {

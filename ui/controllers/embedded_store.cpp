@@ -43,8 +43,9 @@ QString syncModePromise(broker::SyncMode mode) {
     switch (mode) {
         case broker::SyncMode::Always:
             return QStringLiteral(
-                "always: a send is answered once it is on disk; nothing answered is lost, even "
-                "on power loss (slowest)");
+                "always: a send is answered once it is on disk; no answered send is lost, even "
+                "on power loss, which can only bring back a task acked in the last 50 ms "
+                "(slowest)");
         case broker::SyncMode::Batch:
             return QStringLiteral(
                 "batch: on disk within 50 ms; a crash of the console loses nothing, a power "

@@ -258,7 +258,7 @@ void LessonRun::scenarioFinished() {
         r.warnings.push_back("stopped early on request");  // RunFacts' undecided reason
     }
     r.producer = run_->runCounters().producer;
-    r.eventsDropped = recorder_->streamLost();
+    r.eventsDropped = consoleRun_->run().summaryNow().droppedEvents;
     // The events the views have now are the run's: its recording is read that far.
     job_->mark = recorder_->markForExport();
     runner::computeLedgerTotals(consoleRun_->run().ledger(), job_->scenario.channel, true, false,

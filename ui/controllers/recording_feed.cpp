@@ -4,7 +4,6 @@
 
 #include "controllers/console_run.h"
 #include "models/charts_model.h"
-#include "models/timeline_model.h"
 #include "run/run.h"
 
 namespace qs::ui {
@@ -16,10 +15,9 @@ constexpr std::int64_t kSecondNs = 1'000'000'000LL;
 }  // namespace
 
 RecordingFeed::RecordingFeed(std::shared_ptr<const LoadedRecording> recording, ConsoleRun& run,
-                             TimelineModel& timeline, ChartsModel& charts)
+                             ChartsModel& charts)
     : recording_(std::move(recording)),
       run_(run),
-      timeline_(timeline),
       charts_(charts),
       channel_(recording_->channel.toStdString()) {
     batch_.reserve(kMaxBatch);
@@ -51,10 +49,7 @@ void RecordingFeed::feedBatch() {
     const bool secondEnded =
         next_ >= events.size() || events[next_].timeNs - secondStartNs_ >= kSecondNs;
     if (!batch_.empty()) {
-        const std::uint64_t first = run_.run().eventCount();
-        run_.append(batch_);
-        timeline_.apply(batch_, run_.run(), first);
-        charts_.apply(batch_, run_.run(), first);
+        run_.append(batch_);  // the timeline and charts follow the run (HeadViews)
         endNs_ = std::max(endNs_, batch_.back().timeNs);
         batch_.clear();
     }

@@ -9,19 +9,18 @@
 
 #include "controllers/recording_loader.h"
 
-// Hands a recording read whole (recording_loader.h) to the console's run,
-// timeline and charts in slices, so a large one never holds the UI thread
-// for long: the events go in as the pump would have handed them, a second of
-// run time at a time (at most kMaxBatch events a batch), and the depth chart
-// samples the work queue at the end of each second. Fed in slices or all at
-// once, the views end the same.
+// Hands a recording read whole (recording_loader.h) to the console's run in
+// slices, so a large one never holds the UI thread for long: the events go in
+// as the pump would have handed them, a second of run time at a time (at most
+// kMaxBatch events a batch), and the depth chart samples the work queue at the
+// end of each second. The timeline and charts follow the run (HeadViews). Fed
+// in slices or all at once, the views end the same.
 //
-// Threading: UI thread only (it appends to the ConsoleRun). The run, the
-// timeline and the charts must outlive the feed.
+// Threading: UI thread only (it appends to the ConsoleRun). The run and the
+// charts must outlive the feed.
 namespace qs::ui {
 
 class ConsoleRun;
-class TimelineModel;
 class ChartsModel;
 
 class RecordingFeed {
@@ -29,7 +28,7 @@ public:
     static constexpr std::size_t kMaxBatch = 4096;
 
     RecordingFeed(std::shared_ptr<const LoadedRecording> recording, ConsoleRun& run,
-                  TimelineModel& timeline, ChartsModel& charts);
+                  ChartsModel& charts);
 
     const LoadedRecording& recording() const { return *recording_; }
     // Feeds batches until `deadline` has passed or every event is in; true
@@ -46,7 +45,6 @@ private:
 
     std::shared_ptr<const LoadedRecording> recording_;
     ConsoleRun& run_;
-    TimelineModel& timeline_;
     ChartsModel& charts_;
     const std::string channel_;
     std::size_t next_ = 0;

@@ -8,6 +8,7 @@
 #include <ctime>
 
 #include "controllers/connection_controller.h"
+#include "controllers/console_run.h"
 #include "controllers/event_pump.h"
 #include "controllers/run_controller.h"
 #include "controllers/scenario_player.h"
@@ -43,11 +44,18 @@ bool isBrokerEvent(const Event& e) {
 }  // namespace
 
 RunRecorder::RunRecorder(RunController* run, EventPump* pump, ScenarioPlayer* player,
-                         QObject* parent)
-    : QObject(parent), run_(run), pump_(pump), player_(player), folder_(defaultFolder()) {
+                         const ConsoleRun* consoleRun, QObject* parent)
+    : QObject(parent),
+      run_(run),
+      pump_(pump),
+      consoleRun_(consoleRun),
+      player_(player),
+      folder_(defaultFolder()) {
     pump_->addSink([this](const std::vector<Event>& batch) { record(batch); },
                    QStringLiteral("recording"));
     connect(run_, &RunController::runEnding, this, &RunRecorder::endRun);
+    connect(consoleRun_, &ConsoleRun::appended, this, &RunRecorder::noteStreamLoss);
+    connect(consoleRun_, &ConsoleRun::wasReset, this, &RunRecorder::noteStreamLoss);
     poll_.setInterval(kPollMs);
     connect(&poll_, &QTimer::timeout, this, &RunRecorder::pollWriter);
 }
@@ -78,16 +86,6 @@ void RunRecorder::setRetention(const recording::RetentionLimits& limits) {
 void RunRecorder::record(const std::vector<Event>& batch) {
     if (batch.empty()) {
         return;
-    }
-    quint64 dropped = 0;
-    for (const Event& e : batch) {
-        if (e.kind == EventKind::EventsDropped && e.value > 0) {
-            dropped += static_cast<quint64>(e.value);
-        }
-    }
-    if (dropped > 0) {
-        streamLost_ += dropped;
-        Q_EMIT statusChanged();
     }
     if (writer_ == nullptr && !startRecording(batch)) {
         return;
@@ -183,6 +181,19 @@ std::string RunRecorder::brokerAddress() const {
     return c->client() ? c->settings().address.toStdString() : std::string();
 }
 
+quint64 RunRecorder::streamLost() const {
+    return consoleRun_->run().summaryNow().droppedEvents;
+}
+
+// The Run took a batch (its ledger counts the EventsDropped notices in it) or
+// started empty: the status bar hears of a changed count.
+void RunRecorder::noteStreamLoss() {
+    if (const quint64 lost = streamLost(); lost != streamLostSaid_) {
+        streamLostSaid_ = lost;
+        Q_EMIT statusChanged();
+    }
+}
+
 void RunRecorder::pollWriter() {
     if (writer_ == nullptr) {
         return;
@@ -222,9 +233,9 @@ runner::RunResult RunRecorder::outcome() const {
     r.producer = counters.producer;
     r.pool.totals = counters.pool;
     r.eventsRecorded = recorded_;
-    r.eventsDropped = streamLost_;
-    if (streamLost_ > 0) {
-        r.warnings.push_back("the console's event stream lost " + std::to_string(streamLost_) +
+    r.eventsDropped = streamLost();
+    if (r.eventsDropped > 0) {
+        r.warnings.push_back("the console's event stream lost " + std::to_string(r.eventsDropped) +
                              " events: the views and this recording are incomplete");
     }
     return r;
@@ -263,7 +274,6 @@ void RunRecorder::endRun() {
     currentPath_.clear();
     problem_.clear();
     openFailed_ = false;
-    streamLost_ = 0;
     recordingLost_ = 0;
     recorded_ = 0;
     seed_ = 0;

@@ -32,17 +32,19 @@ struct RunResult;
 namespace qs::ui {
 
 class RunController;
+class ConsoleRun;
 class EventPump;
 class ScenarioPlayer;
 
 class RunRecorder : public QObject {
     Q_OBJECT
 public:
-    // Registers record() as a sink of `pump`. Not owned; `run` and `player`
-    // must stay alive until endRun() after their last events (MainWindow's
-    // destructor calls it), the pump as long as the recorder.
+    // Registers record() as a sink of `pump`. Not owned; `run`, `player` and
+    // `consoleRun` (the Run the pump feeds, whose ledger counts the stream's
+    // losses) must stay alive until endRun() after their last events
+    // (MainWindow's destructor calls it), the pump as long as the recorder.
     RunRecorder(RunController* run, EventPump* pump, ScenarioPlayer* player,
-                QObject* parent = nullptr);
+                const ConsoleRun* consoleRun, QObject* parent = nullptr);
     ~RunRecorder() override;
 
     // QStandardPaths::AppDataLocation + "/runs".
@@ -76,18 +78,20 @@ public:
     QString lastPath() const { return lastPath_; }        // this run's, or the last one's
     // Why this run is not (or no longer) recorded, in plain words; "" = none.
     QString problem() const { return problem_; }
-    // Events this run lost: dropped by the event stream (EventsDropped
-    // notices) and not written by the recording's writer. Until the run ends.
-    quint64 streamLost() const { return streamLost_; }
+    // Events this run lost: dropped by the event stream (its EventsDropped
+    // notices, as the console's Run counts them: LedgerSummary::droppedEvents,
+    // until that run is reset) and not written by the recording's writer
+    // (until the run ends; those are not in the Run).
+    quint64 streamLost() const;
     quint64 recordingLost() const { return recordingLost_; }
-    quint64 eventsLost() const { return streamLost_ + recordingLost_; }
+    quint64 eventsLost() const { return streamLost() + recordingLost_; }
     // Recordings whose close is still under way.
     int closing() const { return static_cast<int>(closers_.size()); }
     bool isClosing(const QString& path) const;
 
     // Where an export of the run so far stands: the recording's path ("" =
-    // this run is not being recorded) and the events handed to its writer, after one more frame of the
-    // stream (so the events the views show are in it).
+    // this run is not being recorded) and the events handed to its writer, after one more frame of
+    // the stream (so the events the views show are in it).
     struct ExportMark {
         QString path;
         quint64 events = 0;
@@ -101,7 +105,7 @@ public:
     QStringList retentionErrors() const { return retentionErrors_; }
 
 Q_SIGNALS:
-    // The path, the problem or the lost counts changed.
+    // The path, the problem or a lost count changed.
     void statusChanged();
     // A recording was closed (on the UI thread): `error` = "" when complete.
     void recordingClosed(const QString& path, const QString& error);
@@ -110,6 +114,7 @@ private:
     bool startRecording(const std::vector<Event>& batch);
     bool open(std::int64_t originNs);
     void pollWriter();
+    void noteStreamLoss();
     void recordBroker();
     std::string brokerAddress() const;  // "" when not connected
     void applyRetention();
@@ -119,6 +124,7 @@ private:
 
     RunController* run_;
     EventPump* pump_;
+    const ConsoleRun* consoleRun_;
     QPointer<ScenarioPlayer> player_;  // MainWindow's destructor deletes it first
     QString folder_;
     bool enabled_ = true;
@@ -137,7 +143,7 @@ private:
     QString currentPath_;
     QString lastPath_;
     QString problem_;
-    quint64 streamLost_ = 0;
+    quint64 streamLostSaid_ = 0;  // streamLost() when statusChanged() last said it
     quint64 recordingLost_ = 0;
     quint64 recorded_ = 0;
     std::uint64_t seed_ = 0;     // recorded

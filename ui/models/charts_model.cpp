@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "models/hand_out_history.h"
 #include "models/message_key.h"
 
 namespace qs::ui {
@@ -191,13 +190,6 @@ void ChartsModel::applyOne(const Event& e, const bool* handedOutBefore) {
 void ChartsModel::apply(const std::vector<Event>& batch) {
     for (const Event& e : batch) {
         applyEvent(e);
-    }
-}
-
-void ChartsModel::apply(const std::vector<Event>& batch, const Run& run, std::uint64_t first) {
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-        const Event& e = batch[i];
-        applyEvent(e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, first + i, e));
     }
 }
 

@@ -11,10 +11,6 @@
 
 #include "events/event.h"
 
-namespace qs {
-class Run;
-}
-
 // Per-second series for the charts, built from event batches: throughput
 // (sent, acked, redelivered, rejected, and the polls that came back empty), queue depth (waiting vs
 // in flight, sampled from the message model), the share of acked tasks per worker, and a latency
@@ -44,10 +40,6 @@ public:
     void setRetentionSeconds(int seconds) { retention_ = seconds; }
 
     void apply(const std::vector<Event>& batch);
-    // A batch that `run` holds already, from its event `first` on (a
-    // recording fed to the run first): a hand-out's history is read from the
-    // run's trail (hand_out_history.h), so the model keeps no set of messages.
-    void apply(const std::vector<Event>& batch, const Run& run, std::uint64_t first);
     void applyEvent(const Event& event);  // one event (ChartsAtCursor reads the Run in place)
     // Whether an event of `kind` changes the model at all: a feed that reads
     // the Run's events in place decodes only these (Run::event is a decode).

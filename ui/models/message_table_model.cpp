@@ -96,7 +96,7 @@ QString MessageTableModel::bodyOf(const TaskView& t) const {
 
 QStringList MessageTableModel::workers() const {
     QStringList list;
-    for (const WorkerStats& w : run_->run().ledger().workers()) {
+    for (const WorkerStats& w : run_->run().ledger().workerCounts()) {
         if (w.received > 0) {
             list << QString::fromStdString(w.worker);
         }

@@ -165,7 +165,7 @@ void PollFairnessModel::rebuild() {
     const std::int64_t endNs = live ? cursor_->headNs() : cursor_->timeNs();
     const double elapsed = static_cast<double>(endNs - cursor_->startNs()) / 1e9;
     runner::PollFairness next = runner::computePollFairness(
-        live ? run.ledger().workers() : statsAt(cursor_->state()), elapsed);
+        live ? run.ledger().workerCounts() : statsAt(cursor_->state()), elapsed);
     // The same workers: the rows change in place, so a selection survives the
     // rebuilds that follow every append while live.
     const bool sameRows = std::equal(

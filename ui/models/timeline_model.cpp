@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 
-#include "models/hand_out_history.h"
 #include "models/message_key.h"
 
 namespace qs::ui {
@@ -378,19 +377,6 @@ void TimelineModel::apply(const std::vector<Event>& batch) {
     for (const Event& e : batch) {
         applyEvent(e);
     }
-    pruneNow();
-}
-
-void TimelineModel::apply(const std::vector<Event>& batch, const Run& run, std::uint64_t first) {
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-        const Event& e = batch[i];
-        applyEvent(e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, first + i, e));
-    }
-    pruneNow();
-}
-
-// Every 8th batch: pruning walks every lane.
-void TimelineModel::pruneNow() {
     if (++sincePrune_ >= 8) {
         sincePrune_ = 0;
         prune();

@@ -11,10 +11,6 @@
 #include "events/event.h"
 #include "widgets/theme.h"
 
-namespace qs {
-class Run;
-}
-
 // The data behind the assignment timeline: one lane per worker, one bar per
 // hand-out of a message (from assignment to its end), the polls that produced
 // them, and configuration markers. Bars older than the retention window are
@@ -76,10 +72,6 @@ public:
     static constexpr std::int64_t kCrashReturnWindowNs = 2'000'000'000;
 
     void apply(const std::vector<Event>& batch);
-    // A batch that `run` holds already, from its event `first` on (a
-    // recording fed to the run first): a hand-out's history is read from the
-    // run's trail (hand_out_history.h), so the model keeps no set of messages.
-    void apply(const std::vector<Event>& batch, const Run& run, std::uint64_t first);
     // One event, with no pruning: a feed that is not batched (TimelineAtCursor
     // reads the Run's events in place) calls prune() itself.
     void applyEvent(const Event& event);
@@ -124,7 +116,6 @@ public:
 private:
     // `handedOutBefore` null: the model's own count decides.
     void applyOne(const Event& event, const bool* handedOutBefore);
-    void pruneNow();  // every 8th batch
     TimelineLane& lane(std::string_view worker);
     TimelineBar* openBar(const QString& key, int* laneIndex = nullptr);
     TimelineBar* openBarBySequence(const Event& brokerReturned, int* laneIndex);

@@ -80,9 +80,12 @@ void RecordingStatus::refresh() {
                            .arg(alarmColor())
                            .arg(lost));
         lost_->setToolTip(
-            QStringLiteral("Dropped by the console's event stream (it could not keep up): %L1\n"
-                           "Not written by the recording (its writer could not keep up, or a "
-                           "write failed): %L2\nThis notice goes at the next run reset.")
+            QStringLiteral(
+                "Dropped by the event stream of the run shown (it could not keep "
+                "up): %L1\n"
+                "Not written by the recording (its writer could not keep up, or a "
+                "write failed): %L2\nThis notice goes with the run: at the next reset, or when "
+                "the recording shown is closed.")
                 .arg(recorder_->streamLost())
                 .arg(recorder_->recordingLost()));
     } else {

@@ -1,0 +1,44 @@
+#include "controllers/head_views.h"
+
+#include "controllers/console_run.h"
+#include "models/charts_model.h"
+#include "models/hand_out_history.h"
+#include "models/timeline_model.h"
+
+namespace qs::ui {
+
+HeadViews::HeadViews(const ConsoleRun* run, TimelineModel* timeline, ChartsModel* charts,
+                     QObject* parent)
+    : QObject(parent), run_(run), timeline_(timeline), charts_(charts) {
+    connect(run_, &ConsoleRun::appended, this, &HeadViews::follow);
+    connect(run_, &ConsoleRun::wasReset, this, &HeadViews::restart);
+}
+
+void HeadViews::follow() {
+    const Run& run = run_->run();
+    for (; fed_ < run.eventCount(); ++fed_) {
+        // Run::event is a decode: an event neither model reads gives only its time.
+        const EventKind kind = run.eventKind(fed_);
+        if (!TimelineModel::reads(kind) && !ChartsModel::reads(kind)) {
+            timeline_->noteTime(run.eventTimeNs(fed_));
+            continue;
+        }
+        const Event& e = run.event(fed_);
+        const bool again = e.kind == EventKind::MessageAssigned && handedOutBefore(run, fed_, e);
+        timeline_->applyEvent(e, again);
+        charts_->applyEvent(e, again);
+    }
+    if (++sincePrune_ >= kPruneEvery) {
+        sincePrune_ = 0;
+        timeline_->prune();
+    }
+}
+
+void HeadViews::restart() {
+    fed_ = 0;
+    sincePrune_ = 0;
+    timeline_->clear();
+    charts_->clear();
+}
+
+}  // namespace qs::ui

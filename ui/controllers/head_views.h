@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QObject>
+#include <cstdint>
+
+// The live timeline and charts as projections of the console's Run at its
+// head: after each append they read the Run's own new events, and whether a
+// hand-out is a redelivery from the message's trail in the Run
+// (hand_out_history.h), as their projections at the time cursor do. So the
+// head and any instant are drawn from one truth, live or while a recording
+// is fed in, and neither model keeps a set of handed-out messages of its own.
+// A reset of the run empties both.
+//
+// Threading: UI thread (that of the ConsoleRun). Owns nothing: the run and
+// the two models must outlive it.
+namespace qs::ui {
+
+class ConsoleRun;
+class TimelineModel;
+class ChartsModel;
+
+class HeadViews : public QObject {
+public:
+    HeadViews(const ConsoleRun* run, TimelineModel* timeline, ChartsModel* charts,
+              QObject* parent = nullptr);
+
+    // Events of the run the two models have been fed.
+    std::uint64_t fedEvents() const { return fed_; }
+
+private:
+    void follow();
+    void restart();
+
+    // Appends between two prunes of the timeline's old bars.
+    static constexpr int kPruneEvery = 8;
+
+    const ConsoleRun* run_;
+    TimelineModel* timeline_;
+    ChartsModel* charts_;
+    std::uint64_t fed_ = 0;
+    int sincePrune_ = 0;
+};
+
+}  // namespace qs::ui
