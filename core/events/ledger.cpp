@@ -312,9 +312,12 @@ DeliveryRecord& Ledger::beginDelivery(MessageRecord& rec, const Event& e, Side s
     d.seenByClient = side == Side::Client;
     d.seenByBroker = side == Side::Broker;
     rec.deliveries.push_back(std::move(d));
-    while (rec.deliveries.size() > std::max<std::size_t>(options_.maxDeliveriesPerMessage, 1)) {
-        rec.deliveries.pop_front();
-        ++rec.omittedDeliveries;
+    const std::size_t kept = std::max<std::size_t>(options_.maxDeliveriesPerMessage, 1);
+    if (rec.deliveries.size() > kept) {
+        const std::size_t dropped = rec.deliveries.size() - kept;
+        rec.deliveries.erase(rec.deliveries.begin(),
+                             rec.deliveries.begin() + static_cast<std::ptrdiff_t>(dropped));
+        rec.omittedDeliveries += static_cast<std::uint32_t>(dropped);
     }
 
     ++rec.deliveryCount;

@@ -1,14 +1,17 @@
 #include "run/run.h"
 
 #include <algorithm>
-#include <limits>
-#include <stdexcept>
 #include <unordered_map>
 
 namespace qs {
 
-Run::Run(RunModelOptions options)
-    : options_(options), ledger_(options.ledger), checkpoints_(options.checkpointInterval) {
+Run::Run(RunModelOptions options) : Run(options, run::EventStore::kMaxEvents, run::TextPool::kMaxTexts) {}
+
+Run::Run(RunModelOptions options, std::size_t maxEvents, std::size_t maxTexts)
+    : options_(options),
+      events_(maxEvents, maxTexts),
+      ledger_(options.ledger),
+      checkpoints_(options.checkpointInterval) {
     ledger_.setObserver(&changes_);
 }
 
@@ -19,9 +22,7 @@ void Run::append(std::span<const Event> events) {
 
 void Run::append(const Event& e) {
     const std::uint64_t index = events_.size();
-    if (index >= std::numeric_limits<std::uint32_t>::max())
-        throw std::length_error("a run holds at most 4294967295 events");
-    events_.push_back(e);
+    events_.push_back(e);  // first: it refuses an event past its limits (length_error)
     time_.add(e.timeNs);
     changes_.begin(index);
     ledger_.apply(e);

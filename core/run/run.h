@@ -29,7 +29,7 @@ struct RunModelOptions {
 
 // Bytes a Run holds, by part (estimates from capacities; see docs/run.md).
 struct RunMemory {
-    std::size_t events = 0;    // the events: ~sizeof(Event) each (heap text of long fields aside)
+    std::size_t events = 0;  // the events: 48-byte rows and their distinct texts (EventStore)
     std::size_t changes = 0;   // the change log: what each event changed
     std::size_t messages = 0;  // the head state: every message's view, its id and indexes
     std::size_t checkpoints = 0;  // checkpoint pages, page tables, workers
@@ -53,10 +53,10 @@ struct RunMemory {
 // so all the events of one operation (they share a time) are in or out
 // together; before the first event it is the empty state.
 //
-// Memory: everything is in RAM for now. The events cost sizeof(Event) (160
-// bytes) each; the change log, message table, checkpoints and time index add
-// about 60 bytes per event (memory(), docs/run.md). Keeping old events in the
-// recording file instead of RAM is the next step. At most 2^32 - 1 events.
+// Memory: everything is in RAM. The events are kept as 48-byte rows with their
+// distinct texts once (run::EventStore: 59-61 bytes an event in a pool run); the
+// change log, message table, checkpoints and time index add about 60 bytes per
+// event (memory(), docs/run.md). At most 2^32 - 2 events.
 //
 // Threading: not thread-safe. One owner thread appends and queries (the
 // console's UI thread; the headless runner's recorder thread, then its owner
@@ -64,17 +64,31 @@ struct RunMemory {
 class Run {
 public:
     explicit Run(RunModelOptions options = {});
+    // A run whose event store holds at most `maxEvents` events / `maxTexts`
+    // distinct texts (tests of the limits).
+    Run(RunModelOptions options, std::size_t maxEvents, std::size_t maxTexts);
     Run(const Run&) = delete;
     Run& operator=(const Run&) = delete;
 
     // Applies the events to the head ledger and records them. Throws
-    // std::length_error past 2^32 - 1 events (nothing is recorded then).
+    // std::length_error past 2^32 - 2 events or distinct texts (nothing of
+    // that event is recorded or applied then).
     void append(std::span<const Event> events);
     void append(const Event& event);
 
     std::uint64_t eventCount() const { return events_.size(); }
-    const Event& event(std::uint64_t index) const {  // index < eventCount()
-        return events_[static_cast<std::size_t>(index)];
+    // Event `index` (< eventCount()), decoded from its compact row: a value,
+    // not a reference into the run (run::EventStore).
+    Event event(std::uint64_t index) const { return events_.at(static_cast<std::size_t>(index)); }
+    // One field of event `index`, without decoding the rest (for scans).
+    std::int64_t eventTimeNs(std::uint64_t index) const {
+        return events_.timeNs(static_cast<std::size_t>(index));
+    }
+    EventKind eventKind(std::uint64_t index) const {
+        return events_.kind(static_cast<std::size_t>(index));
+    }
+    Name eventChannel(std::uint64_t index) const {
+        return events_.channel(static_cast<std::size_t>(index));
     }
 
     // Time index. eventCountAt(t): events with stream time <= t.

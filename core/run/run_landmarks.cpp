@@ -20,8 +20,8 @@ std::string_view landmarkName(Landmark landmark) {
     return "landmark";
 }
 
-std::optional<Landmark> landmarkOf(const Event& event) {
-    switch (event.kind) {
+std::optional<Landmark> landmarkOf(EventKind kind) {
+    switch (kind) {
         case EventKind::Redelivered:
             return Landmark::Redelivery;
         case EventKind::BrokerDeadLettered:
@@ -37,7 +37,7 @@ std::optional<Landmark> landmarkOf(const Event& event) {
 
 std::optional<std::uint64_t> nextLandmark(const Run& run, std::uint64_t from, Landmark landmark) {
     for (std::uint64_t i = from; i < run.eventCount(); ++i) {
-        if (landmarkOf(run.event(i)) == landmark) {
+        if (landmarkOf(run.eventKind(i)) == landmark) {
             return i;
         }
     }
@@ -47,7 +47,7 @@ std::optional<std::uint64_t> nextLandmark(const Run& run, std::uint64_t from, La
 std::optional<std::uint64_t> previousLandmark(const Run& run, std::uint64_t before,
                                               Landmark landmark) {
     for (std::uint64_t i = std::min(before, run.eventCount()); i > 0; --i) {
-        if (landmarkOf(run.event(i - 1)) == landmark) {
+        if (landmarkOf(run.eventKind(i - 1)) == landmark) {
             return i - 1;
         }
     }

@@ -23,7 +23,8 @@ enum class Landmark : std::uint8_t {
 inline constexpr int kLandmarkCount = 4;
 
 std::string_view landmarkName(Landmark landmark);  // "redelivery", "dead-letter", ...
-std::optional<Landmark> landmarkOf(const Event& event);  // nullopt: not a landmark
+std::optional<Landmark> landmarkOf(EventKind kind);  // nullopt: not a landmark
+inline std::optional<Landmark> landmarkOf(const Event& event) { return landmarkOf(event.kind); }
 
 // The first event at index >= `from` that is a `landmark`, as an index for
 // Run::event(); nullopt = none up to the run's newest event. O(events scanned).

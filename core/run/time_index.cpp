@@ -22,7 +22,7 @@ std::uint64_t TimeIndex::countAt(std::int64_t timeNs, const EventStore& events) 
     const std::uint64_t first = block * kBlockEvents;
     const std::uint64_t last = std::min<std::uint64_t>(first + kBlockEvents, count_);
     for (std::uint64_t i = first; i < last; ++i) {
-        streamTime = std::max(streamTime, events[i].timeNs);
+        streamTime = std::max(streamTime, events.timeNs(i));
         if (streamTime > timeNs)
             return i;
     }
@@ -33,7 +33,7 @@ std::int64_t TimeIndex::streamTimeNs(std::uint64_t index, const EventStore& even
     const std::size_t block = index / kBlockEvents;
     std::int64_t streamTime = maxBefore(block);
     for (std::uint64_t i = block * kBlockEvents; i <= index; ++i)
-        streamTime = std::max(streamTime, events[i].timeNs);
+        streamTime = std::max(streamTime, events.timeNs(i));
     return streamTime;
 }
 

@@ -5,13 +5,9 @@
 #include <limits>
 #include <vector>
 
-#include "events/event.h"
-#include "run/chunked_vector.h"
+#include "run/event_store.h"
 
 namespace qs::run {
-
-// The events of a run in stream order (Event is 160 bytes; chunks of 1.3 MB).
-using EventStore = ChunkedVector<Event, 8192>;
 
 // Event index <-> time. Events come in stream order, which is not quite time
 // order: a thread stamps its event, another pushes a later one first. An

@@ -495,6 +495,60 @@ private Q_SLOTS:
         QCOMPARE(m.buckets()[1].emptyPolls, 1);
     }
 
+    // The projections decode only the events their model reads
+    // (TimelineModel::reads, ChartsModel::reads): an event of any other kind,
+    // every field set, must change nothing but the timeline's first / last time.
+    void modelsChangeOnlyForTheKindsTheyRead() {
+        const std::vector<Event> events = crashAndDeadLetterRun();
+        auto timelineState = [](const TimelineModel& m) {
+            QStringList out{QString::number(m.firstTimeNs()), QString::number(m.lastTimeNs()),
+                            QString::number(m.markers().size())};
+            for (const TimelineLane& lane : m.lanes()) {
+                out << QStringLiteral("%1 bars %2 polls %3 marks %4 paused %5 crashed %6 slots %7")
+                           .arg(lane.worker)
+                           .arg(lane.bars.size())
+                           .arg(lane.polls.size())
+                           .arg(lane.marks.size())
+                           .arg(lane.paused)
+                           .arg(lane.crashed)
+                           .arg(lane.slotsUsed);
+                for (const TimelineBar& b : lane.bars) {
+                    out << QStringLiteral("%1 %2 %3 %4").arg(b.key).arg(b.endNs).arg(
+                        static_cast<int>(b.outcome)).arg(b.redelivery);
+                }
+            }
+            return out.join(QStringLiteral("; "));
+        };
+        int skipped = 0;
+        for (int k = 0; k <= static_cast<int>(kLastEventKind); ++k) {
+            const auto kind = static_cast<EventKind>(k);
+            Event e = ev(kind, 9000, "worker-2", "m3", 7, 3);
+            e.value = 2;
+            e.count2 = 5;
+            e.detail = "tasks.dlq";
+            if (!ChartsModel::reads(kind)) {
+                ChartsModel charts;
+                charts.setOriginNs(at(0));
+                charts.apply(events);
+                const std::uint64_t version = charts.version();
+                const std::size_t buckets = charts.buckets().size();
+                charts.applyEvent(e);
+                QVERIFY2(charts.version() == version && charts.buckets().size() == buckets,
+                         toString(kind).data());
+            }
+            if (!TimelineModel::reads(kind)) {
+                ++skipped;
+                TimelineModel applied, noted;
+                applied.apply(events);
+                noted.apply(events);
+                applied.applyEvent(e);
+                noted.noteTime(e.timeNs);
+                QVERIFY2(timelineState(applied) == timelineState(noted), toString(kind).data());
+            }
+        }
+        QVERIFY(skipped > 0);
+    }
+
     // The run's channels at t under the tester: the dead-letter channel
     // appears when m3 moves there and goes when the cursor goes back.
     void runChannelsAtT() {

@@ -17,8 +17,14 @@ HeadViews::HeadViews(const ConsoleRun* run, TimelineModel* timeline, ChartsModel
 void HeadViews::follow() {
     const Run& run = run_->run();
     for (; fed_ < run.eventCount(); ++fed_) {
+        // Run::event is a decode: an event neither model reads gives only its time.
+        const EventKind kind = run.eventKind(fed_);
+        if (!TimelineModel::reads(kind) && !ChartsModel::reads(kind)) {
+            timeline_->noteTime(run.eventTimeNs(fed_));
+            continue;
+        }
         const Event& e = run.event(fed_);
-        const bool again = e.kind == EventKind::MessageAssigned && handedOutBefore(run, fed_);
+        const bool again = e.kind == EventKind::MessageAssigned && handedOutBefore(run, fed_, e);
         timeline_->applyEvent(e, again);
         charts_->applyEvent(e, again);
     }

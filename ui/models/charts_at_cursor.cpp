@@ -76,7 +76,7 @@ void ChartsAtCursor::restart(const Run& run, std::uint64_t upTo) {
         inSecond_ = false;
         // Seconds count from the run's first event, as the transport bar's time does.
         if (run.eventCount() > 0) {
-            model_.setOriginNs(run.event(0).timeNs);
+            model_.setOriginNs(run.eventTimeNs(0));
         }
         return;
     }
@@ -94,10 +94,10 @@ void ChartsAtCursor::restart(const Run& run, std::uint64_t upTo) {
 void ChartsAtCursor::feed(const Run& run, std::uint64_t toEvent) {
     while (fed_ < toEvent || inSecond_) {
         if (!inSecond_) {
-            secondStartNs_ = run.event(fed_).timeNs;
+            secondStartNs_ = run.eventTimeNs(fed_);
             inSecond_ = true;
         }
-        while (fed_ < toEvent && run.event(fed_).timeNs - secondStartNs_ < kSecondNs) {
+        while (fed_ < toEvent && run.eventTimeNs(fed_) - secondStartNs_ < kSecondNs) {
             applyEvent(run, fed_);
             ++fed_;
             if (fromStart_ && fed_ % interval_ == 0 &&
@@ -106,14 +106,17 @@ void ChartsAtCursor::feed(const Run& run, std::uint64_t toEvent) {
             }
         }
         run.advance(state_, fed_);
-        sampleDepth(run.event(fed_ - 1).timeNs);
+        sampleDepth(run.eventTimeNs(fed_ - 1));
         inSecond_ = false;
     }
 }
 
 void ChartsAtCursor::applyEvent(const Run& run, std::uint64_t index) {
+    if (!ChartsModel::reads(run.eventKind(index))) {
+        return;  // not decoded: it would change nothing
+    }
     const Event& e = run.event(index);
-    model_.applyEvent(e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, index));
+    model_.applyEvent(e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, index, e));
 }
 
 void ChartsAtCursor::sampleDepth(std::int64_t timeNs) {

@@ -110,6 +110,20 @@ void ChartsModel::restore(const ChartsModel& snapshot) {
     version_ = version;
 }
 
+bool ChartsModel::reads(EventKind kind) {
+    switch (kind) {  // the kinds applyOne() handles
+        case EventKind::TaskSent:
+        case EventKind::Acked:
+        case EventKind::MessageAssigned:
+        case EventKind::Rejected:
+        case EventKind::PollReturned:
+        case EventKind::ConfigChanged:
+            return true;
+        default:
+            return false;
+    }
+}
+
 void ChartsModel::applyOne(const Event& e, const bool* handedOutBefore) {
     switch (e.kind) {
         case EventKind::TaskSent:

@@ -41,6 +41,9 @@ public:
 
     void apply(const std::vector<Event>& batch);
     void applyEvent(const Event& event);  // one event (ChartsAtCursor reads the Run in place)
+    // Whether an event of `kind` changes the model at all: a feed that reads
+    // the Run's events in place decodes only these (Run::event is a decode).
+    static bool reads(EventKind kind);
     // One event whose hand-out history the caller knows (ChartsAtCursor asks
     // the Run): a MessageAssigned is a redelivery when `handedOutBefore`;
     // the model's own set of messages handed out is neither read nor grown,

@@ -28,7 +28,7 @@ std::uint64_t EventLogModel::totalSeen() const {
     return run_->run().eventCount();
 }
 
-const Event& EventLogModel::event(int row) const {
+Event EventLogModel::event(int row) const {
     return run_->run().event(first_ + static_cast<std::uint64_t>(row));
 }
 

@@ -49,7 +49,7 @@ public:
     std::uint64_t totalSeen() const;
     const ConsoleRun& consoleRun() const { return *run_; }
 
-    const Event& event(int row) const;
+    Event event(int row) const;  // decoded from the run (a value)
     // The row of the run's event `index` (Run::event), -1 = not in the window;
     // and back.
     int rowOfEvent(std::uint64_t index) const;

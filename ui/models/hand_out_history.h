@@ -14,8 +14,8 @@
 // 300,000 messages; the trail forgets nothing.
 namespace qs::ui {
 
-inline bool handedOutBefore(const Run& run, std::uint64_t index) {
-    const Event& e = run.event(index);
+// `e` is run.event(index), decoded already by the caller (no second decode).
+inline bool handedOutBefore(const Run& run, std::uint64_t index, const Event& e) {
     const std::optional<std::uint32_t> message = run.messageIndex(e.messageId.view());
     if (!message) {
         return false;
@@ -24,12 +24,16 @@ inline bool handedOutBefore(const Run& run, std::uint64_t index) {
         if (earlier >= index) {
             break;
         }
-        const Event& before = run.event(earlier);
-        if (before.kind == EventKind::MessageAssigned && before.channel == e.channel) {
+        if (run.eventKind(earlier) == EventKind::MessageAssigned &&
+            run.eventChannel(earlier) == e.channel) {
             return true;
         }
     }
     return false;
+}
+
+inline bool handedOutBefore(const Run& run, std::uint64_t index) {
+    return handedOutBefore(run, index, run.event(index));
 }
 
 }  // namespace qs::ui

@@ -127,12 +127,14 @@ void TimelineAtCursor::startFromWindow(const Run& run, std::int64_t lookBackNs) 
 void TimelineAtCursor::feed(const Run& run, std::uint64_t toEvent) {
     lastFed_ += toEvent - std::min(runEvents_, toEvent);
     while (runEvents_ < toEvent) {
-        const Event& e = run.event(runEvents_);
-        if (fromStart_) {
+        if (!TimelineModel::reads(run.eventKind(runEvents_))) {
+            model_.noteTime(run.eventTimeNs(runEvents_));  // not decoded: nothing else changes
+        } else if (fromStart_) {
+            const Event& e = run.event(runEvents_);
             model_.applyEvent(
-                e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, runEvents_));
+                e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, runEvents_, e));
         } else {
-            model_.applyEvent(e);
+            model_.applyEvent(run.event(runEvents_));
         }
         ++runEvents_;
         if (++sincePrune_ == kPruneEvery) {

@@ -139,11 +139,43 @@ void TimelineModel::applyEvent(const Event& e, bool handedOutBefore) {
     applyOne(e, &handedOutBefore);
 }
 
-void TimelineModel::applyOne(const Event& e, const bool* handedOutBefore) {
-    if (firstNs_ == 0) {
-        firstNs_ = e.timeNs;
+bool TimelineModel::reads(EventKind kind) {
+    switch (kind) {  // the kinds applyOne() handles
+        case EventKind::PollStarted:
+        case EventKind::PollReturned:
+        case EventKind::MessageAssigned:
+        case EventKind::Redelivered:
+        case EventKind::Acked:
+        case EventKind::Rejected:
+        case EventKind::Requeued:
+        case EventKind::BrokerAcked:
+        case EventKind::BrokerNacked:
+        case EventKind::BrokerRequeued:
+        case EventKind::BrokerDeadLettered:
+        case EventKind::BrokerExpired:
+        case EventKind::BrokerReturned:
+        case EventKind::WorkerStarted:
+        case EventKind::WorkerPaused:
+        case EventKind::WorkerResumed:
+        case EventKind::WorkerCrashed:
+        case EventKind::WorkerReconnected:
+        case EventKind::WorkerStopped:
+        case EventKind::ConfigChanged:
+            return true;
+        default:
+            return false;
     }
-    lastNs_ = std::max(lastNs_, e.timeNs);
+}
+
+void TimelineModel::noteTime(std::int64_t timeNs) {
+    if (firstNs_ == 0) {
+        firstNs_ = timeNs;
+    }
+    lastNs_ = std::max(lastNs_, timeNs);
+}
+
+void TimelineModel::applyOne(const Event& e, const bool* handedOutBefore) {
+    noteTime(e.timeNs);
     switch (e.kind) {
         case EventKind::PollStarted: {
             TimelineLane& l = lane(e.actor);

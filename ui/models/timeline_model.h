@@ -81,6 +81,11 @@ public:
     // ends an open hand-out); the model's own count of hand-outs is neither
     // read nor grown, so a copy of the model stays smaller.
     void applyEvent(const Event& event, bool handedOutBefore);
+    // Whether an event of `kind` changes more than the model's first / last
+    // time: a feed that reads the Run's events in place decodes only these
+    // and gives the others' times to noteTime() (Run::event is a decode).
+    static bool reads(EventKind kind);
+    void noteTime(std::int64_t timeNs);  // what applyEvent() does for any other kind
     // Summarises and drops the bars older than the retention window.
     void prune();
     void clear();

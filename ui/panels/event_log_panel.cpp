@@ -181,11 +181,18 @@ std::optional<std::uint64_t> EventLogPanel::selectedEvent() const {
 
 bool EventLogPanel::exportTo(const QString& path, QString* error, std::uint64_t* exported) {
     const Run& run = model_->consoleRun().run();
-    std::vector<const Event*> events;
+    // The run decodes its events by value (Run::event): keep the accepted ones.
+    std::vector<Event> accepted;
     for (std::uint64_t i = 0; i < run.eventCount(); ++i) {
-        if (filter_->accepts(run.event(i))) {
-            events.push_back(&run.event(i));
+        Event e = run.event(i);
+        if (filter_->accepts(e)) {
+            accepted.push_back(std::move(e));
         }
+    }
+    std::vector<const Event*> events;
+    events.reserve(accepted.size());
+    for (const Event& e : accepted) {
+        events.push_back(&e);
     }
     if (exported) {
         *exported = events.size();

@@ -203,7 +203,7 @@ void TransportBar::runGrew() {
         scanned_ = 0;
     }
     for (; scanned_ < run.eventCount(); ++scanned_) {
-        if (const auto l = landmarkOf(run.event(scanned_))) {
+        if (const auto l = landmarkOf(run.eventKind(scanned_))) {
             slider_->addMark({valueOf(run.streamTimeNs(scanned_)), *l});
         }
     }

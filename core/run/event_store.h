@@ -1,0 +1,85 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string_view>
+#include <vector>
+
+#include "common/name.h"
+#include "events/event.h"
+#include "run/chunked_vector.h"
+#include "run/text_pool.h"
+
+namespace qs::run {
+
+// The events of a run in stream order, stored compactly: a 48-byte row per
+// event instead of a 160-byte Event. Names stay Names (4-byte ids); the
+// message id, transaction and detail become ids in a TextPool of this store;
+// the three numbers (sequence, value, count2) take 4 bytes each when they fit
+// and a side entry of their own when one does not (a sequence past 2^32 - 2,
+// a value or count2 outside int32: a duration of seconds in ns), so every
+// event reads back exactly as it went in.
+//
+// at(i) decodes event i into a qs::Event (by value: a copy of its texts);
+// timeNs(i), kind(i) and channel(i) read one field without decoding.
+//
+// Threading: none (that of its owner, the Run).
+class EventStore {
+public:
+    static constexpr std::size_t kMaxEvents = std::numeric_limits<std::uint32_t>::max() - 1;
+
+    // maxEvents / maxTexts lower the limits (for tests of what happens there).
+    explicit EventStore(std::size_t maxEvents = kMaxEvents,
+                        std::size_t maxTexts = TextPool::kMaxTexts);
+
+    // Throws std::length_error past maxEvents events or maxTexts distinct
+    // texts, std::bad_alloc; the store is unchanged then.
+    void push_back(const Event& event);
+
+    std::size_t size() const { return rows_.size(); }
+    bool empty() const { return rows_.empty(); }
+    Event at(std::size_t index) const;  // index < size()
+    Event operator[](std::size_t index) const { return at(index); }
+    std::int64_t timeNs(std::size_t index) const { return rows_[index].timeNs; }
+    EventKind kind(std::size_t index) const { return rows_[index].kind; }
+    Name channel(std::size_t index) const { return rows_[index].channel; }
+
+    std::size_t memoryBytes() const;  // rows, texts and wide numbers
+    std::size_t textCount() const { return texts_.size(); }
+
+private:
+    struct Row {
+        std::int64_t timeNs;
+        Name actor;
+        Name channel;
+        std::uint32_t messageId;  // TextPool ids
+        std::uint32_t transaction;
+        std::uint32_t detail;
+        std::int32_t receiveCount;
+        std::uint32_t sequence;  // or, when wide, the index in wide_
+        std::int32_t value;
+        std::int32_t count2;
+        EventKind kind;
+        EventSource source;
+        bool wide;  // sequence / value / count2 are in wide_[sequence]
+    };
+    static_assert(sizeof(Row) == 48);
+
+    struct WideNumbers {
+        std::uint64_t sequence;
+        std::int64_t value;
+        std::int64_t count2;
+    };
+
+    static constexpr std::size_t kTextFields = 3;  // messageId, transaction, detail
+    std::uint32_t textId(std::size_t field, std::string_view text);
+
+    const std::size_t maxEvents_;
+    ChunkedVector<Row, 16384> rows_;  // 768 KiB a chunk
+    TextPool texts_;
+    std::vector<WideNumbers> wide_;
+    std::uint32_t lastText_[kTextFields] = {};  // each field's previous text id
+};
+
+}  // namespace qs::run

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "run/chunked_vector.h"
+
+namespace qs::run {
+
+// The distinct texts of one run's events (message ids, transaction ids,
+// details), each kept once and named by a 32-bit id: a run of a million
+// events repeats a message id on ~8 events and a detail on thousands, so an
+// event row holds three ids instead of three strings.
+//
+// Id 0 is the empty text (no entry). Texts are copied once into blocks that
+// never move, so a view from text() stays valid for the pool's life; nothing
+// is ever removed. Memory per distinct text: its bytes, a 16-byte view and
+// 4-8 bytes of hash slots.
+//
+// Threading: none (that of its owner, the Run).
+class TextPool {
+public:
+    static constexpr std::uint32_t kEmpty = 0;
+    // Distinct non-empty texts a pool holds at most (ids 1 .. this).
+    static constexpr std::size_t kMaxTexts = std::numeric_limits<std::uint32_t>::max() - 1;
+
+    explicit TextPool(std::size_t maxTexts = kMaxTexts);
+    TextPool(const TextPool&) = delete;
+    TextPool& operator=(const TextPool&) = delete;
+
+    // The id of `text` (kEmpty for ""), adding it when new. Throws
+    // std::length_error when a new text would pass maxTexts (the pool is
+    // unchanged then), std::bad_alloc.
+    std::uint32_t intern(std::string_view text);
+    bool contains(std::string_view text) const;  // "" is always there
+    // New texts intern() still accepts.
+    std::size_t room() const { return maxTexts_ - texts_.size(); }
+    std::string_view text(std::uint32_t id) const {  // id from intern()
+        return id == kEmpty ? std::string_view() : texts_[id - 1];
+    }
+    std::size_t size() const { return texts_.size(); }  // distinct non-empty texts
+    std::size_t memoryBytes() const;
+
+private:
+    static constexpr std::size_t kBlockBytes = std::size_t{1} << 18;
+
+    // The slot holding `text`'s id, or the empty slot where it would go.
+    std::size_t slotOf(std::string_view text, std::size_t hash) const;
+    std::string_view store(std::string_view text);
+    void grow();
+
+    const std::size_t maxTexts_;
+    ChunkedVector<std::string_view, 4096> texts_;      // id - 1 -> text
+    std::vector<std::uint32_t> slots_;                  // open addressing; 0 = free
+    std::vector<std::unique_ptr<char[]>> blocks_;       // the bytes of the texts
+    std::size_t blockBytes_ = 0;                        // bytes of all blocks
+    std::size_t blockUsed_ = kBlockBytes;               // of the newest shared block
+    char* block_ = nullptr;                             // the newest shared block
+};
+
+}  // namespace qs::run
