@@ -226,9 +226,11 @@ void StreamMessageSession::handle(kubemq::StreamQueueMessagesRequest& request) {
             if (!held_)
                 return respondError(request, errors::kNoActiveToAck);
             const std::string id = modified.messageid().empty() ? newNuid() : modified.messageid();
-            if (engine.replace(*channel_, held_->sequence, modified.channel(),
-                               MessageSender::toStored(modified, id), actor))
-                return respondError(request, errors::kSendFailed);
+            QueueEngine::DeferredCommit commit(engine);  // a send: answered once stored
+            const auto refused = engine.replace(*channel_, held_->sequence, modified.channel(),
+                                                MessageSender::toStored(modified, id), actor);
+            if (!engine.commit(commit.take()) || refused)
+                return respondError(request, errors::kSendFailed);  // or the store failed
             held_.reset();
             respondSuccess(request);
             end_ = true;

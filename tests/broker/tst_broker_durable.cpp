@@ -464,6 +464,19 @@ private Q_SLOTS:
         QVERIFY(stream->Read(&response));
         for (const auto& result : response.results())
             QVERIFY2(!result.iserror(), result.error().c_str());
+        // A v1 consumer holds one of them, to send it on modified after the failure.
+        grpc::ClientContext v1Context;
+        setDeadline(v1Context, 60);
+        auto v1 = stub->StreamQueueMessage(&v1Context);
+        kubemq::StreamQueueMessagesRequest v1Request;
+        v1Request.set_clientid("v1");
+        v1Request.set_channel("fragile");
+        v1Request.set_streamrequesttypedata(kubemq::ReceiveMessage);
+        v1Request.set_waittimeseconds(5);
+        kubemq::StreamQueueMessagesResponse v1Response;
+        QVERIFY(v1->Write(v1Request));
+        QVERIFY(v1->Read(&v1Response));
+        QVERIFY2(!v1Response.iserror(), v1Response.error().c_str());
 
         sync.fail = true;
         // With always its own fsync fails; with batch the background one (its
@@ -483,6 +496,18 @@ private Q_SLOTS:
         QVERIFY(stub->SendQueueMessage(&unaryContext, queueMessage("fragile", "u1"), &unary).ok());
         QVERIFY(unary.iserror());
         QCOMPARE(unary.error(), std::string(qs::broker::errors::kSendFailed));
+        v1Request.Clear();
+        v1Request.set_clientid("v1");
+        v1Request.set_streamrequesttypedata(kubemq::SendModifiedMessage);
+        *v1Request.mutable_modifiedmessage() = queueMessage("fragile-next", "m1");
+        QVERIFY(v1->Write(v1Request));
+        QVERIFY(v1->Read(&v1Response));
+        QVERIFY(v1Response.iserror());
+        QCOMPARE(v1Response.error(), std::string(qs::broker::errors::kSendFailed));
+        v1->WritesDone();
+        while (v1->Read(&v1Response)) {
+        }
+        v1->Finish();
         stream->WritesDone();
         QVERIFY(stream->Finish().ok());
         std::lock_guard lock(logMutex);
