@@ -141,23 +141,6 @@ std::vector<BarKey> redeliveriesOf(const TimelineModel& model) {
     return out;
 }
 
-bool sameBuckets(const ChartsModel& a, const ChartsModel& b) {
-    if (a.buckets().size() != b.buckets().size() || a.originNs() != b.originNs() ||
-        a.ackedPerWorker() != b.ackedPerWorker()) {
-        return false;
-    }
-    for (std::size_t i = 0; i < a.buckets().size(); ++i) {
-        const SecondBucket& x = a.buckets()[i];
-        const SecondBucket& y = b.buckets()[i];
-        if (x.second != y.second || x.sent != y.sent || x.acked != y.acked ||
-            x.redelivered != y.redelivered || x.rejected != y.rejected || x.waiting != y.waiting ||
-            x.inFlight != y.inFlight || x.emptyPolls != y.emptyPolls) {
-            return false;
-        }
-    }
-    return true;
-}
-
 // The charts' counts of events (not the sampled depth, which the console's
 // timer adds at its head) and per-worker acks are the same.
 bool sameEventCounts(const ChartsModel& a, const ChartsModel& b) {
@@ -171,6 +154,20 @@ bool sameEventCounts(const ChartsModel& a, const ChartsModel& b) {
         if (x.second != y.second || x.sent != y.sent || x.acked != y.acked ||
             x.redelivered != y.redelivered || x.rejected != y.rejected ||
             x.emptyPolls != y.emptyPolls) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The same counts and the same sampled depth in every second.
+bool sameBuckets(const ChartsModel& a, const ChartsModel& b) {
+    if (!sameEventCounts(a, b)) {
+        return false;
+    }
+    for (std::size_t i = 0; i < a.buckets().size(); ++i) {
+        if (a.buckets()[i].waiting != b.buckets()[i].waiting ||
+            a.buckets()[i].inFlight != b.buckets()[i].inFlight) {
             return false;
         }
     }
