@@ -216,23 +216,33 @@ void TimelineView::paintAxis(QPainter& p, const TimelineGeometry& g) const {
     }
 }
 
-// Each lane's polls, bars and marks, clipped to the plot; then the selected
-// task's path across them.
+// Each lane's polls and bars, clipped to the plot; the thin bars' pixel
+// columns of every lane at once; the lanes' marks over them; then the
+// selected task's path across them.
 void TimelineView::paintLanes(QPainter& p, const TimelineGeometry& g) const {
     p.save();
     p.setClipRect(QRectF(g.plot.left() + 1, g.plot.top(), g.plot.width(),
                          g.lanesBottom(laneCount()) - g.plot.top()));
+    columns_.begin(g, height(), p.device()->devicePixelRatioF(), Theme::current());
     TimelineLanePainter painter(p, g, font(), width());
     painter.setBarLabels(label_);
     painter.setSelectedKey(selected_);
+    painter.setColumns(&columns_);
     const auto& lanes = model_->lanes();
     const auto openBars = model_->openBars();
+    int shown = 0;  // lanes that start inside the view
+    while (shown < static_cast<int>(lanes.size()) && g.laneTop(shown) <= height()) {
+        ++shown;
+    }
     // The selected task's visible hand-outs, collected while drawing (never a scan of
     // the whole history).
     std::vector<std::pair<int, const TimelineBar*>> path;
-    for (int li = 0; li < static_cast<int>(lanes.size()) && g.laneTop(li) <= height(); ++li) {
-        const TimelineLane& lane = lanes[static_cast<std::size_t>(li)];
-        painter.paintContents(li, lane, g.barsInView(lane, li, openBars), &path);
+    for (int li = 0; li < shown; ++li) {
+        painter.paintContents(li, lanes[static_cast<std::size_t>(li)], openBars, &path);
+    }
+    columns_.paint(p);
+    for (int li = 0; li < shown; ++li) {
+        painter.paintMarks(li, lanes[static_cast<std::size_t>(li)]);
     }
     if (!selected_.isEmpty()) {
         paintSelectedPath(p, g, std::move(path));

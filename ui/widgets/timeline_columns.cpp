@@ -1,0 +1,78 @@
+#include "widgets/timeline_columns.h"
+
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+
+namespace qs::ui {
+
+void TimelineColumns::begin(const TimelineGeometry& g, int deviceHeight, double dpr,
+                            const Theme& theme) {
+    g_ = &g;
+    left_ = g.plot.left();
+    dpr_ = dpr;
+    columns_ = static_cast<int>(g.plot.width()) + 2;
+    for (int o = 0; o < static_cast<int>(Outcome::Count); ++o) {
+        colors_[static_cast<std::size_t>(o)] = theme.outcome(static_cast<Outcome>(o)).rgba();
+    }
+    const QSize size(static_cast<int>(std::ceil((columns_ + 1) * dpr)),
+                     static_cast<int>(std::ceil(std::max(1, deviceHeight) * dpr)));
+    if (image_.size() != size) {
+        image_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
+        image_.setDevicePixelRatio(dpr);
+        image_.fill(Qt::transparent);
+    } else if (written_) {
+        image_.fill(Qt::transparent);
+    }
+    written_ = false;
+}
+
+void TimelineColumns::beginLane(int slotsUsed) {
+    slotsUsed_ = std::max(1, slotsUsed);
+    cells_.assign(static_cast<std::size_t>(slotsUsed_) * static_cast<std::size_t>(columns_), -1);
+    counted_ = false;
+}
+
+void TimelineColumns::endLane(int laneIndex) {
+    if (!counted_) {
+        return;
+    }
+    uchar* bits = image_.bits();
+    for (int s = 0; s < slotsUsed_; ++s) {
+        // The rows a fill of the sub-row's rect covers (QPainter rounds its edges).
+        const QRectF r = g_->slotRect(laneIndex, slotsUsed_, s, left_, 1);
+        const int y0 = std::max(0, static_cast<int>(std::lround(r.top() * dpr_)));
+        const int y1 = std::min(image_.height(), static_cast<int>(std::lround(r.bottom() * dpr_)));
+        if (y0 < y1) {
+            writeRow(cells_.data() + static_cast<std::size_t>(s) * columns_, bits, y0, y1);
+        }
+    }
+    written_ = true;
+}
+
+void TimelineColumns::writeRow(const std::int8_t* row, uchar* bits, int y0, int y1) {
+    const auto stride = static_cast<std::size_t>(image_.bytesPerLine());
+    const int origin = static_cast<int>(std::lround(left_ * dpr_));
+    for (int col = 0; col < columns_; ++col) {
+        const std::int8_t c = row[col];
+        if (c < 0) {
+            continue;
+        }
+        const QRgb color = colors_[static_cast<std::size_t>(c)];
+        const int x0 = static_cast<int>(std::lround((left_ + col) * dpr_)) - origin;
+        const int x1 =
+            std::min(image_.width(), static_cast<int>(std::lround((left_ + col + 1) * dpr_)) - origin);
+        for (int y = y0; y < y1; ++y) {
+            auto* line = reinterpret_cast<QRgb*>(bits + static_cast<std::size_t>(y) * stride);
+            std::fill(line + x0, line + x1, color);
+        }
+    }
+}
+
+void TimelineColumns::paint(QPainter& p) const {
+    if (written_) {
+        p.drawImage(QPointF(left_, 0), image_);
+    }
+}
+
+}  // namespace qs::ui
