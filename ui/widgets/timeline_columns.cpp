@@ -17,6 +17,13 @@ void TimelineColumns::begin(const TimelineGeometry& g, int deviceHeight, double 
     }
     const QSize size(static_cast<int>(std::ceil((columns_ + 1) * dpr)),
                      static_cast<int>(std::ceil(std::max(1, deviceHeight) * dpr)));
+    // Where each column starts in the image's own pixels (QPainter rounds a fill's edges).
+    deviceX_.resize(static_cast<std::size_t>(columns_) + 1);
+    const long origin = std::lround(left_ * dpr);
+    for (int col = 0; col <= columns_; ++col) {
+        deviceX_[static_cast<std::size_t>(col)] = std::min(
+            size.width(), static_cast<int>(std::lround((left_ + col) * dpr) - origin));
+    }
     if (image_.size() != size) {
         image_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
         image_.setDevicePixelRatio(dpr);
@@ -30,11 +37,12 @@ void TimelineColumns::begin(const TimelineGeometry& g, int deviceHeight, double 
 void TimelineColumns::beginLane(int slotsUsed) {
     slotsUsed_ = std::max(1, slotsUsed);
     cells_.assign(static_cast<std::size_t>(slotsUsed_) * static_cast<std::size_t>(columns_), -1);
-    counted_ = false;
+    firstCounted_ = columns_;
+    lastCounted_ = -1;
 }
 
 void TimelineColumns::endLane(int laneIndex) {
-    if (!counted_) {
+    if (lastCounted_ < 0) {
         return;
     }
     uchar* bits = image_.bits();
@@ -52,16 +60,14 @@ void TimelineColumns::endLane(int laneIndex) {
 
 void TimelineColumns::writeRow(const std::int8_t* row, uchar* bits, int y0, int y1) {
     const auto stride = static_cast<std::size_t>(image_.bytesPerLine());
-    const int origin = static_cast<int>(std::lround(left_ * dpr_));
-    for (int col = 0; col < columns_; ++col) {
+    for (int col = firstCounted_; col <= lastCounted_; ++col) {
         const std::int8_t c = row[col];
         if (c < 0) {
             continue;
         }
         const QRgb color = colors_[static_cast<std::size_t>(c)];
-        const int x0 = static_cast<int>(std::lround((left_ + col) * dpr_)) - origin;
-        const int x1 =
-            std::min(image_.width(), static_cast<int>(std::lround((left_ + col + 1) * dpr_)) - origin);
+        const int x0 = deviceX_[static_cast<std::size_t>(col)];
+        const int x1 = deviceX_[static_cast<std::size_t>(col) + 1];
         for (int y = y0; y < y1; ++y) {
             auto* line = reinterpret_cast<QRgb*>(bits + static_cast<std::size_t>(y) * stride);
             std::fill(line + x0, line + x1, color);

@@ -2,6 +2,7 @@
 
 #include <QImage>
 #include <QRgb>
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -37,7 +38,8 @@ public:
         if (c < 0 || c == kAcked) {
             c = static_cast<std::int8_t>(outcome);
         }
-        counted_ = true;
+        firstCounted_ = std::min(firstCounted_, col);
+        lastCounted_ = std::max(lastCounted_, col);
         return true;
     }
     // Writes the lane's counted columns into the image, where each sub-row's
@@ -56,8 +58,10 @@ private:
     double dpr_ = 1;
     int columns_ = 0;
     int slotsUsed_ = 1;
-    bool counted_ = false;  // in the lane being counted
+    int firstCounted_ = 0;  // the columns counted in the lane being counted
+    int lastCounted_ = -1;  // (none while below firstCounted_)
     bool written_ = false;  // anything in the image this paint
+    std::vector<int> deviceX_;        // per column and one more: its left edge in the image
     std::vector<std::int8_t> cells_;  // per sub-row and pixel column: the outcome, -1 = none
     std::array<QRgb, static_cast<int>(Outcome::Count)> colors_{};
     QImage image_;  // from the plot's left edge, the device's whole height
