@@ -143,16 +143,17 @@ void TimelineLanePainter::paintBars(int laneIndex, const TimelineLane& lane,
     const double pxPerNs = g_.plot.width() / static_cast<double>(g_.spanNs);
     const bool anySelected = !selected_.isEmpty();
     const auto selectedHash = static_cast<std::uint32_t>(qHash(selected_));
+    const double thinNs = 2.0 / pxPerNs;  // a bar shorter than this is under 2 px
     g_.forEachBarInView(lane, laneIndex, openBars, [&](const TimelineSpan& s, std::size_t i) {
         const std::int64_t end = s.endNs == 0 ? g_.openEnd : s.endNs;
         const double x0 = left + static_cast<double>(s.startNs - g_.t0) * pxPerNs;
-        const double x1 = left + static_cast<double>(end - g_.t0) * pxPerNs;
         const bool selected =
             anySelected && s.keyHash == selectedHash && lane.bars[i].key == selected_;
-        if (x1 - x0 < 2.0 && !selected) {
+        if (static_cast<double>(end - s.startNs) < thinNs && !selected) {
             columns_->count(s.slot, x0, static_cast<Outcome>(s.outcome));
             return;
         }
+        const double x1 = left + static_cast<double>(end - g_.t0) * pxPerNs;
         const TimelineBar& b = lane.bars[i];
         const QRectF r = g_.slotRect(laneIndex, lane.slotsUsed, b.slot, x0, x1 - x0);
         paintWideBar(r, b);
