@@ -24,14 +24,11 @@ void TimelineColumns::begin(const TimelineGeometry& g, int deviceHeight, double 
         deviceX_[static_cast<std::size_t>(col)] = std::min(
             size.width(), static_cast<int>(std::lround((left_ + col) * dpr) - origin));
     }
-    if (image_.size() != size) {
+    if (image_.size() != size) {  // transparent between lanes: each clears what it drew
         image_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
         image_.setDevicePixelRatio(dpr);
         image_.fill(Qt::transparent);
-    } else if (written_) {
-        image_.fill(Qt::transparent);
     }
-    written_ = false;
 }
 
 void TimelineColumns::beginLane(int slotsUsed) {
@@ -41,11 +38,13 @@ void TimelineColumns::beginLane(int slotsUsed) {
     lastCounted_ = -1;
 }
 
-void TimelineColumns::endLane(int laneIndex) {
+void TimelineColumns::endLane(int laneIndex, QPainter& p) {
     if (lastCounted_ < 0) {
         return;
     }
     uchar* bits = image_.bits();
+    int top = image_.height();
+    int bottom = 0;
     for (int s = 0; s < slotsUsed_; ++s) {
         // The rows a fill of the sub-row's rect covers (QPainter rounds its edges).
         const QRectF r = g_->slotRect(laneIndex, slotsUsed_, s, left_, 1);
@@ -53,9 +52,25 @@ void TimelineColumns::endLane(int laneIndex) {
         const int y1 = std::min(image_.height(), static_cast<int>(std::lround(r.bottom() * dpr_)));
         if (y0 < y1) {
             writeRow(cells_.data() + static_cast<std::size_t>(s) * columns_, bits, y0, y1);
+            top = std::min(top, y0);
+            bottom = std::max(bottom, y1);
         }
     }
-    written_ = true;
+    if (top >= bottom) {
+        return;
+    }
+    // Drawn in the lane's turn, as its fills were, so what the next lanes paint
+    // covers it where thin lanes' sub-rows overlap; then the strip is cleared.
+    const int x0 = deviceX_[static_cast<std::size_t>(firstCounted_)];
+    const int x1 = deviceX_[static_cast<std::size_t>(lastCounted_) + 1];
+    const QRectF source(x0, top, x1 - x0, bottom - top);
+    p.drawImage(QRectF(left_ + x0 / dpr_, top / dpr_, (x1 - x0) / dpr_, (bottom - top) / dpr_),
+                image_, source);
+    const auto stride = static_cast<std::size_t>(image_.bytesPerLine());
+    for (int y = top; y < bottom; ++y) {
+        auto* line = reinterpret_cast<QRgb*>(bits + static_cast<std::size_t>(y) * stride);
+        std::fill(line + x0, line + x1, QRgb{0});
+    }
 }
 
 void TimelineColumns::writeRow(const std::int8_t* row, uchar* bits, int y0, int y1) {
@@ -72,12 +87,6 @@ void TimelineColumns::writeRow(const std::int8_t* row, uchar* bits, int y0, int 
             auto* line = reinterpret_cast<QRgb*>(bits + static_cast<std::size_t>(y) * stride);
             std::fill(line + x0, line + x1, color);
         }
-    }
-}
-
-void TimelineColumns::paint(QPainter& p) const {
-    if (written_) {
-        p.drawImage(QPointF(left_, 0), image_);
     }
 }
 

@@ -15,10 +15,11 @@ class QPainter;
 // The timeline's bars too thin to draw one by one (under 2 px at the span
 // shown) as pixel columns: each is counted into its lane sub-row's column, a
 // problem winning over an ack so a lone redelivery stays visible, and a
-// lane's columns are written straight into one image of the plot, drawn once
-// per paint. With 64 workers at 100,000 events/s hundreds of thousands of
+// lane's columns are written straight into an image of the plot and drawn
+// as one strip. With 64 workers at 100,000 events/s hundreds of thousands of
 // bars are in view: a QPainter fill per run of columns cost more than all the
-// rest of the frame. Keeps its buffers from one paint to the next; UI thread only.
+// rest of the frame. The pixels are those the fills painted. Keeps its
+// buffers from one paint to the next; UI thread only.
 namespace qs::ui {
 
 class TimelineColumns {
@@ -42,11 +43,10 @@ public:
         lastCounted_ = std::max(lastCounted_, col);
         return true;
     }
-    // Writes the lane's counted columns into the image, where each sub-row's
-    // bars are drawn (TimelineGeometry::slotRect; later sub-rows over earlier ones).
-    void endLane(int laneIndex);
-    // Draws the image over what is painted (the caller's clip applies).
-    void paint(QPainter& p) const;
+    // Writes the lane's counted columns into the image where each sub-row's
+    // bars are drawn (TimelineGeometry::slotRect; later sub-rows over earlier
+    // ones) and draws them with `p` (its clip applies).
+    void endLane(int laneIndex, QPainter& p);
 
 private:
     static constexpr std::int8_t kAcked = static_cast<std::int8_t>(Outcome::Acked);
@@ -60,7 +60,6 @@ private:
     int slotsUsed_ = 1;
     int firstCounted_ = 0;  // the columns counted in the lane being counted
     int lastCounted_ = -1;  // (none while below firstCounted_)
-    bool written_ = false;  // anything in the image this paint
     std::vector<int> deviceX_;        // per column and one more: its left edge in the image
     std::vector<std::int8_t> cells_;  // per sub-row and pixel column: the outcome, -1 = none
     std::array<QRgb, static_cast<int>(Outcome::Count)> colors_{};

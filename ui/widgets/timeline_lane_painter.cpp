@@ -85,6 +85,7 @@ void TimelineLanePainter::paintContents(
     std::vector<LaneBar>* selectedPath) {
     paintPolls(laneIndex, lane);
     paintBars(laneIndex, lane, openBars, selectedPath);
+    paintMarks(laneIndex, lane);
 }
 
 // Polls that got nothing (or still wait) as hatched waits; a batch whose
@@ -161,7 +162,7 @@ void TimelineLanePainter::paintBars(int laneIndex, const TimelineLane& lane,
             selectedPath->emplace_back(laneIndex, &b);
         }
     });
-    columns_->endLane(laneIndex);
+    columns_->endLane(laneIndex, p_);
 }
 
 void TimelineLanePainter::paintWideBar(const QRectF& r, const TimelineBar& b) const {

@@ -42,15 +42,13 @@ public:
     // The lane's background across the view and its label in the gutter;
     // a highlighted lane (Show me) is tinted, with a bar at its left edge.
     void paintBackground(int laneIndex, const TimelineLane& lane, bool highlighted) const;
-    // Its polls and the bars in view; the selected task's bars are added to
-    // `selectedPath`. Bars narrower than 2 px are counted into `columns`
-    // (set before), which the caller draws once for every lane.
+    // Its polls, the bars in view and its marks; the selected task's bars are
+    // added to `selectedPath`. Bars narrower than 2 px go through `columns`
+    // (set before): counted into pixel columns, drawn as one strip.
     void paintContents(int laneIndex, const TimelineLane& lane,
                        const std::vector<std::pair<int, const TimelineBar*>>& openBars,
                        std::vector<LaneBar>* selectedPath);
     void setColumns(TimelineColumns* columns) { columns_ = columns; }
-    // Worker life-cycle marks (crash, pause, start), drawn over every lane's bars.
-    void paintMarks(int laneIndex, const TimelineLane& lane) const;
 
 private:
     void paintLabel(const QRectF& laneRect, const TimelineLane& lane) const;
@@ -63,6 +61,7 @@ private:
                    const std::vector<std::pair<int, const TimelineBar*>>& openBars,
                    std::vector<LaneBar>* selectedPath);
     void paintWideBar(const QRectF& r, const TimelineBar& bar) const;
+    void paintMarks(int laneIndex, const TimelineLane& lane) const;
     void paintCrashMark(double x, double top) const;
 
     QPainter& p_;

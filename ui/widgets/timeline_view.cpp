@@ -216,9 +216,8 @@ void TimelineView::paintAxis(QPainter& p, const TimelineGeometry& g) const {
     }
 }
 
-// Each lane's polls and bars, clipped to the plot; the thin bars' pixel
-// columns of every lane at once; the lanes' marks over them; then the
-// selected task's path across them.
+// Each lane's polls, bars and marks, clipped to the plot; then the selected
+// task's path across them.
 void TimelineView::paintLanes(QPainter& p, const TimelineGeometry& g) const {
     p.save();
     p.setClipRect(QRectF(g.plot.left() + 1, g.plot.top(), g.plot.width(),
@@ -239,10 +238,6 @@ void TimelineView::paintLanes(QPainter& p, const TimelineGeometry& g) const {
     std::vector<std::pair<int, const TimelineBar*>> path;
     for (int li = 0; li < shown; ++li) {
         painter.paintContents(li, lanes[static_cast<std::size_t>(li)], openBars, &path);
-    }
-    columns_.paint(p);
-    for (int li = 0; li < shown; ++li) {
-        painter.paintMarks(li, lanes[static_cast<std::size_t>(li)]);
     }
     if (!selected_.isEmpty()) {
         paintSelectedPath(p, g, std::move(path));
