@@ -61,20 +61,6 @@ std::vector<const TimelineBar*> TimelineGeometry::barsInView(
     return out;
 }
 
-std::vector<const TimelinePoll*> TimelineGeometry::pollsInView(const TimelineLane& lane) const {
-    const std::int64_t from = t0 - std::max<std::int64_t>(lane.longestPollNs, 1);
-    std::vector<const TimelinePoll*> polls;
-    if (!lane.polls.empty() && lane.polls.back().endNs == 0 && lane.polls.back().startNs < from) {
-        polls.push_back(&lane.polls.back());
-    }
-    for (auto it = std::partition_point(lane.polls.begin(), lane.polls.end(),
-                                        [&](const TimelinePoll& q) { return q.startNs < from; });
-         it != lane.polls.end() && it->startNs <= t1; ++it) {
-        polls.push_back(&*it);
-    }
-    return polls;
-}
-
 const TimelineBar* TimelineGeometry::barAt(const TimelineLane& lane, int laneIndex,
                                            QPointF pos) const {
     const double nsPerPx = static_cast<double>(spanNs) / plot.width();

@@ -66,9 +66,10 @@ struct TimelineGeometry {
     void forEachBarInView(const TimelineLane& lane, int laneIndex,
                           const std::vector<std::pair<int, const TimelineBar*>>& openBars,
                           Visit&& visit) const;
-    // The polls of a lane that may reach into the window: no poll lasts longer
-    // than longestPollNs, except the open one.
-    std::vector<const TimelinePoll*> pollsInView(const TimelineLane& lane) const;
+    // The polls of a lane that may reach into the window, each handed to
+    // `visit`: no poll lasts longer than longestPollNs, except the open one.
+    template <typename Visit>
+    void forEachPollInView(const TimelineLane& lane, Visit&& visit) const;
     // The bar of a lane at `pos` (2 px of slack either side), or null.
     const TimelineBar* barAt(const TimelineLane& lane, int laneIndex, QPointF pos) const;
 };
@@ -104,6 +105,19 @@ void TimelineGeometry::forEachBarInView(
         if (inView(*s)) {
             visit(*s, static_cast<std::size_t>(s - begin));
         }
+    }
+}
+
+template <typename Visit>
+void TimelineGeometry::forEachPollInView(const TimelineLane& lane, Visit&& visit) const {
+    const std::int64_t from = t0 - std::max<std::int64_t>(lane.longestPollNs, 1);
+    if (!lane.polls.empty() && lane.polls.back().endNs == 0 && lane.polls.back().startNs < from) {
+        visit(lane.polls.back());
+    }
+    for (auto it = std::partition_point(lane.polls.begin(), lane.polls.end(),
+                                        [&](const TimelinePoll& q) { return q.startNs < from; });
+         it != lane.polls.end() && it->startNs <= t1; ++it) {
+        visit(*it);
     }
 }
 

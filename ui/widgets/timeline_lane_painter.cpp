@@ -92,11 +92,10 @@ void TimelineLanePainter::paintContents(
 // tasks were settled after the poll returned as a bracket under its bars.
 void TimelineLanePainter::paintPolls(int laneIndex, const TimelineLane& lane) const {
     const double laneBottom = g_.laneTop(laneIndex) + g_.laneHeight - 2.0;
-    for (const TimelinePoll* poll : g_.pollsInView(lane)) {
-        const TimelinePoll& q = *poll;
+    g_.forEachPollInView(lane, [&](const TimelinePoll& q) {
         const std::int64_t end = q.endNs == 0 ? g_.openEnd : q.endNs;
         if (std::max(end, q.lastSettleNs) < g_.t0) {
-            continue;
+            return;
         }
         const double x0 = g_.xOf(q.startNs);
         const double x1 = g_.xOf(end);
@@ -107,7 +106,7 @@ void TimelineLanePainter::paintPolls(int laneIndex, const TimelineLane& lane) co
         } else if (q.received > 0 && q.lastSettleNs > q.endNs) {
             paintBatchBracket(x1, g_.xOf(q.lastSettleNs), laneBottom);
         }
-    }
+    });
 }
 
 void TimelineLanePainter::paintWait(const QRectF& wait, bool open) const {
