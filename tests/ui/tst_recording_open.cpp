@@ -23,8 +23,10 @@
 #include "controllers/recording_loader.h"
 #include "controllers/time_cursor.h"
 #include "main_window.h"
+#include "models/charts_at_cursor.h"
 #include "models/charts_model.h"
 #include "models/message_table_model.h"
+#include "models/timeline_at_cursor.h"
 #include "models/timeline_model.h"
 #include "recording_factory.h"
 #include "run/run.h"
@@ -92,6 +94,24 @@ QString difference(const MainWindow& a, const MainWindow& b) {
     return {};
 }
 
+// The bars of a timeline still open or ending at or after `fromNs`, lane by
+// lane: worker, message, start, end, outcome.
+QStringList barsOf(const TimelineModel& model, std::int64_t fromNs) {
+    QStringList out;
+    for (const TimelineLane& lane : model.lanes()) {
+        for (const TimelineBar& b : lane.bars) {
+            if (b.endNs == 0 || b.endNs >= fromNs) {
+                out << QStringLiteral("%1 %2 %3 %4 %5")
+                           .arg(lane.worker, b.key)
+                           .arg(b.startNs)
+                           .arg(b.endNs)
+                           .arg(static_cast<int>(b.outcome));
+            }
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 class TestRecordingOpen : public QObject {
@@ -106,6 +126,7 @@ private Q_SLOTS:
     void stopChangesNothing();
     void aCorruptFileIsRefusedAndChangesNothing();
     void theLoaderReadsWhatTheReplayApplies();
+    void theCursorsCheckpointsAreTakenWhileOpening();
 
 private:
     QTemporaryDir dir_;
@@ -293,3 +314,55 @@ void TestRecordingOpen::theLoaderReadsWhatTheReplayApplies() {
 
 QTEST_MAIN(TestRecordingOpen)
 #include "tst_recording_open.moc"
+
+// The time cursor's projections take their checkpoints while the recording
+// is opened (in the feed's slices), so no move of the cursor feeds the run
+// from its start: the first move to a late instant restarts from a
+// checkpoint and shows what a feed from the run's start shows.
+void TestRecordingOpen::theCursorsCheckpointsAreTakenWhileOpening() {
+    QSignalSpy shown(window_.get(), &MainWindow::recordingShown);
+    window_->startOpeningRecording(large_);
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kDeadlineMs);
+    const Run& run = window_->consoleRun()->run();
+    const TimelineAtCursor& timeline = window_->timelineAtCursor();
+    const ChartsAtCursor& charts = window_->chartsAtCursor();
+    QCOMPARE(timeline.eventsFed(), run.eventCount());
+    QCOMPARE(charts.eventsFed(), run.eventCount());
+    // 180,000 events: every 131,072 for the timeline, every 16,384 for the charts.
+    QCOMPARE(timeline.checkpointCount(), std::size_t(1));
+    QCOMPARE(charts.checkpointCount(), std::size_t(10));
+
+    // 10,000 events past the timeline's checkpoint: nearer than the start of
+    // its window (60 s or more: 18,000 events), so it restarts from there.
+    const std::uint64_t late = 131072 + 10000;
+    window_->timeCursor()->moveTo(run.streamTimeNs(late));
+    QVERIFY(!timeline.lastWasIncremental());
+    QVERIFY2(timeline.lastFedEvents() <= run.eventCountAt(run.streamTimeNs(late)) - 131072,
+             qPrintable(QStringLiteral("the timeline fed %1 events").arg(timeline.lastFedEvents())));
+    QVERIFY2(charts.lastFedEvents() < ChartsAtCursor::kDefaultCheckpointInterval,
+             qPrintable(QStringLiteral("the charts fed %1 events").arg(charts.lastFedEvents())));
+    // Without checkpoints, the same instant from the start of its window (the
+    // cheaper way here): the same bars in that window.
+    TimelineAtCursor timelineFromWindow(1'000'000);
+    timelineFromWindow.showAt(run, timeline.timeNs(), timeline.model().retentionNs());
+    const std::int64_t windowStart = timelineFromWindow.windowStartNs();
+    QVERIFY(windowStart > run.streamTimeNs(0));
+    QVERIFY(barsOf(timeline.model(), windowStart).size() > 1000);
+    QCOMPARE(barsOf(timeline.model(), windowStart),
+             barsOf(timelineFromWindow.model(), windowStart));
+    ChartsAtCursor chartsFromStart(1'000'000);
+    chartsFromStart.showAt(run, "tasks", charts.timeNs());  // the factory's work queue
+    QCOMPARE(charts.model().buckets().size(), chartsFromStart.model().buckets().size());
+    for (std::size_t i = 0; i < charts.model().buckets().size(); ++i) {
+        const SecondBucket& a = charts.model().buckets()[i];
+        const SecondBucket& b = chartsFromStart.model().buckets()[i];
+        QVERIFY2(a.sent == b.sent && a.acked == b.acked && a.redelivered == b.redelivered &&
+                     a.waiting == b.waiting && a.inFlight == b.inFlight,
+                 qPrintable(QStringLiteral("second %1").arg(a.second)));
+    }
+
+    // The head of a recording is not a live run: going there keeps them.
+    window_->timeCursor()->goLive();
+    QCOMPARE(timeline.checkpointCount(), std::size_t(1));
+    QCOMPARE(charts.checkpointCount(), std::size_t(10));
+}

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "models/hand_out_history.h"
 #include "run/leases.h"
 #include "run/run.h"
 
@@ -26,8 +25,29 @@ void TimelineAtCursor::clear() {
     windowStartNs_ = 0;
     fromStart_ = false;
     checkpoints_.clear();
+    handOuts_.clear();
     lastFed_ = 0;
     incremental_ = false;
+}
+
+bool TimelineAtCursor::prepare(const Run& run, std::uint64_t toEvent, std::int64_t lookBackNs,
+                               std::uint64_t maxEvents) {
+    if (run_ != &run) {
+        clear();
+    }
+    toEvent = std::min<std::uint64_t>(toEvent, run.eventCount());
+    if (run_ == nullptr || !fromStart_ || runEvents_ > toEvent ||
+        model_.retentionNs() < lookBackNs) {
+        run_ = &run;
+        startFromRunStart(run, lookBackNs, checkpointFor(toEvent, lookBackNs));
+    }
+    lastFed_ = 0;
+    incremental_ = false;
+    feed(run, std::min(toEvent, runEvents_ + maxEvents));
+    // The model is the run at its newest event fed (a showAt() there feeds
+    // on to the other events of the same instant, if any).
+    timeNs_ = runEvents_ == 0 ? windowStartNs_ : run.streamTimeNs(runEvents_ - 1);
+    return runEvents_ >= toEvent;
 }
 
 void TimelineAtCursor::showAt(const Run& run, std::int64_t timeNs, std::int64_t lookBackNs) {
@@ -131,8 +151,8 @@ void TimelineAtCursor::feed(const Run& run, std::uint64_t toEvent) {
             model_.noteTime(run.eventTimeNs(runEvents_));  // not decoded: nothing else changes
         } else if (fromStart_) {
             const Event& e = run.event(runEvents_);
-            model_.applyEvent(
-                e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, runEvents_, e));
+            model_.applyEvent(e, e.kind == EventKind::MessageAssigned &&
+                                     handOuts_.handedOutBefore(run, runEvents_, e));
         } else {
             model_.applyEvent(run.event(runEvents_));
         }
