@@ -18,6 +18,7 @@
 #include <QToolButton>
 #include <algorithm>
 #include <memory>
+#include <sqlite3.h>
 
 #include "controllers/console_run.h"
 #include "controllers/recording_loader.h"
@@ -28,6 +29,7 @@
 #include "models/message_table_model.h"
 #include "models/timeline_at_cursor.h"
 #include "models/timeline_model.h"
+#include "recording/recording_reader.h"
 #include "recording_factory.h"
 #include "run/run.h"
 #include "runner/run_recording.h"
@@ -127,6 +129,7 @@ private Q_SLOTS:
     void aCorruptFileIsRefusedAndChangesNothing();
     void theLoaderReadsWhatTheReplayApplies();
     void theCursorsCheckpointsAreTakenWhileOpening();
+    void damageOnlyTheIntegrityCheckFindsIsRefused();
 
 private:
     QTemporaryDir dir_;
@@ -365,4 +368,74 @@ void TestRecordingOpen::theCursorsCheckpointsAreTakenWhileOpening() {
     window_->timeCursor()->goLive();
     QCOMPARE(timeline.checkpointCount(), std::size_t(1));
     QCOMPARE(charts.checkpointCount(), std::size_t(10));
+}
+
+// The integrity check runs beside the read (a thread of its own): a file
+// damaged where the read of the events does not look (here a table the
+// reader never reads, added to a copy, a page of it scrambled) is refused
+// all the same, with the check's message (the one RecordingReader::open
+// gives), and nothing changes.
+void TestRecordingOpen::damageOnlyTheIntegrityCheckFindsIsRefused() {
+    const QString damaged = dir_.filePath(QStringLiteral("index-damaged.qsrun"));
+    QVERIFY(QFile::copy(large_, damaged));
+    // The copy without free pages, so the new table's pages are the ones added.
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(damaged.toUtf8().constData(), &db), SQLITE_OK);
+    const auto pragma = [db](const char* sql) {
+        sqlite3_stmt* statement = nullptr;
+        qint64 value = -1;
+        if (sqlite3_prepare_v2(db, sql, -1, &statement, nullptr) == SQLITE_OK &&
+            sqlite3_step(statement) == SQLITE_ROW) {
+            value = sqlite3_column_int64(statement, 0);
+        }
+        sqlite3_finalize(statement);
+        return value;
+    };
+    QCOMPARE(sqlite3_exec(db, "VACUUM", nullptr, nullptr, nullptr), SQLITE_OK);
+    const qint64 pagesBefore = pragma("PRAGMA page_count");
+    QCOMPARE(sqlite3_exec(db,
+                          "CREATE TABLE unused_by_the_reader(x); "
+                          "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
+                          "WHERE i < 20000) INSERT INTO unused_by_the_reader "
+                          "SELECT printf('%080d', i) FROM n",
+                          nullptr, nullptr, nullptr),
+             SQLITE_OK);
+    const qint64 pagesAfter = pragma("PRAGMA page_count");
+    const qint64 pageSize = pragma("PRAGMA page_size");
+    sqlite3_close(db);
+    QVERIFY(pagesAfter > pagesBefore + 2);
+    {
+        // A page in the middle of the new table's (pages count from 1).
+        const qint64 page = (pagesBefore + pagesAfter) / 2;
+        QFile file(damaged);
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QByteArray scrambled(pageSize - 8, Qt::Uninitialized);
+        for (int i = 0; i < scrambled.size(); ++i) {
+            scrambled[i] = static_cast<char>((i * 131) & 0xff);
+        }
+        QVERIFY(file.seek((page - 1) * pageSize + 8));
+        QCOMPARE(file.write(scrambled), scrambled.size());
+    }
+    // The events read whole, unchecked: only the check finds the damage.
+    recording::RecordingReaderOptions unchecked;
+    unchecked.checkIntegrity = false;
+    std::string readError;
+    const auto reader =
+        recording::RecordingReader::open(damaged.toStdString(), &readError, unchecked);
+    QVERIFY2(reader, readError.c_str());
+    std::vector<Event> events;
+    QVERIFY2(reader->readEvents(1, reader->lastIndex() + 1, &events, &readError),
+             readError.c_str());
+    QCOMPARE(events.size(), std::size_t{3} * kLargeTasks);
+    std::string expected;
+    QVERIFY(!recording::RecordingReader::open(damaged.toStdString(), &expected));
+
+    QString error;
+    QVERIFY(!loadRecording(damaged, &error).has_value());
+    QCOMPARE(error, QString::fromStdString(expected));
+    QVERIFY2(error.contains(QStringLiteral("damaged")), qPrintable(error));
+    QVERIFY2(window_->openRecording(small_, &error), qPrintable(error));
+    QVERIFY(!window_->openRecording(damaged, &error));
+    QCOMPARE(window_->recordingPath(), QFileInfo(small_).absoluteFilePath());
+    QCOMPARE(window_->consoleRun()->run().eventCount(), 36u);
 }
