@@ -236,8 +236,7 @@ void MainWindow::feedRecordingSlice() {
         return;
     }
     const std::uint64_t total = recording.events.size();
-    const std::uint64_t prepared =
-        std::min(timelineAt_.eventsFed(), chartsAt_.eventsFed());
+    const std::uint64_t prepared = std::min(timelineAt_.eventsFed(), chartsAt_.eventsFed());
     openProgress_->setValue(fed ? percent(prepared, total) : percent(feed_->fed(), total));
     showStatus((fed ? QStringLiteral("Indexing the recording %1 for time travel: %L2 of %L3 "
                                      "events…")
@@ -256,6 +255,9 @@ bool MainWindow::prepareProjections(QDeadlineTimer deadline) {
         const bool timeline = timelineAt_.prepare(run, all, lookBack, kPrepareStep);
         const bool charts = chartsAt_.prepare(run, channel, all, kPrepareStep);
         if (timeline && charts) {
+            // The cursor is live once it is shown: the timeline's own copy of
+            // the whole run (~12 MB at a million events) waits for a move.
+            timelineAt_.keepOnlyCheckpoints();
             return true;
         }
     } while (!deadline.hasExpired());

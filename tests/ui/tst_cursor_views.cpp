@@ -497,6 +497,14 @@ private Q_SLOTS:
                 }
                 QCOMPARE(prepared.eventsFed(), all);
                 QCOMPARE(prepared.checkpointCount(), firstMove.checkpointCount());
+                if (step == all) {  // freed until the next move, which restarts from a checkpoint
+                    prepared.keepOnlyCheckpoints();
+                    QCOMPARE(prepared.model().barCount(), std::size_t(0));
+                    QCOMPARE(prepared.checkpointCount(), firstMove.checkpointCount());
+                    prepared.showAt(run_, at(6000), 60'000'000'000LL);
+                    QVERIFY(!prepared.lastWasIncremental());
+                    QVERIFY(prepared.lastFedEvents() < interval);
+                }
                 for (const std::int64_t ms : {6000, 999, 5200, 2500, 0, 4500, 3100}) {
                     const std::int64_t before = prepared.timeNs();
                     prepared.showAt(run_, at(ms), 60'000'000'000LL);

@@ -53,6 +53,10 @@ public:
     // newest checkpoint). `lookBackNs` as showAt()'s.
     bool prepare(const Run& run, std::uint64_t toEvent, std::int64_t lookBackNs,
                  std::uint64_t maxEvents);
+    // Frees the model and keeps the checkpoints (after prepare(), while the
+    // cursor is live: the model is not shown then); the next showAt() starts
+    // again from a checkpoint.
+    void keepOnlyCheckpoints();
     // Forgets the run (call when the run is reset or replaced).
     void clear();
 
@@ -97,6 +101,7 @@ private:
     // The model is a feed from the run's first event (no window seeded):
     // its redeliveries come from the Run, and checkpoints are taken.
     bool fromStart_ = false;
+    bool holdsRun_ = false;                // the model is the run up to runEvents_ (not freed)
     std::vector<Checkpoint> checkpoints_;  // by events, every interval_ events
     HandOutMarks handOuts_;                // which hand-outs were redeliveries
     std::uint64_t lastFed_ = 0;
