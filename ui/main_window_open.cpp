@@ -53,7 +53,7 @@ void returnFreedMemoryToSystem() {
 constexpr int kFeedSliceMs = 15;
 // Events the time cursor's projections take in at a time while the checkpoints
 // are taken (a few ms each).
-constexpr std::uint64_t kPrepareStep = 4096;
+constexpr std::uint64_t kPrepareStep = 2048;
 
 int percent(std::uint64_t done, std::uint64_t total) {
     return total == 0 ? 0 : static_cast<int>(std::min<std::uint64_t>(100, done * 100 / total));
