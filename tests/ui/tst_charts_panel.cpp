@@ -1,4 +1,5 @@
 #include <QChartView>
+#include <QLabel>
 #include <QPieSeries>
 #include <QPieSlice>
 #include <QTest>
@@ -22,6 +23,7 @@ class TestChartsPanel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void sharePieMatchesAcksOfManyWorkers();
+    void legendOfManyWorkersStaysShort();
 };
 
 static QPieSeries* sharePie(const ChartsPanel& panel) {
@@ -92,6 +94,34 @@ void TestChartsPanel::sharePieMatchesAcksOfManyWorkers() {
     ack(m, {3}, t);
     panel.refresh();
     verifyShares(pie, m);
+}
+
+// 64 workers: the legend beside the pie lists the 11 busiest and "53 others"
+// with their share, so it is no taller than 12 workers' (a legend of every
+// worker stretched the window to 1,600 px); 12 workers are all listed.
+void TestChartsPanel::legendOfManyWorkersStaysShort() {
+    ChartsModel m;
+    ChartsPanel panel(&m);
+    auto* legend = panel.findChild<QLabel*>(QStringLiteral("shareLegend"));
+    QVERIFY(legend != nullptr);
+    int t = 0;
+    std::vector<int> acks(12, 2);
+    ack(m, acks, t);
+    panel.refresh();
+    QCOMPARE(legend->text().count(QStringLiteral("<tr>")), 12);
+    QVERIFY(!legend->text().contains(QStringLiteral("others")));
+    const int twelveHigh = legend->sizeHint().height();
+
+    std::vector<int> many(64, 1);
+    many[40] = 100;  // worker-41, the busiest, is listed
+    ack(m, many, t);
+    panel.refresh();
+    const QString text = legend->text();
+    QCOMPARE(text.count(QStringLiteral("<tr>")), 12);
+    QVERIFY2(text.contains(QStringLiteral("worker-41")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("53 others")), qPrintable(text));
+    QCOMPARE(legend->sizeHint().height(), twelveHigh);
+    verifyShares(sharePie(panel), m);
 }
 
 QTEST_MAIN(TestChartsPanel)

@@ -27,6 +27,15 @@
 
 namespace qs::ui {
 
+namespace {
+
+// A legend taller than its chart stretches the whole window (64 workers made a
+// 1,000 px window 1,600 px tall): past this many workers it lists the busiest
+// and sums the others in one line.
+constexpr int kShareLegendRows = 12;
+
+}  // namespace
+
 ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
     : QWidget(parent), model_(model) {
     auto* grid = new QGridLayout(this);
@@ -553,22 +562,56 @@ void ChartsPanel::refreshShare() {
     for (int k = static_cast<int>(slices.size()) - 1; k >= i; --k) {
         share_->remove(slices[k]);
     }
-    QString legend;
-    int row = 0;
-    for (auto it = perWorker.constBegin(); it != perWorker.constEnd(); ++it, ++row) {
-        const int pct = total > 0 ? static_cast<int>(100.0 * it.value() / total + 0.5) : 0;
-        legend += QStringLiteral(
-                      "<tr><td style='color:%1'>■</td><td>&nbsp;%2</td>"
-                      "<td align=right>&nbsp;&nbsp;%3%</td></tr>")
-                      .arg(theme.workerColor(row).name(), it.key().toHtmlEscaped())
-                      .arg(pct);
-    }
-    legend = legend.isEmpty()
-                 ? QString()
-                 : QStringLiteral("<table cellspacing=1>") + legend + QStringLiteral("</table>");
+    const QString legend = shareLegendHtml(perWorker, total);
     if (shareLegend_->text() != legend) {
         shareLegend_->setText(legend);
     }
+}
+
+// One line per worker, coloured like its slice, in the workers' order; with
+// more than kShareLegendRows workers the busiest (kShareLegendRows - 1) and
+// "N others" with their share.
+QString ChartsPanel::shareLegendHtml(const QMap<QString, qint64>& perWorker, qint64 total) {
+    struct Row {
+        QString name;
+        qint64 acked = 0;
+        int colour = 0;
+    };
+    std::vector<Row> rows;
+    for (auto it = perWorker.constBegin(); it != perWorker.constEnd(); ++it) {
+        rows.push_back({it.key(), it.value(), static_cast<int>(rows.size())});
+    }
+    qint64 othersAcked = 0;
+    const int others = static_cast<int>(rows.size()) - (kShareLegendRows - 1);
+    if (others > 1) {
+        std::stable_sort(rows.begin(), rows.end(),
+                         [](const Row& a, const Row& b) { return a.acked > b.acked; });
+        for (auto it = rows.begin() + (kShareLegendRows - 1); it != rows.end(); ++it) {
+            othersAcked += it->acked;
+        }
+        rows.resize(kShareLegendRows - 1);
+    }
+    const auto percent = [total](qint64 n) {
+        return total > 0 ? static_cast<int>(100.0 * static_cast<double>(n) / total + 0.5) : 0;
+    };
+    const Theme& theme = Theme::current();
+    QString html;
+    for (const Row& r : rows) {
+        html += QStringLiteral(
+                    "<tr><td style='color:%1'>■</td><td>&nbsp;%2</td>"
+                    "<td align=right>&nbsp;&nbsp;%3%</td></tr>")
+                    .arg(theme.workerColor(r.colour).name(), r.name.toHtmlEscaped())
+                    .arg(percent(r.acked));
+    }
+    if (others > 1) {
+        html += QStringLiteral("<tr><td></td><td>&nbsp;%1 others</td>"
+                               "<td align=right>&nbsp;&nbsp;%2%</td></tr>")
+                    .arg(others)
+                    .arg(percent(othersAcked));
+    }
+    return html.isEmpty() ? QString()
+                          : QStringLiteral("<table cellspacing=1>") + html +
+                                QStringLiteral("</table>");
 }
 
 QString ChartsPanel::shareLegendText() const {

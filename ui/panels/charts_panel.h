@@ -57,6 +57,7 @@ private:
     void refreshChart(int chart);
     void refreshTimeSeries(bool throughput, bool depth);
     void refreshShare();
+    static QString shareLegendHtml(const QMap<QString, qint64>& perWorker, qint64 total);
     void refreshLatency();
     // `shift` converts marker times (seconds since origin) to the x axis (seconds before now).
     void refreshMarkers(QChart* chart, std::vector<QLineSeries*>& pool, QValueAxis* x,
