@@ -271,6 +271,47 @@ bool RecordingReader::load(const std::string& path, const RecordingReaderOptions
     return true;
 }
 
+// message_ids and transactions, id -> text. A row naming an id the table
+// lacks reads as empty text, as the join it replaces did.
+bool RecordingReader::loadTexts(std::string* why) {
+    // The writer numbers them 1, 2, 3...: an id far beyond the rows before it
+    // is damage, and must not size the table.
+    bool sparse = false;
+    auto load = [&](const char* sql, std::vector<std::string>& into) {
+        std::size_t rows = 0;
+        return impl_->query(
+                   sql,
+                   [&](const Statement& s) {
+                       const std::int64_t id = s.columnInt(0);
+                       ++rows;
+                       if (id <= 0) {
+                           return;
+                       }
+                       if (static_cast<std::uint64_t>(id) > 2 * rows + 65536) {
+                           sparse = true;
+                           return;
+                       }
+                       const auto at = static_cast<std::size_t>(id);
+                       into.resize(std::max(into.size(), at + 1));
+                       into[at] = std::string(s.columnText(1));
+                   },
+                   why) &&
+               !sparse;
+    };
+    textsLoaded_ = load("SELECT id, message_id FROM message_ids ORDER BY id", messageIds_) &&
+                   load("SELECT id, transaction_id FROM transactions ORDER BY id", transactions_);
+    if (sparse) {
+        *why = "damaged: an interned text's id is far beyond the table's rows";
+    }
+    return textsLoaded_;
+}
+
+std::string_view RecordingReader::textOf(const std::vector<std::string>& texts, std::int64_t id) {
+    return id > 0 && static_cast<std::uint64_t>(id) < texts.size()
+               ? std::string_view(texts[static_cast<std::size_t>(id)])
+               : std::string_view();
+}
+
 // The staged events a killed run left (none once a recording was closed):
 // counted now, decoded when read.
 bool RecordingReader::loadStagedBlocks(std::string* why) {
@@ -399,18 +440,22 @@ bool RecordingReader::readEvents(std::uint64_t fromIndex, std::uint64_t toIndex,
 bool RecordingReader::scan(std::uint64_t fromIndex, std::uint64_t toIndex,
                            std::optional<std::pair<std::int64_t, std::int64_t>> times,
                            const Visitor& visit, std::string* error) {
+    std::string why;
+    if (!textsLoaded_ && !loadTexts(&why)) {
+        *error = path_ + ": " + why;
+        return false;
+    }
+    // The interned texts come from the tables read once (a join per row
+    // took about half of a whole read).
     std::string sql =
-        "SELECT e.id, e.t_ns, e.kind, e.source, e.actor, e.channel, m.message_id, e.sequence, "
-        "e.receive_count, t.transaction_id, e.value, e.count2, e.detail FROM events e "
-        "LEFT JOIN message_ids m ON m.id = e.message "
-        "LEFT JOIN transactions t ON t.id = e.txn "
+        "SELECT e.id, e.t_ns, e.kind, e.source, e.actor, e.channel, e.message, e.sequence, "
+        "e.receive_count, e.txn, e.value, e.count2, e.detail FROM events e "
         "WHERE e.id >= ?1 AND e.id < ?2";
     if (times) {
         sql += " AND e.t_ns BETWEEN ?3 AND ?4";
     }
     sql += " ORDER BY e.id";
     Statement s;
-    std::string why;
     auto fail = [&](const std::string& what) {
         *error = path_ + ": " + what;
         return false;
@@ -462,10 +507,10 @@ bool RecordingReader::scan(std::uint64_t fromIndex, std::uint64_t toIndex,
         e.source = static_cast<EventSource>(source);
         e.actor = name(4);
         e.channel = name(5);
-        e.messageId = s.columnText(6);
+        e.messageId = textOf(messageIds_, s.columnInt(6));
         e.sequence = static_cast<std::uint64_t>(s.columnInt(7));
         e.receiveCount = static_cast<std::int32_t>(s.columnInt(8));
-        e.transaction = s.columnText(9);
+        e.transaction = textOf(transactions_, s.columnInt(9));
         e.value = s.columnInt(10);
         e.count2 = s.columnInt(11);
         e.detail.assign(s.columnText(12));

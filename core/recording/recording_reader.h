@@ -83,6 +83,8 @@ private:
               std::optional<std::pair<std::int64_t, std::int64_t>> times, const Visitor& visit,
               std::string* error);
     bool loadStagedBlocks(std::string* why);
+    bool loadTexts(std::string* why);
+    static std::string_view textOf(const std::vector<std::string>& texts, std::int64_t id);
     bool scanStaged(std::uint64_t fromIndex, std::uint64_t toIndex,
                     std::optional<std::pair<std::int64_t, std::int64_t>> times,
                     std::uint64_t previous, const Visitor& visit, std::string* error);
@@ -103,6 +105,10 @@ private:
         std::uint64_t count = 0;
     };
     std::vector<StagedBlock> staged_;
+    // message_ids / transactions by id, read at the first scan.
+    bool textsLoaded_ = false;
+    std::vector<std::string> messageIds_;
+    std::vector<std::string> transactions_;
 };
 
 }  // namespace qs::recording

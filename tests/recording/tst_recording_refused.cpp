@@ -2,7 +2,7 @@
 // message naming the file and the reason, and nothing crashes: missing,
 // a directory, empty, plain text, another application's SQLite database,
 // a newer or older schema version, truncated, damaged in the middle, a
-// missing table, event ids out of order, a damaged staged blob. The writer reports a path it cannot create and a write that
+// missing table, event ids out of order, an interned text's id out of range, a damaged staged blob. The writer reports a path it cannot create and a write that
 // fails (file size limit) instead of dropping events silently.
 #include <sqlite3.h>
 #include <sys/resource.h>
@@ -232,6 +232,22 @@ private Q_SLOTS:
         std::vector<Event> events;
         QVERIFY(!reader->readEvents(1, reader->lastIndex() + 1, &events, &error));
         QVERIFY2(error.find("damaged") != std::string::npos, error.c_str());
+    }
+
+    // The reader keeps message ids and transactions in tables indexed by id:
+    // an id far beyond the rows is damage, refused when read, and never sizes
+    // the table (a vector of 100,000,000 strings).
+    void internedTextIdOutOfRange() {
+        makeRecording(path("sparse.qsrun"), 100);
+        sqlite(path("sparse.qsrun"), "UPDATE message_ids SET id = 100000000 WHERE id = 7");
+        std::string error;
+        auto reader = RecordingReader::open(path("sparse.qsrun"), &error);
+        QVERIFY2(reader, error.c_str());
+        std::vector<Event> events;
+        QVERIFY(!reader->readEvents(1, reader->lastIndex() + 1, &events, &error));
+        QVERIFY2(error.find(path("sparse.qsrun") + ": damaged: an interned text's id") == 0,
+                 error.c_str());
+        QVERIFY(events.empty());
     }
 
     // Found by fuzz_recording_reader: events-table cells damaged so that
