@@ -104,7 +104,7 @@ std::uint32_t ChangeLog::workerRow(const WorkerStats& w) {
     rowOfWorker_.emplace(&w, row);
     workers_.emplace_back().worker = Name(w.worker);
     // The first change of a row creates it in a replay.
-    workerChanges_.push_back({event_, row * kWorkerFields + kLifecycleField, 0});
+    workerChanges_.push(event_, row * kWorkerFields + kLifecycleField, 0, 0);
     return row;
 }
 
@@ -114,15 +114,15 @@ void ChangeLog::workerChanged(const WorkerStats& w) {
     const WorkerCounts counts = workerCounts(w);
     for (std::uint32_t field = 0; field < kWorkerCounterCount; ++field) {
         if (counts[field] != head.counts[field]) {
+            workerChanges_.push(event_, row * kWorkerFields + field, head.counts[field],
+                                counts[field]);
             head.counts[field] = counts[field];
-            workerChanges_.push_back({event_, row * kWorkerFields + field, counts[field]});
         }
     }
     if (w.lastLifecycle != head.lifecycle) {
+        workerChanges_.push(event_, row * kWorkerFields + kLifecycleField,
+                            lifecycleValue(head.lifecycle), lifecycleValue(w.lastLifecycle));
         head.lifecycle = w.lastLifecycle;
-        const std::int64_t kind =
-            w.lastLifecycle ? static_cast<std::int64_t>(*w.lastLifecycle) + 1 : 0;
-        workerChanges_.push_back({event_, row * kWorkerFields + kLifecycleField, kind});
     }
 }
 
@@ -133,10 +133,12 @@ void ChangeLog::end(const LedgerSummary& summary) {
     if (std::memcmp(&summary_, &summary, sizeof summary) == 0)
         return;
     for (std::size_t word = 0; word < kSummaryWords; ++word) {
+        const std::uint64_t before = wordOf(summary_, word);
         const std::uint64_t after = wordOf(summary, word);
-        if (wordOf(summary_, word) != after)
-            summaryChanges_.push_back(
-                {event_, static_cast<std::uint32_t>(word), static_cast<std::int64_t>(after)});
+        if (before != after)
+            summaryChanges_.push(event_, static_cast<std::uint32_t>(word),
+                                 static_cast<std::int64_t>(before),
+                                 static_cast<std::int64_t>(after));
     }
     summary_ = summary;
 }
@@ -150,6 +152,23 @@ void ChangeLog::setWorkerField(WorkerAt& worker, std::uint32_t field, std::int64
     }
 }
 
+std::int64_t ChangeLog::workerField(const WorkerAt& worker, std::uint32_t field) {
+    return field == kLifecycleField ? lifecycleValue(worker.lifecycle) : worker.counts[field];
+}
+
+void ChangeLog::applyWorkerChange(WorkerAt& worker, const WordChanges::Change& change) {
+    const std::uint32_t field = change.slot % kWorkerFields;
+    setWorkerField(worker, field, change.applyTo(workerField(worker, field)));
+}
+
+void ChangeLog::applySummaryChanges(LedgerSummary& summary, std::size_t from,
+                                    std::uint64_t toEvent) const {
+    summaryChanges_.forEach(from, toEvent, [&](const WordChanges::Change& c) {
+        const auto before = static_cast<std::int64_t>(wordOf(summary, c.slot));
+        setWord(summary, c.slot, static_cast<std::uint64_t>(c.applyTo(before)));
+    });
+}
+
 void ChangeLog::replay(RunState& state, Offsets from, std::uint64_t toEvent) const {
     for (std::size_t i = from.messages; i < messageChanges_.size(); ++i) {
         const MessageChange& c = messageChanges_[i];
@@ -161,21 +180,13 @@ void ChangeLog::replay(RunState& state, Offsets from, std::uint64_t toEvent) con
             state.messages[c.message] = c.after;
         }
     }
-    for (std::size_t i = from.workers; i < workerChanges_.size(); ++i) {
-        const WordChange& c = workerChanges_[i];
-        if (c.event >= toEvent)
-            break;
+    workerChanges_.forEach(from.workers, toEvent, [&](const WordChanges::Change& c) {
         const std::uint32_t row = c.slot / kWorkerFields;
         if (row == state.workers.size())
             state.workers.emplace_back().worker = workers_[row].worker;
-        setWorkerField(state.workers[row], c.slot % kWorkerFields, c.value);
-    }
-    for (std::size_t i = from.summary; i < summaryChanges_.size(); ++i) {
-        const WordChange& c = summaryChanges_[i];
-        if (c.event >= toEvent)
-            break;
-        setWord(state.summary, c.slot, static_cast<std::uint64_t>(c.value));
-    }
+        applyWorkerChange(state.workers[row], c);
+    });
+    applySummaryChanges(state.summary, from.summary, toEvent);
 }
 
 namespace {
@@ -221,19 +232,15 @@ void countHolding(RunState& state, const MessageAt& message, std::int64_t delta)
 }  // namespace
 
 ChangeLog::Offsets ChangeLog::offsetsAfter(std::uint64_t eventCount) const {
-    return {firstChangeFrom(messageChanges_, eventCount),
-            firstChangeFrom(workerChanges_, eventCount),
-            firstChangeFrom(summaryChanges_, eventCount)};
+    return {firstChangeFrom(messageChanges_, eventCount), workerChanges_.firstFrom(eventCount),
+            summaryChanges_.firstFrom(eventCount)};
 }
 
 void ChangeLog::advance(RunState& state, std::uint64_t toEvent) const {
     const Offsets from = offsetsAfter(state.events);
     // Workers first, so a message handed to a worker first seen in this
     // stretch counts in its holding (as completeState counts it).
-    for (std::size_t i = from.workers; i < workerChanges_.size(); ++i) {
-        const WordChange& c = workerChanges_[i];
-        if (c.event >= toEvent)
-            break;
+    workerChanges_.forEach(from.workers, toEvent, [&](const WordChanges::Change& c) {
         const std::uint32_t row = c.slot / kWorkerFields;
         if (row == state.workers.size()) {
             state.workers.emplace_back().worker = workers_[row].worker;
@@ -241,8 +248,8 @@ void ChangeLog::advance(RunState& state, std::uint64_t toEvent) const {
                 if (m.state == MessageState::InFlight && m.worker == state.workers.back().worker)
                     ++state.workers.back().holding;
         }
-        setWorkerField(state.workers[row], c.slot % kWorkerFields, c.value);
-    }
+        applyWorkerChange(state.workers[row], c);
+    });
     for (std::size_t i = from.messages; i < messageChanges_.size(); ++i) {
         const MessageChange& c = messageChanges_[i];
         if (c.event >= toEvent)
@@ -258,12 +265,7 @@ void ChangeLog::advance(RunState& state, std::uint64_t toEvent) const {
         ++channelCount(state, c.after);
         countHolding(state, c.after, +1);
     }
-    for (std::size_t i = from.summary; i < summaryChanges_.size(); ++i) {
-        const WordChange& c = summaryChanges_[i];
-        if (c.event >= toEvent)
-            break;
-        setWord(state.summary, c.slot, static_cast<std::uint64_t>(c.value));
-    }
+    applySummaryChanges(state.summary, from.summary, toEvent);
     // A channel is listed while a message lives in it (completeState's rule).
     std::erase_if(state.channels, [](const ChannelAt& c) {
         return std::all_of(c.byState.begin(), c.byState.end(),

@@ -15,6 +15,7 @@
 #include "events/ledger.h"
 #include "run/chunked_vector.h"
 #include "run/run_state.h"
+#include "run/word_changes.h"
 
 namespace qs::run {
 
@@ -80,13 +81,6 @@ private:
         std::uint32_t message;
         MessageAt after;
     };
-    // A new value for one word: a worker's counter (slot = row * kWorkerFields
-    // + field; field kLifecycleField = the lifecycle) or a summary word.
-    struct WordChange {
-        std::uint32_t event;
-        std::uint32_t slot;
-        std::int64_t value;
-    };
     static constexpr std::uint32_t kLifecycleField = kWorkerCounterCount;
     static constexpr std::uint32_t kWorkerFields = kWorkerCounterCount + 1;
 
@@ -105,6 +99,13 @@ private:
 
     MessageAt viewOf(const MessageRecord& message, const MessageAt* before);
     static void setWorkerField(WorkerAt& worker, std::uint32_t field, std::int64_t value);
+    static std::int64_t workerField(const WorkerAt& worker, std::uint32_t field);
+    static void applyWorkerChange(WorkerAt& worker, const WordChanges::Change& change);
+    void applySummaryChanges(LedgerSummary& summary, std::size_t from,
+                             std::uint64_t toEvent) const;
+    static std::int64_t lifecycleValue(std::optional<EventKind> lifecycle) {
+        return lifecycle ? static_cast<std::int64_t>(*lifecycle) + 1 : 0;
+    }
     std::uint32_t messageRow(const MessageRecord& message, bool& created);
     std::uint32_t workerRow(const WorkerStats& worker);
     void markChanged(std::uint32_t message);
@@ -127,8 +128,10 @@ private:
     std::vector<std::uint32_t> touched_;
 
     ChunkedVector<MessageChange, kChunk> messageChanges_;
-    ChunkedVector<WordChange, kChunk> workerChanges_;
-    ChunkedVector<WordChange, kChunk> summaryChanges_;
+    // New values of words: a worker's counter (slot = row * kWorkerFields +
+    // field; field kLifecycleField = the lifecycle) or a summary word.
+    WordChanges workerChanges_;
+    WordChanges summaryChanges_;
 
     std::vector<bool> pageChanged_;
     std::vector<std::uint32_t> changedPages_;
