@@ -128,6 +128,7 @@ RunMemory Run::memory() const {
     m.messages = changes_.stateBytes();
     m.checkpoints = checkpoints_.memoryBytes();
     m.timeIndex = time_.memoryBytes();
+    m.ledger = ledger_.messageBytes();
     m.trail = trail_.memoryBytes() + touched_.capacity() * sizeof(std::uint32_t) +
               isTouched_.capacity() / 8;
     return m;

@@ -35,8 +35,11 @@ struct RunMemory {
     std::size_t checkpoints = 0;  // checkpoint pages, page tables, workers
     std::size_t timeIndex = 0;
     std::size_t trail = 0;  // which events touched each message
+    // The head ledger's message records with their deliveries and indexes
+    // (Ledger::messageBytes(): a walk over every record).
+    std::size_t ledger = 0;
     std::size_t total() const {
-        return events + changes + messages + checkpoints + timeIndex + trail;
+        return events + changes + messages + checkpoints + timeIndex + trail + ledger;
     }
 };
 
