@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstring>
+#include <stdexcept>
 #include <type_traits>
 
 namespace qs::run {
@@ -65,14 +66,19 @@ std::uint32_t ChangeLog::messageRow(const MessageRecord& m, bool& created) {
     if (m.ordinal < rowOfRecord_.size())
         return rowOfRecord_[m.ordinal];
     // A new record: a new message, or one the ledger forgot and now sees again.
+    const std::uint32_t text = texts_->find(m.messageId);
+    if (text == TextPool::kEmpty)
+        throw std::logic_error("ChangeLog: a message id the run's events do not hold");
+    if (text >= rowOfText_.size())
+        rowOfText_.resize(std::max<std::size_t>(text + 1, rowOfText_.size() * 3 / 2), 0);
     std::uint32_t row = 0;
-    if (const auto seen = index_.find(std::string_view(m.messageId)); seen != index_.end()) {
-        row = seen->second;
+    if (rowOfText_[text] != 0) {
+        row = rowOfText_[text] - 1;
     } else {
         created = true;
         row = static_cast<std::uint32_t>(messages_.size());
-        ids_.emplace_back(m.messageId);
-        index_.emplace(ids_.back().view(), row);
+        textOfRow_.push_back(text);
+        rowOfText_[text] = row + 1;
     }
     rowOfRecord_.resize(m.ordinal + 1, row);
     return row;
@@ -278,10 +284,10 @@ ChangeLog::Offsets ChangeLog::offsets() const {
 }
 
 std::optional<std::uint32_t> ChangeLog::messageIndex(std::string_view id) const {
-    const auto found = index_.find(id);
-    if (found == index_.end())
+    const std::uint32_t text = texts_->find(id);
+    if (text == TextPool::kEmpty || text >= rowOfText_.size() || rowOfText_[text] == 0)
         return std::nullopt;
-    return found->second;
+    return rowOfText_[text] - 1;
 }
 
 void ChangeLog::countInChannel(const MessageAt& message, std::int64_t delta) {
@@ -325,7 +331,7 @@ std::size_t ChangeLog::stateBytes() const {
     auto mapBytes = [](const auto& map, std::size_t keyBytes) {
         return map.size() * (keyBytes + 3 * sizeof(void*)) + map.bucket_count() * sizeof(void*);
     };
-    bytes += ids_.size() * sizeof(ShortText) + mapBytes(index_, sizeof(std::string_view)) +
+    bytes += (textOfRow_.capacity() + rowOfText_.capacity()) * sizeof(std::uint32_t) +
              rowOfRecord_.capacity() * sizeof(std::uint32_t) +
              mapBytes(rowOfWorker_, sizeof(void*));
     return bytes;

@@ -10,6 +10,7 @@ Run::Run(RunModelOptions options) : Run(options, run::EventStore::kMaxEvents, ru
 Run::Run(RunModelOptions options, std::size_t maxEvents, std::size_t maxTexts)
     : options_(options),
       events_(maxEvents, maxTexts),
+      changes_(events_.texts()),
       ledger_(options.ledger),
       checkpoints_(options.checkpointInterval) {
     ledger_.setObserver(&changes_);
