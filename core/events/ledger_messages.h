@@ -14,14 +14,15 @@
 namespace qs::ledger_detail {
 
 // A message's record plus the bookkeeping the Ledger's public view does not need.
+// (Ordered so that a map node of it fits a 256-byte allocation.)
 struct Entry {
     MessageRecord rec;
-    bool countedExactlyOnce = false;
     std::uint64_t finishStamp = 0;  // matches its newest finished-list entry while terminal
     // Its entry in the sequence index: the (channel, sequence) of its latest
     // hand-out (empty channel = none).
-    Name sequenceChannel;
     std::uint64_t sequence = 0;
+    Name sequenceChannel;
+    bool countedExactlyOnce = false;
 };
 
 // The Ledger's messages, each record held once: found by MessageID (the key

@@ -47,7 +47,6 @@ struct DeliveryRecord {
     std::string channel;
     std::string transaction;
     std::uint64_t sequence = 0;
-    std::int32_t receiveCount = 0;
     std::int64_t assignedNs = 0;  // 0 = the assignment itself was never seen
     std::int64_t workStartNs = 0;
     std::int64_t workEndNs = 0;
@@ -65,6 +64,7 @@ struct DeliveryRecord {
     bool seenByBroker = false;   // reported by the broker observer (BrokerDelivered...)
     bool clientSettled = false;
     bool brokerSettled = false;
+    std::int32_t receiveCount = 0;  // here, not by sequence: no padding (a record per hand-out)
 };
 
 struct MessageRecord {
@@ -74,6 +74,7 @@ struct MessageRecord {
     std::uint64_t ordinal = 0;
     std::string channel;  // where the message (or its latest copy) lives now
     MessageState state = MessageState::Waiting;
+    bool deadLetterInferred = false;  // dead-lettered by the MaxReceiveCount rule, not seen
     std::uint64_t sequence = 0;  // latest known stored sequence (changes on NAck)
     std::int64_t sentNs = 0;     // TaskSent time; 0 = not seen
     std::int64_t firstSeenNs = 0;
@@ -83,7 +84,6 @@ struct MessageRecord {
     std::uint32_t omittedDeliveries = 0;    // oldest history entries dropped to bound memory
     std::uint32_t peekCount = 0;            // peeks that saw it (BrokerPeeked): not hand-outs
     std::int64_t lastPeekedNs = 0;          // 0 = never peeked
-    bool deadLetterInferred = false;        // dead-lettered by the MaxReceiveCount rule, not seen
     std::string endDetail;                  // dead-letter channel, send error, who purged...
     // Oldest first, at most maxDeliveriesPerMessage. A vector, not a deque: a
     // deque's first block is 512 bytes however few it holds, and most messages
