@@ -90,16 +90,17 @@ void ChangeLog::messageChanged(const MessageRecord& m) {
     touched_.push_back(row);
     if (created) {
         messages_.push_back(viewOf(m, nullptr));
+        messageChanges_.push(event_, row, nullptr, messages_[row]);
     } else {
         MessageAt& head = messages_[row];
         const MessageAt after = viewOf(m, &head);
         if (after == head)
             return;
+        messageChanges_.push(event_, row, &head, after);
         countInChannel(head, -1);
         head = after;
     }
     countInChannel(messages_[row], +1);
-    messageChanges_.push_back({event_, row, messages_[row]});
     markChanged(row);
 }
 
@@ -176,16 +177,16 @@ void ChangeLog::applySummaryChanges(LedgerSummary& summary, std::size_t from,
 }
 
 void ChangeLog::replay(RunState& state, Offsets from, std::uint64_t toEvent) const {
-    for (std::size_t i = from.messages; i < messageChanges_.size(); ++i) {
-        const MessageChange& c = messageChanges_[i];
-        if (c.event >= toEvent)
-            break;
-        if (c.message == state.messages.size()) {
-            state.messages.push_back(c.after);
-        } else {
-            state.messages[c.message] = c.after;
-        }
-    }
+    messageChanges_.forEach(
+        from.messages, toEvent,
+        [&](std::uint32_t message) -> const MessageAt& { return state.messages[message]; },
+        [&](std::uint32_t message, const MessageAt& after) {
+            if (message == state.messages.size()) {
+                state.messages.push_back(after);
+            } else {
+                state.messages[message] = after;
+            }
+        });
     workerChanges_.forEach(from.workers, toEvent, [&](const WordChanges::Change& c) {
         const std::uint32_t row = c.slot / kWorkerFields;
         if (row == state.workers.size())
@@ -196,22 +197,6 @@ void ChangeLog::replay(RunState& state, Offsets from, std::uint64_t toEvent) con
 }
 
 namespace {
-
-// First index of `list` whose change is of event `eventCount` or later.
-template <typename List>
-std::size_t firstChangeFrom(const List& list, std::uint64_t eventCount) {
-    std::size_t lo = 0;
-    std::size_t hi = list.size();
-    while (lo < hi) {
-        const std::size_t mid = lo + (hi - lo) / 2;
-        if (list[mid].event < eventCount) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
 
 std::uint64_t& channelCount(RunState& state, const MessageAt& message) {
     auto it =
@@ -238,7 +223,7 @@ void countHolding(RunState& state, const MessageAt& message, std::int64_t delta)
 }  // namespace
 
 ChangeLog::Offsets ChangeLog::offsetsAfter(std::uint64_t eventCount) const {
-    return {firstChangeFrom(messageChanges_, eventCount), workerChanges_.firstFrom(eventCount),
+    return {messageChanges_.firstFrom(eventCount), workerChanges_.firstFrom(eventCount),
             summaryChanges_.firstFrom(eventCount)};
 }
 
@@ -256,21 +241,21 @@ void ChangeLog::advance(RunState& state, std::uint64_t toEvent) const {
         }
         applyWorkerChange(state.workers[row], c);
     });
-    for (std::size_t i = from.messages; i < messageChanges_.size(); ++i) {
-        const MessageChange& c = messageChanges_[i];
-        if (c.event >= toEvent)
-            break;
-        if (c.message == state.messages.size()) {
-            state.messages.push_back(c.after);
-        } else {
-            MessageAt& before = state.messages[c.message];
-            --channelCount(state, before);
-            countHolding(state, before, -1);
-            before = c.after;
-        }
-        ++channelCount(state, c.after);
-        countHolding(state, c.after, +1);
-    }
+    messageChanges_.forEach(
+        from.messages, toEvent,
+        [&](std::uint32_t message) -> const MessageAt& { return state.messages[message]; },
+        [&](std::uint32_t message, const MessageAt& after) {
+            if (message == state.messages.size()) {
+                state.messages.push_back(after);
+            } else {
+                MessageAt& before = state.messages[message];
+                --channelCount(state, before);
+                countHolding(state, before, -1);
+                before = after;
+            }
+            ++channelCount(state, after);
+            countHolding(state, after, +1);
+        });
     applySummaryChanges(state.summary, from.summary, toEvent);
     // A channel is listed while a message lives in it (completeState's rule).
     std::erase_if(state.channels, [](const ChannelAt& c) {

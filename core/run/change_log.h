@@ -12,6 +12,7 @@
 
 #include "events/ledger.h"
 #include "run/chunked_vector.h"
+#include "run/message_changes.h"
 #include "run/run_state.h"
 #include "run/text_pool.h"
 #include "run/word_changes.h"
@@ -83,15 +84,9 @@ public:
     std::size_t stateBytes() const;   // head state, message ids, indexes
 
 private:
-    struct MessageChange {
-        std::uint32_t event;
-        std::uint32_t message;
-        MessageAt after;
-    };
     static constexpr std::uint32_t kLifecycleField = kWorkerCounterCount;
     static constexpr std::uint32_t kWorkerFields = kWorkerCounterCount + 1;
 
-    static constexpr std::size_t kChunk = 8192;  // changes per chunk of a change list
 
     // Names of the few workers and channels a run has, by text, without
     // interning (Name's process-wide table) on every change.
@@ -135,7 +130,7 @@ private:
     std::vector<ChannelAt> channels_;
     std::vector<std::uint32_t> touched_;
 
-    ChunkedVector<MessageChange, kChunk> messageChanges_;
+    MessageChanges messageChanges_;
     // New values of words: a worker's counter (slot = row * kWorkerFields +
     // field; field kLifecycleField = the lifecycle) or a summary word.
     WordChanges workerChanges_;
