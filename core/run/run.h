@@ -58,8 +58,10 @@ struct RunMemory {
 //
 // Memory: everything is in RAM. The events are kept as 48-byte rows with their
 // distinct texts once (run::EventStore: 59-61 bytes an event in a pool run); the
-// change log, message table, checkpoints and time index add about 60 bytes per
-// event (memory(), docs/run.md). At most 2^32 - 2 events.
+// change log, message table, checkpoints and time index add about 35 bytes per
+// event, the trail about 9, and the head ledger ~670 bytes per message it holds
+// (bounded by LedgerOptions::maxFinishedMessages) (memory(), docs/run.md).
+// At most 2^32 - 2 events.
 //
 // Threading: not thread-safe. One owner thread appends and queries (the
 // console's UI thread; the headless runner's recorder thread, then its owner
