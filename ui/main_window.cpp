@@ -701,7 +701,7 @@ void MainWindow::slowRefresh() {
             c != nullptr ? static_cast<qint64>(c->count(MessageState::InFlight)) : 0);
     }
     if (charts_->isVisible()) {
-        charts_->refresh();
+        charts_->refreshNext();  // one chart per tick, in turn: never all four in one frame
     }
     if (channelsDock_->isVisible()) {
         channels_->model()->refreshConsoleCounts();

@@ -236,11 +236,16 @@ private:
     void showOpenProgress(bool shown);
     void adoptRecording(const std::shared_ptr<const LoadedRecording>& recording);
     void feedRecordingSlice();
+    // Takes the timeline's and charts' checkpoints over the recording fed
+    // until `deadline`; true when they are all taken.
+    bool prepareProjections(QDeadlineTimer deadline);
     void finishShowing();
     void stopFeeding();
     // The timeline, charts and Channels view at the cursor (their projections
     // of the Run at t), or back to their live models.
     void showProjectionsAt(std::optional<std::int64_t> timeNs);
+    // How far back of t the timeline's projection holds the run, at least.
+    std::int64_t timelineLookBackNs() const;
     std::string workQueue() const;  // the channel whose depth the charts plot
     void setLiveControlsEnabled(bool enabled);
     void wireEngine();

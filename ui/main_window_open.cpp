@@ -51,6 +51,9 @@ void returnFreedMemoryToSystem() {
 
 // How long one slice of a recording's feed may hold the UI thread.
 constexpr int kFeedSliceMs = 15;
+// Events the time cursor's projections take in at a time while the checkpoints
+// are taken (a few ms each).
+constexpr std::uint64_t kPrepareStep = 2048;
 
 int percent(std::uint64_t done, std::uint64_t total) {
     return total == 0 ? 0 : static_cast<int>(std::min<std::uint64_t>(100, done * 100 / total));
@@ -187,6 +190,7 @@ bool MainWindow::openRecording(const QString& path, QString* error) {
     }
     adoptRecording(std::make_shared<const LoadedRecording>(std::move(*loaded)));
     feed_->feed(QDeadlineTimer(QDeadlineTimer::Forever));
+    prepareProjections(QDeadlineTimer(QDeadlineTimer::Forever));
     finishShowing();
     return true;
 }
@@ -218,20 +222,46 @@ void MainWindow::adoptRecording(const std::shared_ptr<const LoadedRecording>& re
     feed_ = std::make_unique<RecordingFeed>(recording, *consoleRun_, chartsModel_);
 }
 
+// The run is fed first, then the time cursor's projections take their
+// checkpoints over it, so that no move of the cursor has to (the first move
+// to a late instant fed every event before it once).
 void MainWindow::feedRecordingSlice() {
-    const bool done = feed_->feed(QDeadlineTimer(kFeedSliceMs));
+    const QDeadlineTimer deadline(kFeedSliceMs);
+    const bool fed = feed_->done() || feed_->feed(deadline);
     recordingEndNs_ = feed_->endNs();
     const LoadedRecording& recording = feed_->recording();
-    if (done) {
+    if (fed && prepareProjections(deadline)) {
         feedTimer_.stop();
         finishShowing();
         return;
     }
-    openProgress_->setValue(percent(feed_->fed(), recording.events.size()));
-    showStatus(QStringLiteral("Showing the recording %1: %L2 of %L3 events…")
+    const std::uint64_t total = recording.events.size();
+    const std::uint64_t prepared = std::min(timelineAt_.eventsFed(), chartsAt_.eventsFed());
+    openProgress_->setValue(fed ? percent(prepared, total) : percent(feed_->fed(), total));
+    showStatus((fed ? QStringLiteral("Indexing the recording %1 for time travel: %L2 of %L3 "
+                                     "events…")
+                    : QStringLiteral("Showing the recording %1: %L2 of %L3 events…"))
                    .arg(QFileInfo(recording.path).fileName())
-                   .arg(feed_->fed())
-                   .arg(recording.events.size()));
+                   .arg(fed ? prepared : feed_->fed())
+                   .arg(total));
+}
+
+bool MainWindow::prepareProjections(QDeadlineTimer deadline) {
+    const Run& run = consoleRun_->run();
+    const std::uint64_t all = run.eventCount();
+    const std::int64_t lookBack = timelineLookBackNs();
+    const std::string channel = workQueue();
+    do {
+        const bool timeline = timelineAt_.prepare(run, all, lookBack, kPrepareStep);
+        const bool charts = chartsAt_.prepare(run, channel, all, kPrepareStep);
+        if (timeline && charts) {
+            // The cursor is live once it is shown: the timeline's own copy of
+            // the whole run waits for a move (3 MB less RSS at a million events).
+            timelineAt_.keepOnlyCheckpoints();
+            return true;
+        }
+    } while (!deadline.hasExpired());
+    return false;
 }
 
 // Every event is in: the views catch up once, the cursor live at the end.

@@ -110,20 +110,22 @@ void MainWindow::followCursor() {
 // between); live they show their own models and the server again.
 void MainWindow::showProjectionsAt(std::optional<std::int64_t> timeNs) {
     if (!timeNs) {
-        timelineAt_.clear();
-        chartsAt_.clear();
+        if (recordingPath_.isEmpty()) {
+            // A live run: the projections' memory goes. A recording keeps
+            // them, with the checkpoints taken while it was opened.
+            timelineAt_.clear();
+            chartsAt_.clear();
+        }
         timelineView()->setModel(&timeline_);
         charts_->setModel(&chartsModel_);
         channels_->showServer();
         return;
     }
     const Run& run = consoleRun_->run();
-    // The window the timeline shows around t, and as much again to drag back
-    // into; further back when the view was dragged there.
+    // Further back when the view was dragged there.
     const auto span = static_cast<std::int64_t>(timelineView()->spanSeconds() * 1e9);
     const std::int64_t shownFrom = *timeNs - timelineView()->viewStartNs() + span;
-    timelineAt_.showAt(run, *timeNs,
-                       std::max<std::int64_t>({3 * span, 60'000'000'000LL, shownFrom}));
+    timelineAt_.showAt(run, *timeNs, std::max(timelineLookBackNs(), shownFrom));
     timelineView()->setModel(&timelineAt_.model());
     chartsAt_.showAt(run, workQueue(), *timeNs);
     charts_->setModel(&chartsAt_.model());
@@ -131,6 +133,12 @@ void MainWindow::showProjectionsAt(std::optional<std::int64_t> timeNs) {
     channels_->showRunAt(cursor_->state().channels, QStringLiteral("%1 s into the run (%2)")
                                                         .arg(since, 0, 'f', 3)
                                                         .arg(formatClock(*timeNs, true)));
+}
+
+// The window the timeline shows around t, and as much again to drag back into.
+std::int64_t MainWindow::timelineLookBackNs() const {
+    const auto span = static_cast<std::int64_t>(timelineView()->spanSeconds() * 1e9);
+    return std::max<std::int64_t>(3 * span, 60'000'000'000LL);
 }
 
 std::string MainWindow::workQueue() const {

@@ -41,6 +41,12 @@ struct BrokerOptions {
     // The store's fsync of its log (default fdatasync); tests inject a failing
     // one. Called from the broker's threads.
     std::function<int(int fd)> syncFile;
+    // KubeMQ v2.4.0 can lose the answer that ends a v1 stream (a settlement's
+    // success, Error 138, Error 129): it cancels the stream before the answer
+    // is written (docs/broker.md). Tests reproduce that: when this returns
+    // true, the stream ends with status OK, unanswered, after doing what the
+    // answer would have said. Called from the session's thread. Null = answer.
+    std::function<bool()> loseEndingV1Answer;
     // One line per client connect / disconnect and per error. Called from gRPC
     // threads; must be thread-safe. Null = silent.
     std::function<void(std::string_view line)> log;

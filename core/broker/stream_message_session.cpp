@@ -123,7 +123,8 @@ void StreamMessageSession::work() {
             response.set_streamrequesttypedata(kubemq::ReceiveMessage);
             response.set_iserror(true);
             response.set_error(errors::kNoNewMessage);
-            respond(response);
+            if (!endingAnswerLost())
+                respond(response);
             break;
         }
         if (visibilityActive_ && now >= visibilityDeadline_) {
@@ -132,7 +133,8 @@ void StreamMessageSession::work() {
             response.set_streamrequesttypedata(lastType_);
             response.set_iserror(true);
             response.set_error(errors::kVisibilityExpired);
-            respond(response);
+            if (!endingAnswerLost())
+                respond(response);
             nackHeld(kNackReasonVisibilityExpired);
             break;
         }
@@ -179,9 +181,7 @@ void StreamMessageSession::handle(kubemq::StreamQueueMessagesRequest& request) {
                 return respondError(request, errors::kAckSequence);
             engine.ack(*channel_, held_->sequence, actor);
             held_.reset();
-            respondSuccess(request);
-            end_ = true;
-            return;
+            return settledAndEnd(request);
         case kubemq::RejectMessage:
             if (request.refsequence() == 0)
                 return respondError(request, errors::kAckSequence);
@@ -190,9 +190,7 @@ void StreamMessageSession::handle(kubemq::StreamQueueMessagesRequest& request) {
             if (request.refsequence() != held_->sequence)
                 return respondError(request, errors::kAckSequence);
             nackHeld();
-            respondSuccess(request);
-            end_ = true;
-            return;
+            return settledAndEnd(request);
         case kubemq::ModifyVisibility: {
             int seconds = 0;
             if (!visibilityFrom(request, &seconds))
@@ -209,9 +207,7 @@ void StreamMessageSession::handle(kubemq::StreamQueueMessagesRequest& request) {
             if (engine.requeue(*channel_, held_->sequence, request.channel(), actor))
                 return respondError(request, errors::kSendFailed);
             held_.reset();
-            respondSuccess(request);
-            end_ = true;
-            return;
+            return settledAndEnd(request);
         }
         case kubemq::SendModifiedMessage: {
             if (!request.has_modifiedmessage())
@@ -232,9 +228,7 @@ void StreamMessageSession::handle(kubemq::StreamQueueMessagesRequest& request) {
             if (!engine.commit(commit.take()) || refused)
                 return respondError(request, errors::kSendFailed);  // or the store failed
             held_.reset();
-            respondSuccess(request);
-            end_ = true;
-            return;
+            return settledAndEnd(request);
         }
         default:
             return respondError(request, errors::kStreamRequestType);
@@ -309,6 +303,17 @@ void StreamMessageSession::respondError(const kubemq::StreamQueueMessagesRequest
     response.set_error(std::string(error));
     context_.logError("StreamQueueMessage", request.clientid(), error);
     respond(response);
+}
+
+void StreamMessageSession::settledAndEnd(const kubemq::StreamQueueMessagesRequest& request) {
+    end_ = true;
+    if (!endingAnswerLost())
+        respondSuccess(request);
+}
+
+bool StreamMessageSession::endingAnswerLost() const {
+    const auto& lose = context_.options.loseEndingV1Answer;
+    return lose && lose();
 }
 
 void StreamMessageSession::respondSuccess(const kubemq::StreamQueueMessagesRequest& request) {

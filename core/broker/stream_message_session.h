@@ -55,6 +55,10 @@ private:
     void respond(kubemq::StreamQueueMessagesResponse& response);
     void respondError(const kubemq::StreamQueueMessagesRequest& request, std::string_view error);
     void respondSuccess(const kubemq::StreamQueueMessagesRequest& request);
+    // A successful ack, reject, resend or modified send: answered, and the stream ends.
+    void settledAndEnd(const kubemq::StreamQueueMessagesRequest& request);
+    // BrokerOptions::loseEndingV1Answer: tests drop the answer that ends the stream.
+    bool endingAnswerLost() const;
     bool visibilityFrom(const kubemq::StreamQueueMessagesRequest& request, int* seconds);
     void nackHeld(std::string_view reason = {});
     void finishAndWait(const grpc::Status& status);

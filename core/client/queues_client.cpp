@@ -286,7 +286,16 @@ Result<StreamMessage> QueuesClient::receiveStreamMessage(const std::string& chan
     auto answer = session->call(std::move(request), deadline, epoch, what);
     const auto arrived = std::chrono::steady_clock::now();
     if (!answer.ok()) {
-        return answer.error();
+        // KubeMQ v2.4.0 can lose its Error 138 as it loses a settlement's
+        // answer (StreamMessage::answerLostAfterSuccess): a clean end with no
+        // answer is a receive that got nothing.
+        const Error& error = answer.error();
+        if (error.category == ErrorCategory::StreamLost && error.grpcCode == 0) {
+            return Error{ErrorCategory::Timeout,
+                         std::string(what) + ": the server ended the stream unanswered: no message",
+                         0};
+        }
+        return error;
     }
     if (answer->iserror()) {
         // Error 138 (nothing within the wait) ends the stream: an empty poll.

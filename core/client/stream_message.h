@@ -70,6 +70,7 @@ private:
     StreamMessage(std::shared_ptr<detail::MessageStreamSession> session, QueueMessage message,
                   std::string receiveRequestId, Clock::time_point visibleUntil);
     Result<void> settle(int type, const char* what, const std::string& channel = {});
+    bool answerLostAfterSuccess(const Error& error) const;
 
     std::shared_ptr<detail::MessageStreamSession> session_;
     QueueMessage message_;

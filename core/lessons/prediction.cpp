@@ -146,14 +146,20 @@ Grade gradeWorker(const Prediction& p, const std::optional<std::string>& answer,
     for (const WorkerStats& w : workers) {
         const double n = *f.measure({p.measure.name, w.worker}).value;
         best = !best ? n : p.most ? std::max(*best, n) : std::min(*best, n);
+        all += (all.empty() ? "" : "; ") + f.describe({p.measure.name, w.worker});
+    }
+    if (p.most && *best == 0) {
+        // "Which worker did it most" has no answer when none did it at all.
+        g.outcome = GradeOutcome::Undecided;
+        g.actual = "no worker";
+        g.explanation = "Cannot be decided: no worker did it (" + all + ").";
+        return g;
     }
     std::vector<std::string> winners;
     for (const WorkerStats& w : workers) {
-        const double n = *f.measure({p.measure.name, w.worker}).value;
-        if (n == *best) {
+        if (*f.measure({p.measure.name, w.worker}).value == *best) {
             winners.push_back(w.worker);
         }
-        all += (all.empty() ? "" : "; ") + f.describe({p.measure.name, w.worker});
     }
     for (std::size_t i = 0; i < winners.size(); ++i) {
         g.actual += (i == 0 ? "" : i + 1 == winners.size() ? " and " : ", ") + winners[i];

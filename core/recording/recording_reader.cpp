@@ -10,6 +10,7 @@
 #include "events/event_fields.h"
 #include "recording/recording_schema.h"
 #include "recording/sqlite_handle.h"
+#include "recording/staged_events.h"
 
 namespace qs::recording {
 
@@ -258,7 +259,7 @@ bool RecordingReader::load(const std::string& path, const RecordingReaderOptions
                             lastIndex_ = static_cast<std::uint64_t>(s.columnInt(1));
                         },
                         why);
-    if (!ok) {
+    if (!ok || !loadStagedBlocks(why)) {
         return false;
     }
     const auto origin = settings_.find("origin_ns");
@@ -268,6 +269,34 @@ bool RecordingReader::load(const std::string& path, const RecordingReaderOptions
     }
     originNs_ = std::get<std::int64_t>(origin->second);
     return true;
+}
+
+// The staged events a killed run left (none once a recording was closed):
+// counted now, decoded when read.
+bool RecordingReader::loadStagedBlocks(std::string* why) {
+    if (schemaVersion_ < kFirstSchemaWithStagedEvents) {
+        return true;
+    }
+    return impl_->query(
+        "SELECT first_id, count FROM staged_events ORDER BY first_id",
+        [&](const Statement& s) {
+            const auto first = static_cast<std::uint64_t>(s.columnInt(0));
+            const auto count = static_cast<std::uint64_t>(s.columnInt(1));
+            staged_.push_back({first, count});
+            eventCount_ += count;
+            if (count > 0) {
+                lastIndex_ = std::max(lastIndex_, first + count - 1);
+            }
+        },
+        why);
+}
+
+std::uint64_t RecordingReader::stagedEvents() const {
+    std::uint64_t n = 0;
+    for (const StagedBlock& b : staged_) {
+        n += b.count;
+    }
+    return n;
 }
 
 std::uint64_t RecordingReader::lostEvents() const {
@@ -350,6 +379,11 @@ bool RecordingReader::forEachEventInTime(std::int64_t fromNs, std::int64_t toNs,
         *error = path_ + ": " + why;
         return false;
     }
+    if (!staged_.empty()) {
+        // Staged events have no time index: their range is read and filtered.
+        first = first == 0 ? staged_.front().firstIndex : first;
+        last = lastIndex_;
+    }
     if (first == 0) {
         return true;
     }
@@ -397,7 +431,7 @@ bool RecordingReader::scan(std::uint64_t fromIndex, std::uint64_t toIndex,
     for (;;) {
         const int rc = s.step();
         if (rc == SQLITE_DONE) {
-            return true;
+            return scanStaged(fromIndex, toIndex, times, previous, visit, error);
         }
         if (rc != SQLITE_ROW) {
             return fail(describeSqliteError(rc, impl_->db.lastError()));
@@ -440,6 +474,52 @@ bool RecordingReader::scan(std::uint64_t fromIndex, std::uint64_t toIndex,
         }
         visit(index, e);
     }
+}
+
+// The staged events in [fromIndex, toIndex) (after every row: a writer
+// stages events only after the last row).
+bool RecordingReader::scanStaged(std::uint64_t fromIndex, std::uint64_t toIndex,
+                                 std::optional<std::pair<std::int64_t, std::int64_t>> times,
+                                 std::uint64_t previous, const Visitor& visit,
+                                 std::string* error) {
+    for (const StagedBlock& block : staged_) {
+        if (block.firstIndex + block.count <= fromIndex || block.firstIndex >= toIndex) {
+            continue;
+        }
+        if (block.firstIndex <= previous) {
+            *error = path_ + ": damaged: staged events from " + std::to_string(block.firstIndex) +
+                     " overlap the events before them";
+            return false;
+        }
+        std::string why;
+        bool read = false;
+        std::uint64_t index = block.firstIndex;
+        auto each = [&](const Event& e) {
+            const std::int64_t t = e.timeNs - originNs_;
+            if (index >= fromIndex && index < toIndex &&
+                (!times || (t >= times->first && t <= times->second))) {
+                visit(index, e);
+            }
+            ++index;
+        };
+        const bool ok = impl_->query(
+            "SELECT data FROM staged_events WHERE first_id = " +
+                std::to_string(block.firstIndex),
+            [&](const Statement& s) {
+                read = decodeStagedEvents(s.columnBlob(0), block.count, originNs_, names_, each,
+                                          &why);
+            },
+            &why);
+        if (!ok || !read) {
+            *error = path_ + ": " +
+                     (why.empty() ? "staged events from " + std::to_string(block.firstIndex) +
+                                        " became rows while being read: open it again"
+                                  : why);
+            return false;
+        }
+        previous = block.firstIndex + block.count - 1;
+    }
+    return true;
 }
 
 }  // namespace qs::recording

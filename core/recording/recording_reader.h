@@ -51,8 +51,11 @@ public:
     const std::vector<RecordingGap>& gaps() const { return gaps_; }
     std::uint64_t lostEvents() const;
 
-    std::uint64_t eventCount() const { return eventCount_; }  // rows in the file
+    std::uint64_t eventCount() const { return eventCount_; }  // rows and staged events
     std::uint64_t lastIndex() const { return lastIndex_; }    // 0 = no event
+    // Of eventCount(): events still staged (docs/recording.md), which a run
+    // killed in a busy stretch leaves; 0 for a closed recording.
+    std::uint64_t stagedEvents() const;
 
     // Lookups with a default for a missing key or another type.
     std::string settingText(const std::string& key, std::string fallback = {}) const;
@@ -79,6 +82,10 @@ private:
     bool scan(std::uint64_t fromIndex, std::uint64_t toIndex,
               std::optional<std::pair<std::int64_t, std::int64_t>> times, const Visitor& visit,
               std::string* error);
+    bool loadStagedBlocks(std::string* why);
+    bool scanStaged(std::uint64_t fromIndex, std::uint64_t toIndex,
+                    std::optional<std::pair<std::int64_t, std::int64_t>> times,
+                    std::uint64_t previous, const Visitor& visit, std::string* error);
 
     std::unique_ptr<Impl> impl_;
     std::string path_;
@@ -90,6 +97,12 @@ private:
     std::vector<Name> names_;  // names.id -> name (index 0 unused)
     std::uint64_t eventCount_ = 0;
     std::uint64_t lastIndex_ = 0;
+    // staged_events rows (a killed run's last busy stretch), in index order.
+    struct StagedBlock {
+        std::uint64_t firstIndex = 0;
+        std::uint64_t count = 0;
+    };
+    std::vector<StagedBlock> staged_;
 };
 
 }  // namespace qs::recording

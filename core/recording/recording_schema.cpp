@@ -59,6 +59,8 @@ CREATE TABLE events(
 CREATE TABLE event_blocks(first_id INTEGER PRIMARY KEY, last_id INTEGER NOT NULL,
   min_t_ns INTEGER NOT NULL, max_t_ns INTEGER NOT NULL);
 CREATE TABLE gaps(first_id INTEGER PRIMARY KEY, count INTEGER NOT NULL, why TEXT NOT NULL);
+CREATE TABLE staged_events(first_id INTEGER PRIMARY KEY, count INTEGER NOT NULL,
+  data BLOB NOT NULL);
 )";
     sql += lookupTables();
     sql += R"(

@@ -29,7 +29,14 @@ inline constexpr std::int32_t kApplicationId = 0x5153524E;
 // (visibility_ms) and broker-nacked its detail (reason). Same tables: files of
 // versions 1-4 read as before; a version-4 reader refuses a version-5 file by
 // its version rather than by the first unknown kind.
-inline constexpr int kSchemaVersion = 5;
+// Version 6: the table staged_events (events of a busy stretch in compact
+// blobs, not yet copied into rows; empty once a recording is closed) and
+// auto_vacuum=INCREMENTAL. Files of versions 1-5 have no staged events; a
+// version-5 reader refuses a version-6 file by its version, since it would
+// miss the staged events of a killed run.
+inline constexpr int kSchemaVersion = 6;
+// The first version with the staged_events table.
+inline constexpr int kFirstSchemaWithStagedEvents = 6;
 inline constexpr int kOldestReadableSchema = 1;
 
 // Events per row of the event_blocks time index.

@@ -3,12 +3,14 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <limits>
 #include <unordered_map>
 
 #include "recording/recording_schema.h"
 #include "recording/sqlite_handle.h"
+#include "recording/staged_events.h"
 
 namespace qs::recording {
 
@@ -17,9 +19,17 @@ namespace {
 // A writer woken this far ahead of its interval commits early, so a burst
 // becomes several moderate transactions rather than one huge one.
 constexpr std::size_t kEagerCommitEvents = 1u << 16;
-constexpr std::size_t kMaxSpareBuffers = 4;
+// Written buffers kept for append() to hand back: a busy run's writer takes
+// dozens of batches per commit, and every one not recycled is freed here and
+// allocated again by the producer (bench_workers: 4 kept cost several per
+// cent more of its throughput than 16).
+constexpr std::size_t kMaxSpareBuffers = 16;
 constexpr int kColumns = 13;  // of the events table
 constexpr std::size_t kRowsPerInsert = 32;
+// Staged events copied into rows per transaction while the run is calm: a few
+// tens of milliseconds of the writer's time, so a batch arriving meanwhile
+// waits little.
+constexpr std::uint64_t kRowsPerCopy = 32768;
 
 std::string insertSql(std::size_t rows) {
     std::string sql = "INSERT INTO events VALUES";
@@ -69,6 +79,8 @@ struct RecordingWriter::Impl {
     Statement upsertOutcome;
     Statement upsertBlock;
     Statement insertGap;
+    Statement insertStaged;
+    Statement deleteStaged;
     std::int64_t originNs = 0;
     // Interned text -> id. Looked up by string_view (no copy); the last hit
     // is remembered, as consecutive events mostly name the same message or
@@ -85,6 +97,7 @@ struct RecordingWriter::Impl {
         std::int64_t lastId = 0;
     };
     std::unordered_map<Name, std::int64_t> names;
+    std::vector<Name> nameById{Name()};  // names-table id -> Name, for staged events
     TextIds messageIds;
     TextIds transactions;
     // The event_blocks row being filled.
@@ -92,6 +105,14 @@ struct RecordingWriter::Impl {
     std::uint64_t blockLast = 0;
     std::int64_t blockMinT = 0;
     std::int64_t blockMaxT = 0;
+    // Staged events not yet copied into rows, oldest first (also in the file).
+    struct StagedBlob {
+        std::uint64_t firstIndex = 0;
+        std::uint64_t count = 0;
+        std::string data;
+    };
+    std::deque<StagedBlob> staged;
+    std::vector<Event> unstaged;  // reused by copyStaged()
     std::string error;
 
     bool prepare(std::string* why) {
@@ -104,7 +125,9 @@ struct RecordingWriter::Impl {
                upsertOutcome.prepare(db, "INSERT OR REPLACE INTO outcome VALUES(?1,?2)", why) &&
                upsertBlock.prepare(db, "INSERT OR REPLACE INTO event_blocks VALUES(?1,?2,?3,?4)",
                                    why) &&
-               insertGap.prepare(db, "INSERT OR REPLACE INTO gaps VALUES(?1,?2,?3)", why);
+               insertGap.prepare(db, "INSERT OR REPLACE INTO gaps VALUES(?1,?2,?3)", why) &&
+               insertStaged.prepare(db, "INSERT INTO staged_events VALUES(?1,?2,?3)", why) &&
+               deleteStaged.prepare(db, "DELETE FROM staged_events WHERE first_id = ?1", why);
     }
 
     // Runs a prepared statement to its end; false (and `error`) on failure.
@@ -125,17 +148,73 @@ struct RecordingWriter::Impl {
             target.bindNull(column);
             return true;
         }
-        auto it = names.find(name);
-        if (it == names.end()) {
-            const auto id = static_cast<std::int64_t>(names.size()) + 1;
-            insertName.bindInt(1, id);
-            insertName.bindText(2, name.view());
-            if (!run(insertName)) {
+        const std::int64_t id = nameId(name);
+        if (id == 0) {
+            return false;
+        }
+        target.bindInt(column, id);
+        return true;
+    }
+
+    // The file's id of a non-empty name; 0 when inserting it failed.
+    std::int64_t nameId(Name name) {
+        if (const auto it = names.find(name); it != names.end()) {
+            return it->second;
+        }
+        const auto id = static_cast<std::int64_t>(names.size()) + 1;
+        insertName.bindInt(1, id);
+        insertName.bindText(2, name.view());
+        if (!run(insertName)) {
+            return 0;
+        }
+        names.emplace(name, id);
+        nameById.push_back(name);
+        return id;
+    }
+
+    // Writes a chunk as one staged blob (docs/recording.md): a fraction of
+    // the rows' cost, so a busy run's writer keeps up; copyStaged() makes
+    // the rows later.
+    bool stage(std::uint64_t firstIndex, const std::vector<Event>& events) {
+        const Event* previous = nullptr;
+        for (const Event& e : events) {
+            const bool sameNames =
+                previous != nullptr && e.actor == previous->actor && e.channel == previous->channel;
+            if (!sameNames && ((!e.actor.empty() && nameId(e.actor) == 0) ||
+                               (!e.channel.empty() && nameId(e.channel) == 0))) {
                 return false;
             }
-            it = names.emplace(name, id).first;
+            previous = &e;
         }
-        target.bindInt(column, it->second);
+        StagedBlob blob{firstIndex, events.size(), {}};
+        encodeStagedEvents(events, originNs, names, blob.data);
+        insertStaged.bindInt(1, asStored(firstIndex));
+        insertStaged.bindInt(2, asStored(blob.count));
+        insertStaged.bindBlob(3, blob.data);
+        if (!run(insertStaged)) {
+            return false;
+        }
+        staged.push_back(std::move(blob));
+        return true;
+    }
+
+    // Copies the oldest staged blob into rows and drops it; its events count.
+    bool copyStaged(std::uint64_t* events) {
+        const StagedBlob& blob = staged.front();
+        unstaged.clear();
+        std::string why;
+        if (!decodeStagedEvents(
+                blob.data, blob.count, originNs, nameById,
+                [this](const Event& e) { unstaged.push_back(e); }, &why)) {
+            error = why;  // cannot happen short of a bug: the blob was made here
+            return false;
+        }
+        deleteStaged.bindInt(1, asStored(blob.firstIndex));
+        if (!writeEvents(blob.firstIndex, unstaged) || !run(deleteStaged)) {
+            return false;
+        }
+        *events = blob.count;
+        staged.pop_front();
         return true;
     }
 
@@ -298,8 +377,10 @@ std::unique_ptr<RecordingWriter> RecordingWriter::create(const std::string& path
         // killed process leaves every committed batch readable. NORMAL syncs
         // only at checkpoints; 16,384 pages (64 MB) between checkpoints keep
         // those rare (the close folds the rest in).
+        // INCREMENTAL: the pages of staged events copied into rows can be
+        // given back at close (only settable before the first table).
         impl.db.exec(
-            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+            "PRAGMA auto_vacuum=INCREMENTAL; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
             "PRAGMA wal_autocheckpoint=16384;",
             &why) &&
         impl.db.exec(
@@ -380,7 +461,6 @@ void RecordingWriter::setOutcome(std::string key, SettingValue value) {
 }
 
 void RecordingWriter::loop() {
-    Impl& impl = *impl_;
     std::vector<Chunk> chunks;
     std::vector<Fact> facts;
     std::vector<Gap> gaps;
@@ -405,44 +485,118 @@ void RecordingWriter::loop() {
                 continue;
             }
         }
-        if (chunks.empty() && facts.empty() && gaps.empty()) {
-            continue;
+        const bool busy = commitQueued(chunks, facts, gaps);
+        if (stopping || (!busy && options_.copyStagedWhileRunning)) {
+            copyStagedWhileCalm(stopping);
         }
-        std::uint64_t events = 0;
-        bool ok = impl.exec("BEGIN");
-        for (const Fact& f : facts) {
-            ok = ok && impl.writeFact(f);
+    }
+}
+
+// One transaction with everything queued. The events go in as rows, or
+// staged when there are many of them (a busy run) or staged ones still wait
+// (rows stay in index order). True when the run is busy.
+bool RecordingWriter::commitQueued(std::vector<Chunk>& chunks, std::vector<Fact>& facts,
+                                   std::vector<Gap>& gaps) {
+    Impl& impl = *impl_;
+    std::uint64_t events = 0;
+    for (const Chunk& c : chunks) {
+        events += c.events.size();
+    }
+    const bool busy = noteRate(events);
+    if (chunks.empty() && facts.empty() && gaps.empty()) {
+        return busy;
+    }
+    const bool stage = busy || !impl.staged.empty();
+    const std::size_t stagedBefore = impl.staged.size();
+    bool ok = impl.exec("BEGIN");
+    for (const Fact& f : facts) {
+        ok = ok && impl.writeFact(f);
+    }
+    for (const Gap& g : gaps) {
+        ok = ok && impl.writeGap(g);
+    }
+    for (const Chunk& c : chunks) {
+        ok = ok && (stage ? impl.stage(c.firstIndex, c.events)
+                          : impl.writeEvents(c.firstIndex, c.events));
+    }
+    ok = ok && impl.writeBlock() && impl.exec("COMMIT");
+    if (!ok) {
+        std::string ignored;
+        impl.db.exec("ROLLBACK", &ignored);
+        impl.staged.resize(stagedBefore);
+    }
+    std::lock_guard lock(mutex_);
+    stats_.pendingEvents -= events;
+    if (ok) {
+        stats_.eventsCommitted += events;
+        stats_.eventsStaged += stage ? events : 0;
+        ++stats_.commits;
+    } else {
+        stats_.eventsLost += events;
+        stats_.error = impl.error.empty() ? std::string("write failed") : impl.error;
+    }
+    for (Chunk& c : chunks) {
+        if (spare_.size() < kMaxSpareBuffers) {
+            c.events.clear();
+            spare_.push_back(std::move(c.events));
         }
-        for (const Gap& g : gaps) {
-            ok = ok && impl.writeGap(g);
-        }
-        for (const Chunk& c : chunks) {
-            ok = ok && impl.writeEvents(c.firstIndex, c.events);
-            events += c.events.size();
-        }
-        ok = ok && impl.writeBlock() && impl.exec("COMMIT");
-        if (!ok) {
-            std::string ignored;
-            impl.db.exec("ROLLBACK", &ignored);
-        }
-        std::lock_guard lock(mutex_);
-        stats_.pendingEvents -= events;
-        if (ok) {
-            stats_.eventsCommitted += events;
-            ++stats_.commits;
-        } else {
-            stats_.eventsLost += events;
-            stats_.error = impl.error.empty() ? std::string("write failed") : impl.error;
-        }
-        for (Chunk& c : chunks) {
-            if (spare_.size() < kMaxSpareBuffers) {
-                c.events.clear();
-                spare_.push_back(std::move(c.events));
+    }
+    chunks.clear();
+    facts.clear();
+    gaps.clear();
+    return busy;
+}
+
+// Busy from the moment stageAtEvents events came within one commit interval;
+// calm again only after a whole interval with fewer (a short wake right
+// after an eager commit says nothing about the rate).
+bool RecordingWriter::noteRate(std::uint64_t events) {
+    if (options_.stageAtEvents == 0) {
+        return false;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    windowEvents_ += events;
+    if (windowEvents_ >= options_.stageAtEvents) {
+        busy_ = true;
+    }
+    if (now - windowStart_ >= options_.commitInterval) {
+        busy_ = windowEvents_ >= options_.stageAtEvents;
+        windowEvents_ = 0;
+        windowStart_ = now;
+    }
+    return busy_;
+}
+
+// Copies staged events into rows, a transaction of up to kRowsPerCopy at a
+// time, until none is left, or (unless the writer is stopping) until events
+// pile up again.
+void RecordingWriter::copyStagedWhileCalm(bool stopping) {
+    Impl& impl = *impl_;
+    const std::size_t calm = std::max<std::size_t>(options_.stageAtEvents, 1);
+    while (!impl.staged.empty()) {
+        {
+            std::lock_guard lock(mutex_);
+            if (!stats_.error.empty() || (!stopping && stats_.pendingEvents >= calm)) {
+                return;
             }
         }
-        chunks.clear();
-        facts.clear();
-        gaps.clear();
+        std::uint64_t copied = 0;
+        bool ok = impl.exec("BEGIN");
+        while (ok && !impl.staged.empty() && copied < kRowsPerCopy) {
+            std::uint64_t n = 0;
+            ok = impl.copyStaged(&n);
+            copied += n;
+        }
+        ok = ok && impl.writeBlock() && impl.exec("COMMIT");
+        std::lock_guard lock(mutex_);
+        if (!ok) {
+            // The staged events stay in the file, readable; nothing more is written.
+            std::string ignored;
+            impl.db.exec("ROLLBACK", &ignored);
+            stats_.error = impl.error.empty() ? std::string("write failed") : impl.error;
+            return;
+        }
+        stats_.eventsStaged -= copied;
     }
 }
 
@@ -466,6 +620,8 @@ bool RecordingWriter::close(std::string* error) {
     // when the last connection closes.
     std::string ignored;
     if (stats().error.empty()) {
+        // The pages the staged events took go back (auto_vacuum=INCREMENTAL).
+        impl_->db.exec("PRAGMA incremental_vacuum;", &ignored);
         impl_->db.exec("PRAGMA journal_mode=DELETE;", &ignored);
     }
     impl_.reset();

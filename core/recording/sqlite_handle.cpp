@@ -73,6 +73,12 @@ void Statement::bindText(int index, std::string_view text) {
     sqlite3_bind_text(stmt_, index, bytes, static_cast<int>(text.size()), SQLITE_STATIC);
 }
 
+void Statement::bindBlob(int index, std::string_view bytes) {
+    // An empty blob binds as a zero-length blob, not NULL.
+    sqlite3_bind_blob(stmt_, index, bytes.data() != nullptr ? bytes.data() : "",
+                      static_cast<int>(bytes.size()), SQLITE_STATIC);
+}
+
 void Statement::bindNull(int index) {
     sqlite3_bind_null(stmt_, index);
 }
@@ -99,6 +105,14 @@ std::string_view Statement::columnText(int index) const {
     const int bytes = sqlite3_column_bytes(stmt_, index);
     return text != nullptr ? std::string_view(text, static_cast<std::size_t>(bytes))
                            : std::string_view();
+}
+
+std::string_view Statement::columnBlob(int index) const {
+    const void* bytes = sqlite3_column_blob(stmt_, index);
+    const int size = sqlite3_column_bytes(stmt_, index);
+    return bytes != nullptr
+               ? std::string_view(static_cast<const char*>(bytes), static_cast<std::size_t>(size))
+               : std::string_view();
 }
 
 bool Statement::columnIsNull(int index) const {

@@ -48,6 +48,7 @@ public:
     void bindDouble(int index, double value);
     void bindText(int index, std::string_view text);  // not copied: must outlive step()
     void bindNull(int index);
+    void bindBlob(int index, std::string_view bytes);  // not copied: must outlive step()
     // Steps once: SQLITE_ROW, SQLITE_DONE or an error code.
     int step();
     void reset();  // keeps the bindings
@@ -55,6 +56,7 @@ public:
     std::int64_t columnInt(int index) const;
     double columnDouble(int index) const;
     std::string_view columnText(int index) const;  // valid until the next step()/reset()
+    std::string_view columnBlob(int index) const;  // valid until the next step()/reset()
     bool columnIsNull(int index) const;
     int columnType(int index) const;
 

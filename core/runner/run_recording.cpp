@@ -231,7 +231,9 @@ LedgerOptions readLedgerOptions(const RecordingReader& rec) {
 
 bool replayRecording(const std::string& path, ReplayedRun* out, std::string* error,
                      const ReplayVisitor& visitor) {
-    auto rec = RecordingReader::open(path, error);
+    recording::RecordingReaderOptions options;
+    options.checkIntegrity = visitor.checkIntegrity;
+    auto rec = RecordingReader::open(path, error, options);
     if (!rec) {
         return false;
     }

@@ -97,6 +97,10 @@ struct ReplayVisitor {
     // outcome say, not the ledger's totals. The same events reach `applied`,
     // and a file that is not a readable recording is refused all the same.
     bool eventsOnly = false;
+    // SQLite's integrity check of the whole file before the read (what
+    // RecordingReader does by default). Off only for a caller that checks
+    // it itself (the console's loader does, on a thread beside the read).
+    bool checkIntegrity = true;
 };
 
 // Reads the recording at `path`, replays its events in order into a fresh

@@ -51,6 +51,9 @@ private Q_SLOTS:
     void settleTwiceIsLocalError();
     void badArgumentsSendNothing();
     void cancelInterruptsWaitingReceive();
+#ifndef QS_AGAINST_REAL_SERVER
+    void lostEndingAnswersAreReadForWhatTheyWere();
+#endif
 
 private:
     std::string address_;
@@ -236,6 +239,50 @@ void TestClientStreamV1::cancelInterruptsWaitingReceive() {
     QVERIFY(!result->ok());
     QS_COMPARE_ENUM(result->error().category, ErrorCategory::Cancelled);
 }
+
+#ifndef QS_AGAINST_REAL_SERVER
+// KubeMQ v2.4.0 can lose the answer that ends a v1 stream (it cancels the
+// stream before writing it); a broker that loses every such answer shows the
+// client reading the clean, unanswered end for what it was: an ack and a
+// reject that were done, a receive that got nothing.
+void TestClientStreamV1::lostEndingAnswersAreReadForWhatTheyWere() {
+    auto options = qs::test::TestBroker::defaultOptions();
+    std::atomic<int> lost{0};
+    options.loseEndingV1Answer = [&lost] {
+        ++lost;
+        return true;
+    };
+    qs::test::TestBroker broker(options);
+    QVERIFY2(broker.ok(), broker.error().c_str());
+    auto client = makeClient(broker.address(), "v1-unanswered");
+
+    sendOne(*client, "v1.unanswered", "acked");
+    auto first = client->receiveStreamMessage("v1.unanswered", kWait, kLongVisibility);
+    QS_VERIFY_OK(first);
+    QS_VERIFY_OK(first->ack());
+    QVERIFY(first->isSettled());
+    QCOMPARE(lost.load(), 1);
+
+    sendOne(*client, "v1.unanswered", "rejected");
+    auto second = client->receiveStreamMessage("v1.unanswered", kWait, kLongVisibility);
+    QS_VERIFY_OK(second);
+    QCOMPARE(second->message().body, std::string("rejected"));
+    QS_VERIFY_OK(second->reject());
+    QCOMPARE(lost.load(), 2);
+    auto again = client->receiveStreamMessage("v1.unanswered", kWait, kLongVisibility);
+    QS_VERIFY_OK(again);
+    QCOMPARE(again->message().body, std::string("rejected"));
+    QCOMPARE(again->message().attributes.receiveCount, 2);
+    QS_VERIFY_OK(again->ack());
+
+    // Nothing left (the first ack was done): the wait's Error 138 is lost too.
+    auto nothing = client->receiveStreamMessage("v1.unanswered", std::chrono::seconds(1),
+                                                kLongVisibility);
+    QVERIFY(!nothing.ok());
+    QS_COMPARE_ENUM(nothing.error().category, ErrorCategory::Timeout);
+    QCOMPARE(lost.load(), 4);
+}
+#endif
 
 QTEST_APPLESS_MAIN(TestClientStreamV1)
 #include "tst_client_stream_v1.moc"

@@ -196,6 +196,13 @@ private Q_SLOTS:
         QCOMPARE(wrong.actual, std::string("worker-1"));
         QVERIFY2(wrong.explanation.find("worker-2 never crashed") != std::string::npos,
                  wrong.explanation.c_str());
+        // Nobody's visibility ran out: "which worker most" has no answer.
+        p.measure.name = "visibilityExpired";
+        const Grade none = gradePrediction(p, std::string("1"), *crash_);
+        QCOMPARE(none.outcome, GradeOutcome::Undecided);
+        QCOMPARE(none.actual, std::string("no worker"));
+        QVERIFY2(none.explanation.starts_with("Cannot be decided: no worker did it"),
+                 none.explanation.c_str());
     }
 
     void choicePrediction() {

@@ -2,7 +2,7 @@
 // message naming the file and the reason, and nothing crashes: missing,
 // a directory, empty, plain text, another application's SQLite database,
 // a newer or older schema version, truncated, damaged in the middle, a
-// missing table, event ids out of order. The writer reports a path it cannot create and a write that
+// missing table, event ids out of order, a damaged staged blob. The writer reports a path it cannot create and a write that
 // fails (file size limit) instead of dropping events silently.
 #include <sqlite3.h>
 #include <sys/resource.h>
@@ -18,6 +18,7 @@
 #include "recording/recording_reader.h"
 #include "recording/recording_schema.h"
 #include "recording/recording_writer.h"
+#include "wait_until.h"
 
 using namespace qs;
 using namespace qs::recording;
@@ -257,6 +258,42 @@ private Q_SLOTS:
         QVERIFY2(error.find("cannot create the recording") != std::string::npos, error.c_str());
         QVERIFY(!RecordingWriter::create(dir_.path().toStdString(), 0, {}, &error));
         QVERIFY2(error.find("is a directory") != std::string::npos, error.c_str());
+    }
+
+    // Staged events (docs/recording.md) whose blob is cut short: the file
+    // opens, and reading them fails with the reason instead of inventing
+    // events; the writer's own copy still makes whole rows at close.
+    void damagedStagedEvents() {
+        const std::string file = path("staged-cut.qsrun");
+        RecordingWriterOptions options;
+        options.stageAtEvents = 1;
+        options.copyStagedWhileRunning = false;
+        std::string error;
+        auto writer = RecordingWriter::create(file, 0, options, &error);
+        QVERIFY2(writer, error.c_str());
+        std::vector<Event> batch(100);
+        for (Event& e : batch) {
+            e.kind = EventKind::Acked;
+            e.messageId = "task-" + std::to_string(&e - batch.data());
+        }
+        writer->append(batch);
+        QVERIFY(test::waitUntil([&] { return writer->stats().eventsCommitted == 100; }));
+        sqlite(file, "UPDATE staged_events SET data = substr(data, 1, 40)");
+        auto reader = RecordingReader::open(file, &error);
+        QVERIFY2(reader, error.c_str());
+        QCOMPARE(reader->stagedEvents(), std::uint64_t{100});
+        std::vector<Event> got;
+        QVERIFY(!reader->readEvents(1, 101, &got, &error));
+        QVERIFY2(error.find(file + ": damaged staged events: event ") == 0 &&
+                     error.find("truncated") != std::string::npos,
+                 error.c_str());
+        QVERIFY(got.size() < 100);
+        reader.reset();
+        QVERIFY2(writer->close(&error), error.c_str());
+        reader = RecordingReader::open(file, &error);
+        QVERIFY2(reader, error.c_str());
+        QCOMPARE(reader->stagedEvents(), std::uint64_t{0});
+        QVERIFY2(reader->readEvents(1, 101, &got, &error), error.c_str());
     }
 
     // A write that fails (here: the process's file size limit, as a full disk

@@ -95,13 +95,37 @@ private:
     std::string path(const char* name) const {
         return dir_.filePath(QString::fromUtf8(name)).toStdString();
     }
+    static void expectEvents(const std::string& file, const std::vector<Event>& want) {
+        std::string error;
+        auto reader = RecordingReader::open(file, &error);
+        QVERIFY2(reader, error.c_str());
+        QCOMPARE(reader->eventCount(), static_cast<std::uint64_t>(want.size()));
+        std::vector<Event> got;
+        QVERIFY2(reader->readEvents(1, reader->lastIndex() + 1, &got, &error), error.c_str());
+        QCOMPARE(got.size(), want.size());
+        for (std::size_t i = 0; i < want.size(); ++i) {
+            compareEvents(got[i], want[i], static_cast<int>(i));
+        }
+    }
 
 private Q_SLOTS:
+    void everyKindAndFieldByteForByte_data() {
+        QTest::addColumn<bool>("staged");
+        QTest::newRow("rows") << false;
+        QTest::newRow("staged, then rows") << true;
+    }
+
+    // Through rows; or staged (docs/recording.md), read back while staged,
+    // then as the rows close() made of them.
     void everyKindAndFieldByteForByte() {
+        QFETCH(bool, staged);
         const std::int64_t origin = 123456789;
-        const std::string file = path("all.qsrun");
+        const std::string file = path(staged ? "staged.qsrun" : "all.qsrun");
         std::string error;
-        auto writer = RecordingWriter::create(file, origin, {}, &error);
+        RecordingWriterOptions options;
+        options.stageAtEvents = staged ? 1 : 0;
+        options.copyStagedWhileRunning = false;
+        auto writer = RecordingWriter::create(file, origin, options, &error);
         QVERIFY2(writer, error.c_str());
         const std::vector<Event> want = sampleEvents(origin);
         // Handed over in three batches of different sizes.
@@ -116,9 +140,15 @@ private Q_SLOTS:
         writer->setSetting("int", std::int64_t{-42});
         writer->setSetting("real", 0.1 + 0.2);
         writer->setOutcome("elapsed_seconds", 1.25);
+        if (staged) {
+            QVERIFY(test::waitUntil([&] { return writer->stats().eventsCommitted == want.size(); }));
+            QCOMPARE(writer->stats().eventsStaged, static_cast<std::uint64_t>(want.size()));
+            expectEvents(file, want);
+        }
         QVERIFY2(writer->close(&error), error.c_str());
         const RecordingWriterStats stats = writer->stats();
         QCOMPARE(stats.eventsCommitted, static_cast<std::uint64_t>(want.size()));
+        QCOMPARE(stats.eventsStaged, std::uint64_t{0});
         QCOMPARE(stats.eventsLost, std::uint64_t{0});
         // A finished recording is one file.
         QVERIFY(!std::filesystem::exists(file + "-wal"));
@@ -133,18 +163,22 @@ private Q_SLOTS:
         QCOMPARE(reader->settingInt("int"), std::int64_t{-42});
         QCOMPARE(std::get<double>(reader->settings().at("real")), 0.1 + 0.2);
         QCOMPARE(reader->outcomeDouble("elapsed_seconds"), 1.25);
-        std::vector<Event> got;
-        QVERIFY2(reader->readEvents(1, reader->lastIndex() + 1, &got, &error), error.c_str());
-        QCOMPARE(got.size(), want.size());
-        for (std::size_t i = 0; i < want.size(); ++i) {
-            compareEvents(got[i], want[i], static_cast<int>(i));
-        }
+        QCOMPARE(reader->stagedEvents(), std::uint64_t{0});
+        expectEvents(file, want);
     }
 
+    void rangesByIndexAndTime_data() { everyKindAndFieldByteForByte_data(); }
+
+    // By index and by time, from rows; or from staged events, which have no
+    // time index (docs/recording.md).
     void rangesByIndexAndTime() {
-        const std::string file = path("ranges.qsrun");
+        QFETCH(bool, staged);
+        const std::string file = path(staged ? "ranges-staged.qsrun" : "ranges.qsrun");
         std::string error;
-        auto writer = RecordingWriter::create(file, 0, {}, &error);
+        RecordingWriterOptions options;
+        options.stageAtEvents = staged ? 1 : 0;
+        options.copyStagedWhileRunning = false;
+        auto writer = RecordingWriter::create(file, 0, options, &error);
         QVERIFY2(writer, error.c_str());
         // 10,000 events, 1 us apart, except that every 100th is 50 us late
         // (stream order is not time order): spans several time blocks.
@@ -156,11 +190,21 @@ private Q_SLOTS:
             e.sequence = static_cast<std::uint64_t>(i);
             want.push_back(e);
         }
-        std::vector<Event> batch = want;
-        writer->append(batch);
-        QVERIFY2(writer->close(&error), error.c_str());
+        // Handed over in batches, as a pump does: several staged blobs.
+        for (std::size_t i = 0; i < want.size(); i += 3000) {
+            std::vector<Event> batch(want.begin() + static_cast<std::ptrdiff_t>(i),
+                                     want.begin() + static_cast<std::ptrdiff_t>(
+                                                        std::min(i + 3000, want.size())));
+            writer->append(batch);
+        }
+        if (staged) {
+            QVERIFY(test::waitUntil([&] { return writer->stats().eventsCommitted == want.size(); }));
+        } else {
+            QVERIFY2(writer->close(&error), error.c_str());
+        }
         auto reader = RecordingReader::open(file, &error);
         QVERIFY2(reader, error.c_str());
+        QCOMPARE(reader->stagedEvents(), staged ? std::uint64_t{10000} : std::uint64_t{0});
 
         std::vector<std::uint64_t> indexes;
         QVERIFY(reader->forEachEvent(

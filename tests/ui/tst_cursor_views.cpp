@@ -476,6 +476,89 @@ private Q_SLOTS:
         }
     }
 
+    // prepare() (what a recording does while it is opened) takes the same
+    // checkpoints as a first move to the run's end, in steps of any size and
+    // with moves in between; afterwards no move back feeds more than the
+    // interval's events, and every instant shows what a feed from the run's
+    // start shows.
+    void preparedTimelineEqualsAFeedFromTheStart() {
+        const std::uint64_t all = run_.eventCount();
+        for (const std::uint64_t interval : {2, 3, 5}) {
+            TimelineAtCursor firstMove(interval);
+            firstMove.showAt(run_, at(6000), 60'000'000'000LL);
+            for (const std::uint64_t step : {std::uint64_t{1}, std::uint64_t{4}, all}) {
+                TimelineAtCursor prepared(interval);
+                int calls = 0;
+                while (!prepared.prepare(run_, all, 60'000'000'000LL, step)) {
+                    QVERIFY(prepared.lastFedEvents() <= step);
+                    if (++calls == 3) {  // a move in between: the next step starts again
+                        prepared.showAt(run_, at(1200), 60'000'000'000LL);
+                    }
+                }
+                QCOMPARE(prepared.eventsFed(), all);
+                QCOMPARE(prepared.checkpointCount(), firstMove.checkpointCount());
+                if (step == all) {  // freed until the next move, which restarts from a checkpoint
+                    prepared.keepOnlyCheckpoints();
+                    QCOMPARE(prepared.model().barCount(), std::size_t(0));
+                    QCOMPARE(prepared.checkpointCount(), firstMove.checkpointCount());
+                    prepared.showAt(run_, at(6000), 60'000'000'000LL);
+                    QVERIFY(!prepared.lastWasIncremental());
+                    QVERIFY(prepared.lastFedEvents() < interval);
+                }
+                for (const std::int64_t ms : {6000, 999, 5200, 2500, 0, 4500, 3100}) {
+                    const std::int64_t before = prepared.timeNs();
+                    prepared.showAt(run_, at(ms), 60'000'000'000LL);
+                    if (at(ms) < before) {
+                        QVERIFY2(prepared.lastFedEvents() < interval,
+                                 qPrintable(QStringLiteral("at %1 ms: fed %2 events")
+                                                .arg(ms)
+                                                .arg(prepared.lastFedEvents())));
+                    }
+                    TimelineAtCursor fromStart(1'000'000);
+                    fromStart.showAt(run_, at(ms), 60'000'000'000LL);
+                    QCOMPARE(describe(barsOf(prepared.model())),
+                             describe(barsOf(fromStart.model())));
+                    QCOMPARE(redeliveriesOf(prepared.model()), redeliveriesOf(fromStart.model()));
+                }
+            }
+        }
+    }
+
+    void preparedChartsEqualAFeedFromTheStart() {
+        const std::uint64_t all = run_.eventCount();
+        for (const std::uint64_t interval : {1, 2, 5}) {
+            ChartsAtCursor firstMove(interval);
+            firstMove.showAt(run_, "tasks", at(6000));
+            for (const std::uint64_t step : {std::uint64_t{1}, std::uint64_t{3}, all}) {
+                ChartsAtCursor prepared(interval);
+                int calls = 0;
+                while (!prepared.prepare(run_, "tasks", all, step)) {
+                    QVERIFY(prepared.lastFedEvents() <= step);
+                    if (++calls == 4) {  // a move in between: the next step starts again
+                        prepared.showAt(run_, "tasks", at(2400));
+                    }
+                }
+                QCOMPARE(prepared.eventsFed(), all);
+                QCOMPARE(prepared.checkpointCount(), firstMove.checkpointCount());
+                for (const std::int64_t ms : {6000, 999, 5200, 2000, 0, 4500, 3100}) {
+                    const std::int64_t before = prepared.timeNs();
+                    prepared.showAt(run_, "tasks", at(ms));
+                    if (at(ms) < before) {
+                        QVERIFY(prepared.lastFedEvents() < interval);
+                    }
+                    ChartsAtCursor fromStart(1'000'000);
+                    fromStart.showAt(run_, "tasks", at(ms));
+                    QVERIFY2(sameBuckets(prepared.model(), fromStart.model()),
+                             qPrintable(QStringLiteral("at %1 ms, step %2, interval %3")
+                                            .arg(ms)
+                                            .arg(step)
+                                            .arg(interval)));
+                    QCOMPARE(prepared.model().latencyBins(), fromStart.model().latencyBins());
+                }
+            }
+        }
+    }
+
     // A poll that came back with nothing counts in its second's empty polls;
     // one that brought messages does not.
     void chartsCountEmptyPollsPerSecond() {

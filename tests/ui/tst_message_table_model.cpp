@@ -238,6 +238,16 @@ void TestMessageTableModel::proxySortsByTaskNumber() {
     run.append({ev(EventKind::MessageAssigned, 2, "worker-1", "c", 9, 1)});
     proxy.sort(MessageTableModel::SequenceColumn, Qt::DescendingOrder);
     QCOMPARE(taskAt(0), 3);
+    // By task ascending is the source's order: kept as such (no comparisons
+    // for the rows a move of the time cursor inserts), new rows at the end.
+    proxy.sort(MessageTableModel::TaskColumn, Qt::AscendingOrder);
+    QCOMPARE(proxy.sortColumn(), -1);
+    run.append({sent(3, "f", 6), sent(3, "g", 7)});
+    model.commitPendingRows();
+    QCOMPARE(proxy.rowCount(), 7);
+    for (int row = 0; row < 7; ++row) {
+        QCOMPARE(taskAt(row), row + 1);
+    }
 }
 
 // Nothing is trimmed: every task is a row, and the first task's history is

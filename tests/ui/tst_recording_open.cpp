@@ -5,6 +5,8 @@
 // a second open while one is under way replaces it (only the latest is
 // shown); Stop cancels the read and changes nothing; a corrupt file is
 // refused in a dialog and the recording shown stays.
+#include <sqlite3.h>
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -23,9 +25,12 @@
 #include "controllers/recording_loader.h"
 #include "controllers/time_cursor.h"
 #include "main_window.h"
+#include "models/charts_at_cursor.h"
 #include "models/charts_model.h"
 #include "models/message_table_model.h"
+#include "models/timeline_at_cursor.h"
 #include "models/timeline_model.h"
+#include "recording/recording_reader.h"
 #include "recording_factory.h"
 #include "run/run.h"
 #include "runner/run_recording.h"
@@ -92,6 +97,24 @@ QString difference(const MainWindow& a, const MainWindow& b) {
     return {};
 }
 
+// The bars of a timeline still open or ending at or after `fromNs`, lane by
+// lane: worker, message, start, end, outcome.
+QStringList barsOf(const TimelineModel& model, std::int64_t fromNs) {
+    QStringList out;
+    for (const TimelineLane& lane : model.lanes()) {
+        for (const TimelineBar& b : lane.bars) {
+            if (b.endNs == 0 || b.endNs >= fromNs) {
+                out << QStringLiteral("%1 %2 %3 %4 %5")
+                           .arg(lane.worker, b.key)
+                           .arg(b.startNs)
+                           .arg(b.endNs)
+                           .arg(static_cast<int>(b.outcome));
+            }
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 class TestRecordingOpen : public QObject {
@@ -106,6 +129,8 @@ private Q_SLOTS:
     void stopChangesNothing();
     void aCorruptFileIsRefusedAndChangesNothing();
     void theLoaderReadsWhatTheReplayApplies();
+    void theCursorsCheckpointsAreTakenWhileOpening();
+    void damageOnlyTheIntegrityCheckFindsIsRefused();
 
 private:
     QTemporaryDir dir_;
@@ -293,3 +318,126 @@ void TestRecordingOpen::theLoaderReadsWhatTheReplayApplies() {
 
 QTEST_MAIN(TestRecordingOpen)
 #include "tst_recording_open.moc"
+
+// The time cursor's projections take their checkpoints while the recording
+// is opened (in the feed's slices), so no move of the cursor feeds the run
+// from its start: the first move to a late instant restarts from a
+// checkpoint and shows what a feed from the run's start shows.
+void TestRecordingOpen::theCursorsCheckpointsAreTakenWhileOpening() {
+    QSignalSpy shown(window_.get(), &MainWindow::recordingShown);
+    window_->startOpeningRecording(large_);
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kDeadlineMs);
+    const Run& run = window_->consoleRun()->run();
+    const TimelineAtCursor& timeline = window_->timelineAtCursor();
+    const ChartsAtCursor& charts = window_->chartsAtCursor();
+    QCOMPARE(charts.eventsFed(), run.eventCount());
+    QCOMPARE(timeline.model().barCount(), std::size_t(0));  // freed until a move: live
+    // 180,000 events: every 131,072 for the timeline, every 16,384 for the charts.
+    QCOMPARE(timeline.checkpointCount(), std::size_t(1));
+    QCOMPARE(charts.checkpointCount(), std::size_t(10));
+
+    // 10,000 events past the timeline's checkpoint: nearer than the start of
+    // its window (60 s or more: 18,000 events), so it restarts from there.
+    const std::uint64_t late = 131072 + 10000;
+    window_->timeCursor()->moveTo(run.streamTimeNs(late));
+    QVERIFY(!timeline.lastWasIncremental());
+    QVERIFY2(
+        timeline.lastFedEvents() <= run.eventCountAt(run.streamTimeNs(late)) - 131072,
+        qPrintable(QStringLiteral("the timeline fed %1 events").arg(timeline.lastFedEvents())));
+    QVERIFY2(charts.lastFedEvents() < ChartsAtCursor::kDefaultCheckpointInterval,
+             qPrintable(QStringLiteral("the charts fed %1 events").arg(charts.lastFedEvents())));
+    // Without checkpoints, the same instant from the start of its window (the
+    // cheaper way here): the same bars in that window.
+    TimelineAtCursor timelineFromWindow(1'000'000);
+    timelineFromWindow.showAt(run, timeline.timeNs(), timeline.model().retentionNs());
+    const std::int64_t windowStart = timelineFromWindow.windowStartNs();
+    QVERIFY(windowStart > run.streamTimeNs(0));
+    QVERIFY(barsOf(timeline.model(), windowStart).size() > 1000);
+    QCOMPARE(barsOf(timeline.model(), windowStart),
+             barsOf(timelineFromWindow.model(), windowStart));
+    ChartsAtCursor chartsFromStart(1'000'000);
+    chartsFromStart.showAt(run, "tasks", charts.timeNs());  // the factory's work queue
+    QCOMPARE(charts.model().buckets().size(), chartsFromStart.model().buckets().size());
+    for (std::size_t i = 0; i < charts.model().buckets().size(); ++i) {
+        const SecondBucket& a = charts.model().buckets()[i];
+        const SecondBucket& b = chartsFromStart.model().buckets()[i];
+        QVERIFY2(a.sent == b.sent && a.acked == b.acked && a.redelivered == b.redelivered &&
+                     a.waiting == b.waiting && a.inFlight == b.inFlight,
+                 qPrintable(QStringLiteral("second %1").arg(a.second)));
+    }
+
+    // The head of a recording is not a live run: going there keeps them.
+    window_->timeCursor()->goLive();
+    QCOMPARE(timeline.checkpointCount(), std::size_t(1));
+    QCOMPARE(charts.checkpointCount(), std::size_t(10));
+}
+
+// The integrity check runs beside the read (a thread of its own): a file
+// damaged where the read of the events does not look (here a table the
+// reader never reads, added to a copy, a page of it scrambled) is refused
+// all the same, with the check's message (the one RecordingReader::open
+// gives), and nothing changes.
+void TestRecordingOpen::damageOnlyTheIntegrityCheckFindsIsRefused() {
+    const QString damaged = dir_.filePath(QStringLiteral("index-damaged.qsrun"));
+    QVERIFY(QFile::copy(large_, damaged));
+    // The copy without free pages, so the new table's pages are the ones added.
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(damaged.toUtf8().constData(), &db), SQLITE_OK);
+    const auto pragma = [db](const char* sql) {
+        sqlite3_stmt* statement = nullptr;
+        qint64 value = -1;
+        if (sqlite3_prepare_v2(db, sql, -1, &statement, nullptr) == SQLITE_OK &&
+            sqlite3_step(statement) == SQLITE_ROW) {
+            value = sqlite3_column_int64(statement, 0);
+        }
+        sqlite3_finalize(statement);
+        return value;
+    };
+    QCOMPARE(sqlite3_exec(db, "VACUUM", nullptr, nullptr, nullptr), SQLITE_OK);
+    const qint64 pagesBefore = pragma("PRAGMA page_count");
+    QCOMPARE(sqlite3_exec(db,
+                          "CREATE TABLE unused_by_the_reader(x); "
+                          "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
+                          "WHERE i < 20000) INSERT INTO unused_by_the_reader "
+                          "SELECT printf('%080d', i) FROM n",
+                          nullptr, nullptr, nullptr),
+             SQLITE_OK);
+    const qint64 pagesAfter = pragma("PRAGMA page_count");
+    const qint64 pageSize = pragma("PRAGMA page_size");
+    sqlite3_close(db);
+    QVERIFY(pagesAfter > pagesBefore + 2);
+    {
+        // A page in the middle of the new table's (pages count from 1).
+        const qint64 page = (pagesBefore + pagesAfter) / 2;
+        QFile file(damaged);
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QByteArray scrambled(pageSize - 8, Qt::Uninitialized);
+        for (int i = 0; i < scrambled.size(); ++i) {
+            scrambled[i] = static_cast<char>((i * 131) & 0xff);
+        }
+        QVERIFY(file.seek((page - 1) * pageSize + 8));
+        QCOMPARE(file.write(scrambled), scrambled.size());
+    }
+    // The events read whole, unchecked: only the check finds the damage.
+    recording::RecordingReaderOptions unchecked;
+    unchecked.checkIntegrity = false;
+    std::string readError;
+    const auto reader =
+        recording::RecordingReader::open(damaged.toStdString(), &readError, unchecked);
+    QVERIFY2(reader, readError.c_str());
+    std::vector<Event> events;
+    QVERIFY2(reader->readEvents(1, reader->lastIndex() + 1, &events, &readError),
+             readError.c_str());
+    QCOMPARE(events.size(), std::size_t{3} * kLargeTasks);
+    std::string expected;
+    QVERIFY(!recording::RecordingReader::open(damaged.toStdString(), &expected));
+
+    QString error;
+    QVERIFY(!loadRecording(damaged, &error).has_value());
+    QCOMPARE(error, QString::fromStdString(expected));
+    QVERIFY2(error.contains(QStringLiteral("damaged")), qPrintable(error));
+    QVERIFY2(window_->openRecording(small_, &error), qPrintable(error));
+    QVERIFY(!window_->openRecording(damaged, &error));
+    QCOMPARE(window_->recordingPath(), QFileInfo(small_).absoluteFilePath());
+    QCOMPARE(window_->consoleRun()->run().eventCount(), 36u);
+}

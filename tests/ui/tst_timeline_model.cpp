@@ -1,6 +1,7 @@
 #include <QImage>
 #include <QSignalSpy>
 #include <QTest>
+#include <algorithm>
 
 #include "event_factory.h"
 #include "models/message_key.h"
@@ -22,7 +23,25 @@ private Q_SLOTS:
     void pruneKeepsSummary();
     void viewHitTestsBars();
     void viewHighlightsLanes();
+    void viewPaintsThinBarsAsPixelColumns();
 };
+
+// The paint reads each bar's packed span (models/timeline_spans.h): it must
+// say what the bar says, through closes, a crash's blame and pruning.
+static void verifySpansMatchBars(const TimelineModel& m) {
+    for (const TimelineLane& lane : m.lanes()) {
+        QCOMPARE(lane.spans.size(), lane.bars.size());
+        for (std::size_t i = 0; i < lane.bars.size(); ++i) {
+            const TimelineBar& b = lane.bars[i];
+            const TimelineSpan& s = lane.spans[i];
+            QCOMPARE(s.startNs, b.startNs);
+            QCOMPARE(s.endNs, b.endNs);
+            QCOMPARE(static_cast<int>(s.outcome), static_cast<int>(b.outcome));
+            QCOMPARE(static_cast<int>(s.slot), static_cast<int>(b.slot));
+            QCOMPARE(s.keyHash, static_cast<std::uint32_t>(qHash(b.key)));
+        }
+    }
+}
 
 void TestTimelineModel::barsPerLaneWithOutcomes() {
     TimelineModel m;
@@ -58,6 +77,7 @@ void TestTimelineModel::crashReturnsOpenBarsAndRedeliveryIsMarked() {
     m.apply({crash});
     QVERIFY(m.lanes()[0].bars[1].outcome == Outcome::Returned);
     QVERIFY(m.lanes()[0].crashed);
+    verifySpansMatchBars(m);
     Event again = ev(EventKind::MessageAssigned, 20, "worker-2", "b", 2, 1);
     m.apply({again, ev(EventKind::Redelivered, 20, "worker-2", "b", 2, 1)});
     const auto path = m.barsOf(messageKey("tasks", "b"));
@@ -126,6 +146,7 @@ void TestTimelineModel::pruneKeepsSummary() {
     QVERIFY(lane.bars.size() < 100);
     QCOMPARE(lane.pruned[static_cast<int>(Outcome::Acked)] + static_cast<qint64>(lane.bars.size()),
              100);
+    verifySpansMatchBars(m);
 }
 
 // `view` over `m` at `size`, its clock 1 s after the model's last event and
@@ -206,6 +227,48 @@ void TestTimelineModel::viewHighlightsLanes() {
     QCOMPARE(view.selectedKey(), messageKey("tasks", "a"));
     QVERIFY(view.highlightedWorkers().isEmpty());
     QCOMPARE(changed.count(), 4);
+}
+
+// Bars under 2 px wide are drawn as pixel columns of their sub-row (widgets/
+// timeline_columns): an acked bar's column in the acked colour, a rejected one
+// in its own colour (a problem wins its column), a column no bar starts in
+// left as the lane's background.
+void TestTimelineModel::viewPaintsThinBarsAsPixelColumns() {
+    TimelineModel m;
+    std::vector<Event> batch;
+    for (int i = 0; i < 400; ++i) {  // a 2 ms hand-out every 20 ms: far under a pixel each
+        const std::string id = "m" + std::to_string(i);
+        const auto seq = static_cast<std::uint64_t>(i + 1);
+        batch.push_back(ev(EventKind::MessageAssigned, i * 20, "worker-1", id, seq, 1));
+        batch.push_back(ev(i == 200 ? EventKind::Rejected : EventKind::Acked, i * 20 + 2,
+                           "worker-1", id, seq, 1));
+    }
+    m.apply(batch);
+    verifySpansMatchBars(m);
+    TimelineView view;
+    frameTenSeconds(view, m, QSize(800, 200));
+    const Theme& theme = Theme::current();
+    const QImage image = view.grab().toImage();
+    const auto& bars = m.lanes()[0].bars;
+    std::vector<int> columns;  // the pixel column each bar starts in
+    for (const TimelineBar& b : bars) {
+        const QRectF r = view.barRect(0, b);
+        QCOMPARE(r.width(), 1.0);  // under a pixel: drawn as one at least
+        columns.push_back(static_cast<int>(r.left()));
+    }
+    const int y = static_cast<int>(view.barRect(0, bars[200]).center().y());
+    QCOMPARE(image.pixelColor(columns[200], y), theme.outcome(Outcome::Rejected));
+    QCOMPARE(image.pixelColor(columns[100], y), theme.outcome(Outcome::Acked));
+    QCOMPARE(image.pixelColor(columns[300], y), theme.outcome(Outcome::Acked));
+    int gaps = 0;
+    for (int x = columns.front() + 1; x < columns.back(); ++x) {
+        if (std::find(columns.begin(), columns.end(), x) == columns.end()) {
+            ++gaps;
+            QVERIFY(image.pixelColor(x, y) != theme.outcome(Outcome::Acked));
+            QVERIFY(image.pixelColor(x, y) != theme.outcome(Outcome::Rejected));
+        }
+    }
+    QVERIFY(gaps > 10);  // 20 ms apart at over 10 ms a pixel: some columns have none
 }
 
 QTEST_MAIN(TestTimelineModel)

@@ -3,8 +3,10 @@
 #include <QMetaObject>
 #include <QTimerEvent>
 #include <exception>
+#include <future>
 #include <utility>
 
+#include "recording/recording_reader.h"
 #include "runner/run_recording.h"
 
 namespace qs::ui {
@@ -44,18 +46,37 @@ std::optional<LoadedRecording> loadRecording(const QString& path, QString* error
             progress->read.store(loaded.events.size(), std::memory_order_relaxed);
         }
     };
+    // SQLite's integrity check reads the whole file once (a quarter of the
+    // read of a million events): on a connection and a thread of its own
+    // beside the read, which waits for its verdict before anything is shown.
+    // Its refusal comes first, as when it ran before the read.
+    visitor.checkIntegrity = false;
+    std::string damage;
+    std::future<bool> intact = std::async(std::launch::async, [file = path.toStdString(), &damage] {
+        try {
+            return recording::RecordingReader::open(file, &damage) != nullptr;
+        } catch (const std::exception& e) {
+            damage = file + ": cannot be read: " + e.what();
+            return false;
+        }
+    });
     runner::ReplayedRun replayed;
     std::string why;
     bool read = false;
     try {
         read = runner::replayRecording(path.toStdString(), &replayed, &why, visitor);
     } catch (const LoadCancelled&) {
+        intact.wait();
         if (error != nullptr) {
             error->clear();
         }
         return std::nullopt;
     } catch (const std::exception& e) {
         why = path.toStdString() + ": cannot be read: " + e.what();
+    }
+    if (!intact.get()) {
+        read = false;
+        why = damage;
     }
     if (!read) {
         if (error != nullptr) {

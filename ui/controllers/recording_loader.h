@@ -38,7 +38,8 @@ struct LoadProgress {
     std::atomic<bool> cancel{false};
 };
 
-// The whole read on the calling thread. nullopt with *error set when `path`
+// The whole read on the calling thread (SQLite's integrity check of the file
+// on a second thread meanwhile). nullopt with *error set when `path`
 // is not a readable recording; nullopt with *error empty when `progress`
 // asked to cancel.
 std::optional<LoadedRecording> loadRecording(const QString& path, QString* error,

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "models/hand_out_history.h"
 #include "run/run.h"
 
 namespace qs::ui {
@@ -28,18 +27,23 @@ void ChartsAtCursor::clear() {
     inSecond_ = false;
     fromStart_ = false;
     checkpoints_.clear();
+    handOuts_.clear();
     timeNs_ = 0;
     lastFed_ = 0;
     incremental_ = false;
 }
 
-void ChartsAtCursor::showAt(const Run& run, const std::string& channel, std::int64_t timeNs) {
-    const std::uint64_t upTo = run.eventCountAt(timeNs);
+void ChartsAtCursor::useRun(const Run& run, const std::string& channel) {
     if (run_ != &run || channel != channel_) {
         clear();
         run_ = &run;
         channel_ = channel;
     }
+}
+
+void ChartsAtCursor::showAt(const Run& run, const std::string& channel, std::int64_t timeNs) {
+    const std::uint64_t upTo = run.eventCountAt(timeNs);
+    useRun(run, channel);
     // Forward from here, unless a checkpoint past here is nearer to t.
     const Checkpoint* nearest = checkpointAtOrBefore(upTo);
     const bool checkpointAhead = nearest != nullptr && nearest->events > fed_;
@@ -53,9 +57,30 @@ void ChartsAtCursor::showAt(const Run& run, const std::string& channel, std::int
     // The second cut short at t and the depth sampled at t are the cursor's,
     // not a feed from the start's: no checkpoint from here on.
     fromStart_ = false;
-    run.advance(state_, upTo);
+    moveState(run, upTo);
     timeNs_ = timeNs;
     sampleDepth(timeNs);
+}
+
+bool ChartsAtCursor::prepare(const Run& run, const std::string& channel, std::uint64_t toEvent,
+                             std::uint64_t maxEvents) {
+    useRun(run, channel);
+    toEvent = std::min<std::uint64_t>(toEvent, run.eventCount());
+    if (!fromStart_ || fed_ > toEvent) {
+        restart(run, toEvent);
+    }
+    const std::uint64_t before = fed_;
+    const std::uint64_t to = std::min(toEvent, fed_ + maxEvents);
+    while (fed_ < to) {
+        feedInSecond(run, to);
+        if (fed_ < to) {
+            endSecond(run);  // the next event is in a later second
+        }
+    }
+    lastFed_ = fed_ - before;
+    incremental_ = false;
+    timeNs_ = fed_ == 0 ? 0 : run.streamTimeNs(fed_ - 1);
+    return fed_ >= toEvent;
 }
 
 const ChartsAtCursor::Checkpoint* ChartsAtCursor::checkpointAtOrBefore(std::uint64_t events) const {
@@ -93,21 +118,41 @@ void ChartsAtCursor::restart(const Run& run, std::uint64_t upTo) {
 // off exactly at toEvent, inside that second).
 void ChartsAtCursor::feed(const Run& run, std::uint64_t toEvent) {
     while (fed_ < toEvent || inSecond_) {
-        if (!inSecond_) {
-            secondStartNs_ = run.eventTimeNs(fed_);
-            inSecond_ = true;
+        feedInSecond(run, toEvent);
+        endSecond(run);
+    }
+}
+
+void ChartsAtCursor::feedInSecond(const Run& run, std::uint64_t toEvent) {
+    if (!inSecond_) {
+        secondStartNs_ = run.eventTimeNs(fed_);
+        inSecond_ = true;
+    }
+    while (fed_ < toEvent && run.eventTimeNs(fed_) - secondStartNs_ < kSecondNs) {
+        applyEvent(run, fed_);
+        ++fed_;
+        if (fromStart_ && fed_ % interval_ == 0 &&
+            (checkpoints_.empty() || checkpoints_.back().events < fed_)) {
+            checkpoints_.push_back({fed_, state_.events, secondStartNs_, model_});
         }
-        while (fed_ < toEvent && run.eventTimeNs(fed_) - secondStartNs_ < kSecondNs) {
-            applyEvent(run, fed_);
-            ++fed_;
-            if (fromStart_ && fed_ % interval_ == 0 &&
-                (checkpoints_.empty() || checkpoints_.back().events < fed_)) {
-                checkpoints_.push_back({fed_, state_.events, secondStartNs_, model_});
-            }
-        }
-        run.advance(state_, fed_);
-        sampleDepth(run.eventTimeNs(fed_ - 1));
-        inSecond_ = false;
+    }
+}
+
+// The depth sampled after the second, as the live console samples it.
+void ChartsAtCursor::endSecond(const Run& run) {
+    moveState(run, fed_);
+    sampleDepth(run.eventTimeNs(fed_ - 1));
+    inSecond_ = false;
+}
+
+// Forward by replaying the changes in between, or, when that is more than
+// the Run keeps between its own checkpoints (a dense second restarted from
+// its start), from the Run's nearest checkpoint: the same state either way.
+void ChartsAtCursor::moveState(const Run& run, std::uint64_t events) {
+    if (events > state_.events + run.options().checkpointInterval) {
+        state_ = run.stateAfter(events);
+    } else {
+        run.advance(state_, events);
     }
 }
 
@@ -116,7 +161,8 @@ void ChartsAtCursor::applyEvent(const Run& run, std::uint64_t index) {
         return;  // not decoded: it would change nothing
     }
     const Event& e = run.event(index);
-    model_.applyEvent(e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, index, e));
+    model_.applyEvent(
+        e, e.kind == EventKind::MessageAssigned && handOuts_.handedOutBefore(run, index, e));
 }
 
 void ChartsAtCursor::sampleDepth(std::int64_t timeNs) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/charts_model.h"
+#include "models/hand_out_history.h"
 #include "run/run_state.h"
 
 namespace qs {
@@ -26,7 +27,8 @@ class Run;
 // model keeps no set of messages here) and feeds at most that many events;
 // a move forward by less feeds only the events in between. Checkpoints are
 // taken on the way, so the first move to a late instant feeds every event
-// before it once.
+// before it once, unless prepare() took them beforehand (a recording takes
+// them while it is opened).
 //
 // Threading: UI thread (that of the Run, which it reads but does not own).
 namespace qs::ui {
@@ -42,6 +44,16 @@ public:
     // Shows `run` at stream time `timeNs`, the depth of `channel` (the work
     // queue). `run` must outlive the next showAt() or clear().
     void showAt(const Run& run, const std::string& channel, std::int64_t timeNs);
+    // Feeds `run` from its first event towards event `toEvent` (exclusive),
+    // at most `maxEvents` of them per call, taking the checkpoints a feed
+    // from the run's start takes: call it until it returns true (all fed),
+    // e.g. in slices while a recording is opened. The second holding the
+    // newest event fed stays open (no depth sampled at a cursor), so the
+    // model stays what a feed from the start holds and a later showAt()
+    // goes on from it; a showAt() in between is fine (the next call starts
+    // again from the newest checkpoint).
+    bool prepare(const Run& run, const std::string& channel, std::uint64_t toEvent,
+                 std::uint64_t maxEvents);
     void clear();
 
     const ChartsModel& model() const { return model_; }
@@ -51,6 +63,8 @@ public:
     bool lastWasIncremental() const { return incremental_; }
     // Events the last showAt() fed to the model.
     std::uint64_t lastFedEvents() const { return lastFed_; }
+    // The run's first eventsFed() events are in the model.
+    std::uint64_t eventsFed() const { return fed_; }
     std::size_t checkpointCount() const { return checkpoints_.size(); }
 
 private:
@@ -66,7 +80,13 @@ private:
 
     const Checkpoint* checkpointAtOrBefore(std::uint64_t events) const;  // null = none
     void restart(const Run& run, std::uint64_t upTo);
+    void useRun(const Run& run, const std::string& channel);
     void feed(const Run& run, std::uint64_t toEvent);
+    // Feeds the open second (starting one at event fed_ if none is) up to
+    // toEvent or its end, whichever comes first, taking checkpoints.
+    void feedInSecond(const Run& run, std::uint64_t toEvent);
+    void endSecond(const Run& run);
+    void moveState(const Run& run, std::uint64_t events);  // state_ to after `events`
     void applyEvent(const Run& run, std::uint64_t index);
     void sampleDepth(std::int64_t timeNs);
 
@@ -84,6 +104,7 @@ private:
     // are checkpoints taken.
     bool fromStart_ = false;
     std::vector<Checkpoint> checkpoints_;  // by events, every interval_ events
+    HandOutMarks handOuts_;                // which hand-outs were redeliveries
     std::int64_t timeNs_ = 0;
     std::uint64_t lastFed_ = 0;
     bool incremental_ = false;

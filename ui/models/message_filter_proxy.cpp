@@ -26,6 +26,11 @@ void MessageFilterProxy::setWorkerFilter(const QString& worker) {
     invalidateFilter();
 }
 
+void MessageFilterProxy::sort(int column, Qt::SortOrder order) {
+    const bool sourceOrder = column == MessageTableModel::TaskColumn && order == Qt::AscendingOrder;
+    QSortFilterProxyModel::sort(sourceOrder ? -1 : column, order);
+}
+
 bool MessageFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
     const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
     if (state_ && idx.data(MessageTableModel::StateRole).toInt() != static_cast<int>(*state_)) {

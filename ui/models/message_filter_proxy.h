@@ -16,6 +16,11 @@ public:
 
     void setStateFilter(std::optional<TaskState> state);  // nullopt = all
     void setWorkerFilter(const QString& worker);          // empty = all
+    // By task number ascending is the source's own order: the proxy then
+    // keeps the source order (sort column -1), so the rows a move of the time
+    // cursor inserts (up to every task) are placed without a comparison. The
+    // view's header still shows the task column sorted.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;

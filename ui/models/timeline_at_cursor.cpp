@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "models/hand_out_history.h"
 #include "run/leases.h"
 #include "run/run.h"
 
@@ -25,9 +24,31 @@ void TimelineAtCursor::clear() {
     timeNs_ = 0;
     windowStartNs_ = 0;
     fromStart_ = false;
+    holdsRun_ = false;
     checkpoints_.clear();
+    handOuts_.clear();
     lastFed_ = 0;
     incremental_ = false;
+}
+
+bool TimelineAtCursor::prepare(const Run& run, std::uint64_t toEvent, std::int64_t lookBackNs,
+                               std::uint64_t maxEvents) {
+    if (run_ != &run) {
+        clear();
+    }
+    toEvent = std::min<std::uint64_t>(toEvent, run.eventCount());
+    if (run_ == nullptr || !holdsRun_ || !fromStart_ || runEvents_ > toEvent ||
+        model_.retentionNs() < lookBackNs) {
+        run_ = &run;
+        startFromRunStart(run, lookBackNs, checkpointFor(toEvent, lookBackNs));
+    }
+    lastFed_ = 0;
+    incremental_ = false;
+    feed(run, std::min(toEvent, runEvents_ + maxEvents));
+    // The model is the run at its newest event fed (a showAt() there feeds
+    // on to the other events of the same instant, if any).
+    timeNs_ = runEvents_ == 0 ? windowStartNs_ : run.streamTimeNs(runEvents_ - 1);
+    return runEvents_ >= toEvent;
 }
 
 void TimelineAtCursor::showAt(const Run& run, std::int64_t timeNs, std::int64_t lookBackNs) {
@@ -36,7 +57,7 @@ void TimelineAtCursor::showAt(const Run& run, std::int64_t timeNs, std::int64_t 
     }
     const std::uint64_t upTo = run.eventCountAt(timeNs);
     const Checkpoint* ahead = checkpointFor(upTo, lookBackNs);
-    const bool forward = run_ == &run && timeNs >= timeNs_ && upTo >= runEvents_ &&
+    const bool forward = run_ == &run && holdsRun_ && timeNs >= timeNs_ && upTo >= runEvents_ &&
                          (fromStart_ || timeNs - lookBackNs >= windowStartNs_) &&
                          lookBackNs <= model_.retentionNs() &&
                          (ahead == nullptr || ahead->events <= runEvents_);
@@ -48,6 +69,13 @@ void TimelineAtCursor::showAt(const Run& run, std::int64_t timeNs, std::int64_t 
     } else {
         rebuild(run, timeNs, lookBackNs);
     }
+}
+
+void TimelineAtCursor::keepOnlyCheckpoints() {
+    model_ = TimelineModel();
+    holdsRun_ = false;
+    runEvents_ = 0;
+    lastFed_ = 0;
 }
 
 // The newest checkpoint at or before event upTo that holds a window of lookBackNs.
@@ -80,6 +108,7 @@ void TimelineAtCursor::rebuild(const Run& run, std::int64_t timeNs, std::int64_t
 void TimelineAtCursor::startFromRunStart(const Run& run, std::int64_t lookBackNs,
                                          const Checkpoint* from) {
     fromStart_ = true;
+    holdsRun_ = true;
     windowStartNs_ = run.eventCount() == 0 ? 0 : run.streamTimeNs(0);
     if (from != nullptr) {
         model_ = from->model;
@@ -97,6 +126,7 @@ void TimelineAtCursor::startFromRunStart(const Run& run, std::int64_t lookBackNs
 // there (a checkpoint and a short replay), the rest from its events.
 void TimelineAtCursor::startFromWindow(const Run& run, std::int64_t lookBackNs) {
     fromStart_ = false;
+    holdsRun_ = true;
     model_.clear();
     model_.setRetentionNs(retentionFor(lookBackNs));
     windowStartNs_ = timeNs_ - lookBackNs;
@@ -131,8 +161,8 @@ void TimelineAtCursor::feed(const Run& run, std::uint64_t toEvent) {
             model_.noteTime(run.eventTimeNs(runEvents_));  // not decoded: nothing else changes
         } else if (fromStart_) {
             const Event& e = run.event(runEvents_);
-            model_.applyEvent(
-                e, e.kind == EventKind::MessageAssigned && handedOutBefore(run, runEvents_, e));
+            model_.applyEvent(e, e.kind == EventKind::MessageAssigned &&
+                                     handOuts_.handedOutBefore(run, runEvents_, e));
         } else {
             model_.applyEvent(run.event(runEvents_));
         }

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/hand_out_history.h"
 #include "models/timeline_model.h"
 
 namespace qs {
@@ -21,9 +22,10 @@ class Run;
 //    then; the model keeps no count of hand-outs here, hand_out_history.h),
 //    then at most that many events. Checkpoints are taken on the way of a
 //    feed from the run's start, so the first move to a late instant feeds
-//    every event before it once; past kMaxCheckpoints every other one goes
-//    and the interval doubles, so they never hold more than that many
-//    copies (each about the bars of the retention window);
+//    every event before it once, unless prepare() took them beforehand (a
+//    recording takes them while it is opened); past kMaxCheckpoints every
+//    other one goes and the interval doubles, so they never hold more than
+//    that many copies (each about the bars of the retention window);
 //  - a window start `lookBack` before t: the hand-outs still open there
 //    (leasesAt(Run::stateAt(start))) and the lanes of the workers then,
 //    then the events of the window. When the window starts before the run
@@ -42,6 +44,19 @@ public:
     // Shows `run` at stream time `timeNs`, from at least `lookBackNs` before
     // it (the view's window). `run` must outlive the next showAt() or clear().
     void showAt(const Run& run, std::int64_t timeNs, std::int64_t lookBackNs);
+    // Feeds `run` from its first event towards event `toEvent` (exclusive),
+    // at most `maxEvents` of them per call, taking the checkpoints on the way
+    // that the first move to a late instant would otherwise take: call it
+    // until it returns true (all fed), e.g. in slices while a recording is
+    // opened. The model is then the run up to there, as showAt() would have
+    // it; a showAt() in between is fine (the next call starts again from the
+    // newest checkpoint). `lookBackNs` as showAt()'s.
+    bool prepare(const Run& run, std::uint64_t toEvent, std::int64_t lookBackNs,
+                 std::uint64_t maxEvents);
+    // Frees the model and keeps the checkpoints (after prepare(), while the
+    // cursor is live: the model is not shown then); the next showAt() starts
+    // again from a checkpoint.
+    void keepOnlyCheckpoints();
     // Forgets the run (call when the run is reset or replaced).
     void clear();
 
@@ -56,6 +71,8 @@ public:
     bool lastWasIncremental() const { return incremental_; }
     // Events the last showAt() fed to the model.
     std::uint64_t lastFedEvents() const { return lastFed_; }
+    // The run's first eventsFed() events are in the model.
+    std::uint64_t eventsFed() const { return runEvents_; }
     std::size_t checkpointCount() const { return checkpoints_.size(); }
 
 private:
@@ -84,7 +101,9 @@ private:
     // The model is a feed from the run's first event (no window seeded):
     // its redeliveries come from the Run, and checkpoints are taken.
     bool fromStart_ = false;
+    bool holdsRun_ = false;                // the model is the run up to runEvents_ (not freed)
     std::vector<Checkpoint> checkpoints_;  // by events, every interval_ events
+    HandOutMarks handOuts_;                // which hand-outs were redeliveries
     std::uint64_t lastFed_ = 0;
     bool incremental_ = false;
 };

@@ -116,6 +116,13 @@ void TimelineModel::closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Ou
     TimelineLane& l = lanes_[static_cast<std::size_t>(laneIndex)];
     bar.endNs = std::max(t, bar.startNs + 1);
     bar.outcome = outcome;
+    const auto open = open_.constFind(bar.key);
+    if (open != open_.constEnd() && open->second >= l.barBase &&
+        open->second - l.barBase < l.spans.size()) {
+        TimelineSpan& span = l.spans[static_cast<std::size_t>(open->second - l.barBase)];
+        span.endNs = bar.endNs;
+        span.outcome = static_cast<std::uint8_t>(outcome);
+    }
     l.slotBusyUntil[bar.slot] = bar.endNs;
     l.longestClosedNs = std::max(l.longestClosedNs, bar.endNs - bar.startNs);
     for (auto it = l.polls.rbegin(); it != l.polls.rend(); ++it) {
@@ -252,6 +259,8 @@ void TimelineModel::applyOne(const Event& e, const bool* handedOutBefore) {
             l.slotBusyUntil[static_cast<std::size_t>(slot)] = kOpen;
             l.slotsUsed = std::max(l.slotsUsed, slot + 1);
             open_.insert(key, {li, l.barBase + l.bars.size()});
+            l.spans.push_back({b.startNs, 0, static_cast<std::uint32_t>(qHash(key)),
+                               static_cast<std::uint8_t>(b.outcome), b.slot});
             l.bars.push_back(std::move(b));
             break;
         }
@@ -385,12 +394,14 @@ void TimelineModel::apply(const std::vector<Event>& batch) {
 
 void TimelineModel::blameCrash(TimelineLane& l, std::int64_t crashNs) {
     const std::int64_t from = crashNs - kCrashReturnWindowNs;
-    for (auto it = l.bars.rbegin(); it != l.bars.rend(); ++it) {
-        if (it->startNs < from - l.longestClosedNs) {
+    for (std::size_t i = l.bars.size(); i-- > 0;) {
+        TimelineBar& b = l.bars[i];
+        if (b.startNs < from - l.longestClosedNs) {
             break;  // sorted by start: no earlier bar can have ended in the window
         }
-        if (it->outcome == Outcome::ReturnedClosed && it->endNs >= from && it->endNs <= crashNs) {
-            it->outcome = Outcome::Returned;
+        if (b.outcome == Outcome::ReturnedClosed && b.endNs >= from && b.endNs <= crashNs) {
+            b.outcome = Outcome::Returned;
+            l.spans[i].outcome = static_cast<std::uint8_t>(Outcome::Returned);
         }
     }
 }
@@ -409,6 +420,7 @@ void TimelineModel::prune() {
             }
             ++l.pruned[static_cast<int>(b.outcome)];
             l.bars.pop_front();
+            l.spans.pop_front();
             ++l.barBase;
         }
         while (!l.polls.empty() && l.polls.front().endNs != 0 &&

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "events/event.h"
+#include "models/timeline_spans.h"
 #include "widgets/theme.h"
 
 // The data behind the assignment timeline: one lane per worker, one bar per
@@ -48,6 +49,7 @@ struct LaneMark {
 struct TimelineLane {
     QString worker;
     std::deque<TimelineBar> bars;  // sorted by startNs
+    TimelineSpans spans;           // the bars packed for the paint: spans[i] is bars[i]
     std::deque<TimelinePoll> polls;
     std::deque<LaneMark> marks;
     std::uint64_t barBase = 0;  // absolute index of bars.front()
@@ -119,6 +121,7 @@ private:
     TimelineLane& lane(std::string_view worker);
     TimelineBar* openBar(const QString& key, int* laneIndex = nullptr);
     TimelineBar* openBarBySequence(const Event& brokerReturned, int* laneIndex);
+    // `bar` must be open (its index is read from open_).
     void closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Outcome outcome);
     // The broker sees a crashed client's stream end before the worker reports
     // the crash: the lane's returns up to kCrashReturnWindowNs before it were

@@ -16,6 +16,7 @@
 #include <QPieSeries>
 #include <QPieSlice>
 #include <QResizeEvent>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
@@ -519,10 +520,20 @@ void ChartsPanel::refreshShare() {
     const QList<QPieSlice*> slices = share_->slices();
     int i = 0;
     const Theme& theme = Theme::current();
+    // Each slice's new value, set with its signals blocked but for the last one:
+    // the series lays every slice out again on each value it hears of, which with
+    // 64 workers was 64 layouts of 64 slices per refresh; told once, it lays out once.
+    QPieSlice* lastChanged = nullptr;
+    double lastValue = 0;
     for (auto it = perWorker.constBegin(); it != perWorker.constEnd(); ++it, ++i) {
         QPieSlice* slice = i < slices.size() ? slices[i] : share_->append(it.key(), 0);
         if (slice->value() != static_cast<double>(it.value())) {
-            slice->setValue(static_cast<double>(it.value()));
+            if (lastChanged != nullptr) {
+                const QSignalBlocker quiet(lastChanged);
+                lastChanged->setValue(lastValue);
+            }
+            lastChanged = slice;
+            lastValue = static_cast<double>(it.value());
         }
         const int pct = total > 0 ? static_cast<int>(100.0 * it.value() / total + 0.5) : 0;
         const QString label = QStringLiteral("%1  %2%").arg(it.key()).arg(pct);
@@ -535,6 +546,9 @@ void ChartsPanel::refreshShare() {
         if (slice->borderColor() != theme.panel) {
             slice->setBorderColor(theme.panel);
         }
+    }
+    if (lastChanged != nullptr) {
+        lastChanged->setValue(lastValue);  // the series recomputes every slice's share from here
     }
     for (int k = static_cast<int>(slices.size()) - 1; k >= i; --k) {
         share_->remove(slices[k]);

@@ -41,18 +41,18 @@ QSize ScrubSlider::sizeHint() const {
     return {base.width(), base.height() + 10};  // room for the ticks above the groove
 }
 
-int ScrubSlider::xOfValue(int value) const {
+ScrubSlider::ValueToX ScrubSlider::valueToX() const {
     QStyleOptionSlider option;
     initStyleOption(&option);
     const QRect handle =
         style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderHandle, this);
-    const int span = width() - handle.width();
-    return handle.width() / 2 +
-           QStyle::sliderPositionFromValue(minimum(), maximum(), value, span);
+    return {handle.width() / 2, width() - handle.width()};
 }
 
 // The slider as the style draws it, then a tick per landmark above the
-// groove; several on one pixel column show as one (the most severe drawn last).
+// groove; several on one pixel column show as one (the most severe drawn
+// last). A run at 100,000 events/s has tens of thousands of redeliveries:
+// the style is asked for the handle once, and each column is drawn once per kind.
 void ScrubSlider::paintEvent(QPaintEvent* event) {
     QSlider::paintEvent(event);
     if (marks_.empty() || maximum() <= minimum()) {
@@ -61,16 +61,25 @@ void ScrubSlider::paintEvent(QPaintEvent* event) {
     QPainter p(this);
     const int top = 1;
     const int tick = std::max(6, height() / 3);
+    const ValueToX toX = valueToX();
+    std::vector<bool> drawn;
     for (const Landmark kind :
          {Landmark::Redelivery, Landmark::Marker, Landmark::DeadLetter, Landmark::Crash}) {
         p.setPen(QPen(markColor(kind), kind == Landmark::Redelivery ? 1 : 2));
-        int lastX = -1;
+        drawn.assign(static_cast<std::size_t>(std::max(0, width())), false);
         for (const ScrubMark& m : marks_) {
-            const int x = xOfValue(m.value);
-            if (m.landmark == kind && x != lastX) {
-                p.drawLine(x, top, x, top + tick);
-                lastX = x;
+            if (m.landmark != kind) {
+                continue;
             }
+            const int x = toX.offset + QStyle::sliderPositionFromValue(minimum(), maximum(),
+                                                                      m.value, toX.span);
+            if (x >= 0 && x < static_cast<int>(drawn.size())) {
+                if (drawn[static_cast<std::size_t>(x)]) {
+                    continue;
+                }
+                drawn[static_cast<std::size_t>(x)] = true;
+            }
+            p.drawLine(x, top, x, top + tick);
         }
     }
 }

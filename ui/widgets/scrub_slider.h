@@ -32,7 +32,12 @@ protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
-    int xOfValue(int value) const;
+    // A value's x is offset + QStyle::sliderPositionFromValue(..., span).
+    struct ValueToX {
+        int offset = 0;
+        int span = 0;
+    };
+    ValueToX valueToX() const;
 
     std::vector<ScrubMark> marks_;
 };

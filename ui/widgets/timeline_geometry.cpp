@@ -56,39 +56,9 @@ std::vector<const TimelineBar*> TimelineGeometry::barsInView(
     const TimelineLane& lane, int laneIndex,
     const std::vector<std::pair<int, const TimelineBar*>>& openBars) const {
     std::vector<const TimelineBar*> out;
-    auto add = [&](const TimelineBar& b) {
-        if (drawnEnd(b) >= t0 && b.startNs <= openEnd) {
-            out.push_back(&b);
-        }
-    };
-    // Binary search for the first bar that can still be visible; open bars
-    // that started before the search window still reach into view.
-    const std::int64_t from = t0 - std::max<std::int64_t>(lane.longestClosedNs, 1);
-    for (const auto& [openLane, bar] : openBars) {
-        if (openLane == laneIndex && bar->startNs < from) {
-            add(*bar);
-        }
-    }
-    for (auto it = std::partition_point(lane.bars.begin(), lane.bars.end(),
-                                        [&](const TimelineBar& b) { return b.startNs < from; });
-         it != lane.bars.end() && it->startNs <= t1; ++it) {
-        add(*it);
-    }
+    forEachBarInView(lane, laneIndex, openBars,
+                     [&](const TimelineSpan&, std::size_t i) { out.push_back(&lane.bars[i]); });
     return out;
-}
-
-std::vector<const TimelinePoll*> TimelineGeometry::pollsInView(const TimelineLane& lane) const {
-    const std::int64_t from = t0 - std::max<std::int64_t>(lane.longestPollNs, 1);
-    std::vector<const TimelinePoll*> polls;
-    if (!lane.polls.empty() && lane.polls.back().endNs == 0 && lane.polls.back().startNs < from) {
-        polls.push_back(&lane.polls.back());
-    }
-    for (auto it = std::partition_point(lane.polls.begin(), lane.polls.end(),
-                                        [&](const TimelinePoll& q) { return q.startNs < from; });
-         it != lane.polls.end() && it->startNs <= t1; ++it) {
-        polls.push_back(&*it);
-    }
-    return polls;
 }
 
 const TimelineBar* TimelineGeometry::barAt(const TimelineLane& lane, int laneIndex,

@@ -4,6 +4,7 @@
 #include <QPointF>
 #include <QRectF>
 #include <QSizeF>
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -58,11 +59,66 @@ struct TimelineGeometry {
     std::vector<const TimelineBar*> barsInView(
         const TimelineLane& lane, int laneIndex,
         const std::vector<std::pair<int, const TimelineBar*>>& openBars) const;
-    // The polls of a lane that may reach into the window: no poll lasts longer
-    // than longestPollNs, except the open one.
-    std::vector<const TimelinePoll*> pollsInView(const TimelineLane& lane) const;
+    // The same bars as `visit(span, i)`, their packed spans and their index in
+    // lane.bars, in place: the paint's walk reads only the spans, and the bar
+    // itself (lane.bars[i]) only for what it draws one by one.
+    template <typename Visit>
+    void forEachBarInView(const TimelineLane& lane, int laneIndex,
+                          const std::vector<std::pair<int, const TimelineBar*>>& openBars,
+                          Visit&& visit) const;
+    // The polls of a lane that may reach into the window, each handed to
+    // `visit`: no poll lasts longer than longestPollNs, except the open one.
+    template <typename Visit>
+    void forEachPollInView(const TimelineLane& lane, Visit&& visit) const;
     // The bar of a lane at `pos` (2 px of slack either side), or null.
     const TimelineBar* barAt(const TimelineLane& lane, int laneIndex, QPointF pos) const;
 };
+
+template <typename Visit>
+void TimelineGeometry::forEachBarInView(
+    const TimelineLane& lane, int laneIndex,
+    const std::vector<std::pair<int, const TimelineBar*>>& openBars, Visit&& visit) const {
+    const auto inView = [&](const TimelineSpan& s) {
+        return (s.endNs == 0 ? openEnd : s.endNs) >= t0 && s.startNs <= openEnd;
+    };
+    const auto firstFrom = [&](std::int64_t t) {
+        return std::partition_point(lane.spans.begin(), lane.spans.end(),
+                                    [&](const TimelineSpan& s) { return s.startNs < t; });
+    };
+    // Binary search for the first bar that can still be visible; open bars
+    // that started before the search window still reach into view.
+    const std::int64_t from = t0 - std::max<std::int64_t>(lane.longestClosedNs, 1);
+    for (const auto& [openLane, bar] : openBars) {
+        if (openLane != laneIndex || bar->startNs >= from) {
+            continue;
+        }
+        for (const TimelineSpan* s = firstFrom(bar->startNs);
+             s != lane.spans.end() && s->startNs == bar->startNs; ++s) {
+            const auto i = static_cast<std::size_t>(s - lane.spans.begin());
+            if (&lane.bars[i] == bar && inView(*s)) {
+                visit(*s, i);
+            }
+        }
+    }
+    const TimelineSpan* const begin = lane.spans.begin();
+    for (const TimelineSpan* s = firstFrom(from); s != lane.spans.end() && s->startNs <= t1; ++s) {
+        if (inView(*s)) {
+            visit(*s, static_cast<std::size_t>(s - begin));
+        }
+    }
+}
+
+template <typename Visit>
+void TimelineGeometry::forEachPollInView(const TimelineLane& lane, Visit&& visit) const {
+    const std::int64_t from = t0 - std::max<std::int64_t>(lane.longestPollNs, 1);
+    if (!lane.polls.empty() && lane.polls.back().endNs == 0 && lane.polls.back().startNs < from) {
+        visit(lane.polls.back());
+    }
+    for (auto it = std::partition_point(lane.polls.begin(), lane.polls.end(),
+                                        [&](const TimelinePoll& q) { return q.startNs < from; });
+         it != lane.polls.end() && it->startNs <= t1; ++it) {
+        visit(*it);
+    }
+}
 
 }  // namespace qs::ui

@@ -16,8 +16,7 @@ TimelineLanePainter::TimelineLanePainter(QPainter& painter, const TimelineGeomet
       font_(font),
       fm_(font),
       viewWidth_(viewWidth),
-      hatch_(theme_.mutedText, Qt::BDiagPattern),
-      plotColumns_(static_cast<int>(geometry.plot.width()) + 2) {
+      hatch_(theme_.mutedText, Qt::BDiagPattern) {
     QColor hatchColor = theme_.mutedText;
     hatchColor.setAlpha(90);
     hatch_.setColor(hatchColor);
@@ -80,11 +79,12 @@ void TimelineLanePainter::paintLabel(const QRectF& laneRect, const TimelineLane&
     p_.setFont(font_);
 }
 
-void TimelineLanePainter::paintContents(int laneIndex, const TimelineLane& lane,
-                                        const std::vector<const TimelineBar*>& barsInView,
-                                        std::vector<LaneBar>* selectedPath) {
+void TimelineLanePainter::paintContents(
+    int laneIndex, const TimelineLane& lane,
+    const std::vector<std::pair<int, const TimelineBar*>>& openBars,
+    std::vector<LaneBar>* selectedPath) {
     paintPolls(laneIndex, lane);
-    paintBars(laneIndex, lane, barsInView, selectedPath);
+    paintBars(laneIndex, lane, openBars, selectedPath);
     paintMarks(laneIndex, lane);
 }
 
@@ -92,11 +92,10 @@ void TimelineLanePainter::paintContents(int laneIndex, const TimelineLane& lane,
 // tasks were settled after the poll returned as a bracket under its bars.
 void TimelineLanePainter::paintPolls(int laneIndex, const TimelineLane& lane) const {
     const double laneBottom = g_.laneTop(laneIndex) + g_.laneHeight - 2.0;
-    for (const TimelinePoll* poll : g_.pollsInView(lane)) {
-        const TimelinePoll& q = *poll;
+    g_.forEachPollInView(lane, [&](const TimelinePoll& q) {
         const std::int64_t end = q.endNs == 0 ? g_.openEnd : q.endNs;
         if (std::max(end, q.lastSettleNs) < g_.t0) {
-            continue;
+            return;
         }
         const double x0 = g_.xOf(q.startNs);
         const double x1 = g_.xOf(end);
@@ -107,7 +106,7 @@ void TimelineLanePainter::paintPolls(int laneIndex, const TimelineLane& lane) co
         } else if (q.received > 0 && q.lastSettleNs > q.endNs) {
             paintBatchBracket(x1, g_.xOf(q.lastSettleNs), laneBottom);
         }
-    }
+    });
 }
 
 void TimelineLanePainter::paintWait(const QRectF& wait, bool open) const {
@@ -134,35 +133,35 @@ void TimelineLanePainter::paintBatchBracket(double x0, double x1, double laneBot
 }
 
 void TimelineLanePainter::paintBars(int laneIndex, const TimelineLane& lane,
-                                    const std::vector<const TimelineBar*>& bars,
+                                    const std::vector<std::pair<int, const TimelineBar*>>& openBars,
                                     std::vector<LaneBar>* selectedPath) {
-    columns_.assign(
-        static_cast<std::size_t>(plotColumns_) * static_cast<std::size_t>(lane.slotsUsed), -1);
-    bool anyColumns = false;
-    // Tens of thousands of bars are in view at 20,000 events/s: the common case (a bar
-    // narrower than 2 px) is only counted into its pixel column, with no colour, rect
-    // or string work.
+    columns_->beginLane(lane.slotsUsed);
+    // Hundreds of thousands of bars are in view at 100,000 events/s: the common
+    // case (a bar narrower than 2 px) is only counted into its pixel column, with
+    // no colour, rect or string work.
     const double left = g_.plot.left();
     const double pxPerNs = g_.plot.width() / static_cast<double>(g_.spanNs);
     const bool anySelected = !selected_.isEmpty();
-    for (const TimelineBar* bar : bars) {
-        const TimelineBar& b = *bar;
-        const double x0 = left + static_cast<double>(b.startNs - g_.t0) * pxPerNs;
-        const double x1 = left + static_cast<double>(g_.drawnEnd(b) - g_.t0) * pxPerNs;
-        const bool selected = anySelected && b.key == selected_;
-        if (x1 - x0 < 2.0 && !selected) {
-            anyColumns = countThinBar(b, x0) || anyColumns;
-            continue;
+    const auto selectedHash = static_cast<std::uint32_t>(qHash(selected_));
+    const double thinNs = 2.0 / pxPerNs;  // a bar shorter than this is under 2 px
+    g_.forEachBarInView(lane, laneIndex, openBars, [&](const TimelineSpan& s, std::size_t i) {
+        const std::int64_t end = s.endNs == 0 ? g_.openEnd : s.endNs;
+        const double x0 = left + static_cast<double>(s.startNs - g_.t0) * pxPerNs;
+        const bool selected =
+            anySelected && s.keyHash == selectedHash && lane.bars[i].key == selected_;
+        if (static_cast<double>(end - s.startNs) < thinNs && !selected) {
+            columns_->count(s.slot, x0, static_cast<Outcome>(s.outcome));
+            return;
         }
+        const double x1 = left + static_cast<double>(end - g_.t0) * pxPerNs;
+        const TimelineBar& b = lane.bars[i];
         const QRectF r = g_.slotRect(laneIndex, lane.slotsUsed, b.slot, x0, x1 - x0);
         paintWideBar(r, b);
         if (selected) {
             selectedPath->emplace_back(laneIndex, &b);
         }
-    }
-    if (anyColumns) {
-        paintColumns(laneIndex, lane.slotsUsed);
-    }
+    });
+    columns_->endLane(laneIndex, p_);
 }
 
 void TimelineLanePainter::paintWideBar(const QRectF& r, const TimelineBar& b) const {
@@ -189,43 +188,6 @@ void TimelineLanePainter::paintWideBar(const QRectF& r, const TimelineBar& b) co
         if (!text.isEmpty() && r.width() > fm_.horizontalAdvance(text) + 8) {
             p_.setPen(Qt::white);
             p_.drawText(r, Qt::AlignCenter, text);
-        }
-    }
-}
-
-// Whether the bar landed in a pixel column of the plot.
-bool TimelineLanePainter::countThinBar(const TimelineBar& b, double x0) {
-    const int col = static_cast<int>(x0 - g_.plot.left());
-    if (col < 0 || col >= plotColumns_) {
-        return false;
-    }
-    std::int8_t& c = columns_[static_cast<std::size_t>(b.slot) * plotColumns_ + col];
-    // Problems win over acks so a lone redelivery stays visible.
-    if (c < 0 || c == static_cast<std::int8_t>(Outcome::Acked)) {
-        c = static_cast<std::int8_t>(b.outcome);
-    }
-    return true;
-}
-
-// Each run of columns of one outcome as one rect.
-void TimelineLanePainter::paintColumns(int laneIndex, int slotsUsed) const {
-    const double left = g_.plot.left();
-    for (int s = 0; s < slotsUsed; ++s) {
-        const std::int8_t* row = columns_.data() + static_cast<std::size_t>(s) * plotColumns_;
-        int x = 0;
-        while (x < plotColumns_) {
-            const std::int8_t c = row[x];
-            if (c < 0) {
-                ++x;
-                continue;
-            }
-            int run = x + 1;
-            while (run < plotColumns_ && row[run] == c) {
-                ++run;
-            }
-            p_.fillRect(g_.slotRect(laneIndex, slotsUsed, s, left + x, run - x),
-                        theme_.outcome(static_cast<Outcome>(c)));
-            x = run;
         }
     }
 }

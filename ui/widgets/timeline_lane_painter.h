@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/timeline_model.h"
+#include "widgets/timeline_columns.h"
 #include "widgets/timeline_geometry.h"
 
 class QPainter;
@@ -42,10 +43,12 @@ public:
     // a highlighted lane (Show me) is tinted, with a bar at its left edge.
     void paintBackground(int laneIndex, const TimelineLane& lane, bool highlighted) const;
     // Its polls, the bars in view and its marks; the selected task's bars are
-    // added to `selectedPath`.
+    // added to `selectedPath`. Bars narrower than 2 px go through `columns`
+    // (set before): counted into pixel columns, drawn as one strip.
     void paintContents(int laneIndex, const TimelineLane& lane,
-                       const std::vector<const TimelineBar*>& barsInView,
+                       const std::vector<std::pair<int, const TimelineBar*>>& openBars,
                        std::vector<LaneBar>* selectedPath);
+    void setColumns(TimelineColumns* columns) { columns_ = columns; }
 
 private:
     void paintLabel(const QRectF& laneRect, const TimelineLane& lane) const;
@@ -53,12 +56,11 @@ private:
     void paintWait(const QRectF& wait, bool open) const;
     void paintBatchBracket(double x0, double x1, double laneBottom) const;
     // Bars wider than 2 px (and the selected task's) one by one; the rest
-    // counted into pixel columns, painted after them.
+    // counted into pixel columns.
     void paintBars(int laneIndex, const TimelineLane& lane,
-                   const std::vector<const TimelineBar*>& bars, std::vector<LaneBar>* selectedPath);
+                   const std::vector<std::pair<int, const TimelineBar*>>& openBars,
+                   std::vector<LaneBar>* selectedPath);
     void paintWideBar(const QRectF& r, const TimelineBar& bar) const;
-    bool countThinBar(const TimelineBar& bar, double x0);
-    void paintColumns(int laneIndex, int slotsUsed) const;
     void paintMarks(int laneIndex, const TimelineLane& lane) const;
     void paintCrashMark(double x, double top) const;
 
@@ -71,9 +73,7 @@ private:
     QBrush hatch_;
     std::function<QString(const QString&)> labelOf_;
     QString selected_;
-    // Per slot and pixel column of the plot, the outcome shown there (-1 = none).
-    int plotColumns_;
-    std::vector<std::int8_t> columns_;
+    TimelineColumns* columns_ = nullptr;
 };
 
 }  // namespace qs::ui

@@ -222,17 +222,22 @@ void TimelineView::paintLanes(QPainter& p, const TimelineGeometry& g) const {
     p.save();
     p.setClipRect(QRectF(g.plot.left() + 1, g.plot.top(), g.plot.width(),
                          g.lanesBottom(laneCount()) - g.plot.top()));
+    columns_.begin(g, height(), p.device()->devicePixelRatioF(), Theme::current());
     TimelineLanePainter painter(p, g, font(), width());
     painter.setBarLabels(label_);
     painter.setSelectedKey(selected_);
+    painter.setColumns(&columns_);
     const auto& lanes = model_->lanes();
     const auto openBars = model_->openBars();
+    int shown = 0;  // lanes that start inside the view
+    while (shown < static_cast<int>(lanes.size()) && g.laneTop(shown) <= height()) {
+        ++shown;
+    }
     // The selected task's visible hand-outs, collected while drawing (never a scan of
     // the whole history).
     std::vector<std::pair<int, const TimelineBar*>> path;
-    for (int li = 0; li < static_cast<int>(lanes.size()) && g.laneTop(li) <= height(); ++li) {
-        const TimelineLane& lane = lanes[static_cast<std::size_t>(li)];
-        painter.paintContents(li, lane, g.barsInView(lane, li, openBars), &path);
+    for (int li = 0; li < shown; ++li) {
+        painter.paintContents(li, lanes[static_cast<std::size_t>(li)], openBars, &path);
     }
     if (!selected_.isEmpty()) {
         paintSelectedPath(p, g, std::move(path));

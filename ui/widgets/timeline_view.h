@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "models/timeline_model.h"
+#include "widgets/timeline_columns.h"
 #include "widgets/timeline_geometry.h"
 #include "widgets/timeline_labels.h"
 
@@ -136,6 +137,8 @@ private:
     QPoint pressPos_;
     std::int64_t pressViewEnd_ = 0;
     bool dragging_ = false;
+    // The thin bars' pixel columns: buffers kept from one paint to the next.
+    mutable TimelineColumns columns_;
 };
 
 }  // namespace qs::ui
