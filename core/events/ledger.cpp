@@ -172,15 +172,15 @@ void Ledger::applyEvent(const Event& e) {
     }
     if (isMessageKind(e.kind)) {
         if (e.messageId.empty()) {
-            const auto it = e.channel.empty() || e.sequence == 0
-                                ? bySequence_.end()
-                                : bySequence_.find(sequenceKey(e.channel, e.sequence));
-            if (it == bySequence_.end()) {
+            const Entry* known = e.channel.empty() || e.sequence == 0
+                                     ? nullptr
+                                     : messages_.bySequence(e.channel, e.sequence);
+            if (known == nullptr) {
                 ++summary_.eventsWithoutMessageId;
                 return;
             }
             Event keyed = e;
-            keyed.messageId = it->second;
+            keyed.messageId = known->rec.messageId;
             applyMessageEvent(keyed);
             return;
         }
@@ -191,12 +191,11 @@ void Ledger::applyEvent(const Event& e) {
 }
 
 Ledger::Entry& Ledger::entry(const Event& e, bool& created) {
-    auto it = messages_.find(std::string_view(e.messageId));
-    created = it == messages_.end();
+    Entry* found = messages_.find(e.messageId.view());
+    created = found == nullptr;
     if (created) {
-        it = messages_.emplace(e.messageId, Entry{}).first;
-        MessageRecord& rec = it->second.rec;
-        rec.messageId = e.messageId;
+        found = &messages_.add(e.messageId.view());
+        MessageRecord& rec = found->rec;
         rec.ordinal = summary_.messages;
         rec.channel = e.channel;
         rec.firstSeenNs = e.timeNs;
@@ -204,7 +203,7 @@ Ledger::Entry& Ledger::entry(const Event& e, bool& created) {
         ++summary_.byState[static_cast<int>(MessageState::Waiting)];
         ++summary_.messages;
     }
-    return it->second;
+    return *found;
 }
 
 Ledger::WorkerData& Ledger::workerData(std::string_view name) {
@@ -744,12 +743,12 @@ void Ledger::reportMessageChanged(Entry& en, bool wasTerminal) {
         observer_.observer->messageChanged(en.rec);
     if (!wasTerminal && isTerminal(en.rec.state)) {
         en.finishStamp = ++nextStamp_;
-        finished_.emplace_back(en.rec.messageId, en.finishStamp);
+        messages_.noteFinished(en);
         ++finishedCount_;
         evictFinished();
     } else if (wasTerminal && !isTerminal(en.rec.state)) {
         // Reopened (an ack that did not take effect, a redrive): its entry in
-        // finished_ is stale and no longer counts against the cap.
+        // finished-list entry is stale and no longer counts against the cap.
         en.finishStamp = 0;
         --finishedCount_;
     }
@@ -777,10 +776,10 @@ void Ledger::applyChannelPurged(const Event& e) {
     if (remaining == 0 || e.channel.empty())
         return;
     std::vector<Entry*> waiting;
-    for (auto& [id, en] : messages_) {
+    messages_.forEach([&](Entry& en) {
         if (en.rec.state == MessageState::Waiting && en.rec.channel == e.channel.view())
             waiting.push_back(&en);
-    }
+    });
     std::sort(waiting.begin(), waiting.end(),
               [](const Entry* a, const Entry* b) { return a->rec.ordinal < b->rec.ordinal; });
     const std::size_t count =
@@ -797,22 +796,15 @@ void Ledger::applyChannelPurged(const Event& e) {
 }
 
 // Forgets the oldest finished messages beyond the cap. finishedCount_ counts
-// the messages finished now; finished_ also holds stale entries of messages
-// reopened since, skipped here (and dropped once they outnumber the live ones).
+// the messages finished now; the finished list also holds stale entries of
+// messages reopened since, skipped here (and dropped once they outnumber the
+// live ones).
 void Ledger::evictFinished() {
-    if (finished_.size() > 2 * finishedCount_ + 1024) {
-        std::erase_if(finished_, [this](const auto& f) {
-            const auto it = messages_.find(std::string_view(f.first));
-            return it == messages_.end() || it->second.finishStamp != f.second;
-        });
-    }
-    while (finishedCount_ > options_.maxFinishedMessages && !finished_.empty()) {
-        auto [id, stamp] = std::move(finished_.front());
-        finished_.pop_front();
-        auto it = messages_.find(std::string_view(id));
-        if (it == messages_.end())
-            continue;
-        Entry& en = it->second;
+    if (messages_.finishedListSize() > 2 * finishedCount_ + 1024)
+        messages_.dropStaleFinished();
+    while (finishedCount_ > options_.maxFinishedMessages && !messages_.finishedListEmpty()) {
+        const auto [oldest, stamp] = messages_.takeOldestFinished();
+        Entry& en = *oldest;
         if (!isTerminal(en.rec.state) || en.finishStamp != stamp)
             continue;  // reopened since: a stale entry
         --finishedCount_;
@@ -822,36 +814,15 @@ void Ledger::evictFinished() {
             if (WorkerData* w = findWorker(d.worker))
                 w->openMessages.erase(en.rec.messageId);
         }
-        if (!en.sequenceKey.empty()) {
-            const auto key = bySequence_.find(std::string_view(en.sequenceKey));
-            if (key != bySequence_.end() && key->second == en.rec.messageId)
-                bySequence_.erase(key);
-        }
-        messages_.erase(it);
+        messages_.erase(en);
         ++summary_.evicted;
     }
-}
-
-std::string Ledger::sequenceKey(std::string_view channel, std::uint64_t sequence) {
-    std::string key(channel);
-    key.push_back('\0');  // channel names cannot hold NUL
-    key += std::to_string(sequence);
-    return key;
 }
 
 void Ledger::indexDelivery(Entry& en, const DeliveryRecord& d) {
     if (d.sequence == 0 || d.channel.empty())
         return;
-    std::string key = sequenceKey(d.channel, d.sequence);
-    if (key == en.sequenceKey)
-        return;
-    if (!en.sequenceKey.empty()) {
-        const auto old = bySequence_.find(std::string_view(en.sequenceKey));
-        if (old != bySequence_.end() && old->second == en.rec.messageId)
-            bySequence_.erase(old);
-    }
-    bySequence_[key] = en.rec.messageId;
-    en.sequenceKey = std::move(key);
+    messages_.indexSequence(en, Name(d.channel), d.sequence);
 }
 
 void Ledger::workerCrashed(std::string_view worker, std::int64_t timeNs) {
@@ -861,10 +832,10 @@ void Ledger::workerCrashed(std::string_view worker, std::int64_t timeNs) {
     // Its unsettled messages go back to the queue unchanged (spec §2.8.5).
     std::vector<std::string> open(w->openMessages.begin(), w->openMessages.end());
     for (const std::string& id : open) {
-        auto it = messages_.find(std::string_view(id));
-        if (it == messages_.end())
+        Entry* found = messages_.find(id);
+        if (found == nullptr)
             continue;
-        Entry& en = it->second;
+        Entry& en = *found;
         for (auto d = en.rec.deliveries.rbegin(); d != en.rec.deliveries.rend(); ++d) {
             if (d->outcome != DeliveryOutcome::Open || d->worker != worker)
                 continue;
@@ -906,10 +877,10 @@ void Ledger::blameCrashForReturns(WorkerData& w, std::string_view worker, std::i
     for (const auto& [id, returnedNs] : w.returnedByBroker) {
         if (timeNs - returnedNs > kCrashReturnWindowNs)
             continue;
-        const auto it = messages_.find(std::string_view(id));
-        if (it == messages_.end())
+        Entry* found = messages_.find(id);
+        if (found == nullptr)
             continue;
-        MessageRecord& rec = it->second.rec;
+        MessageRecord& rec = found->rec;
         for (auto d = rec.deliveries.rbegin(); d != rec.deliveries.rend(); ++d) {
             if (d->worker != worker)
                 continue;
@@ -935,9 +906,9 @@ void Ledger::applyReportedRedelivery(const Event& e) {
             return;
         }
     }
-    const auto m = messages_.find(std::string_view(e.messageId));
-    if (m != messages_.end() && !m->second.rec.deliveries.empty()) {
-        const DeliveryRecord& last = m->second.rec.deliveries.back();
+    const Entry* m = messages_.find(e.messageId.view());
+    if (m != nullptr && !m->rec.deliveries.empty()) {
+        const DeliveryRecord& last = m->rec.deliveries.back();
         if (last.worker == e.actor && last.seenByClient)
             return;  // its assignment is in: nothing was derived, or it was taken already
     }
@@ -1016,8 +987,8 @@ void Ledger::applyWorkerEvent(const Event& e) {
 }
 
 const MessageRecord* Ledger::message(std::string_view messageId) const {
-    auto it = messages_.find(messageId);
-    return it == messages_.end() ? nullptr : &it->second.rec;
+    const Entry* found = messages_.find(messageId);
+    return found == nullptr ? nullptr : &found->rec;
 }
 
 std::vector<std::string> Ledger::deadLetteredIds(std::string_view channel) const {
@@ -1030,8 +1001,7 @@ std::vector<std::string> Ledger::deadLetteredIds(std::string_view channel) const
 }
 
 void Ledger::forEachMessage(const std::function<void(const MessageRecord&)>& visit) const {
-    for (const auto& [id, en] : messages_)
-        visit(en.rec);
+    messages_.forEach([&](const Entry& en) { visit(en.rec); });
 }
 
 std::vector<WorkerStats> Ledger::workers() const {

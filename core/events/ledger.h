@@ -15,97 +15,10 @@
 
 #include "events/event.h"
 #include "events/latency_samples.h"
+#include "events/ledger_messages.h"
+#include "events/message_record.h"
 
 namespace qs {
-
-// Where a message is now, as far as the events tell.
-enum class MessageState : std::uint8_t {
-    Waiting,       // stored and not reserved (also: back in the queue after a NAck / return)
-    Delayed,       // held back until its DelayedTo
-    InFlight,      // reserved to a worker, not settled
-    Acked,         // done (terminal)
-    DeadLettered,  // moved to the dead-letter queue after MaxReceiveCount (terminal)
-    Dropped,       // over MaxReceiveCount with no dead-letter queue (terminal)
-    Expired,       // removed by the broker after ExpirationAt (terminal)
-    SendFailed,    // the send was refused (terminal)
-    // Added after the first recordings (new states go at the end).
-    Purged,  // removed while waiting by a purge (AckAllQueueMessages), never handed out
-             // by it: not acked, not exactly-once (terminal)
-};
-inline constexpr int kMessageStateCount = 9;
-// Named *Name rather than toString: a qs::toString overload returning
-// string_view would hide QTest's printer, so QCOMPARE on these enums would not
-// compile.
-std::string_view messageStateName(MessageState state);
-bool isTerminal(MessageState state);
-
-// How one hand-out of a message ended.
-enum class DeliveryOutcome : std::uint8_t {
-    Open,  // not settled yet
-    Acked,
-    Rejected,    // NAck: re-enqueued at the tail with receive count + 1, or dead-lettered
-    Requeued,    // moved to another channel
-    Returned,    // went back unchanged: stream end, CloseByClient, worker crash
-    Superseded,  // the message was handed out again before this delivery was seen to end
-                 // (a late report of how it ended, BrokerReturned, a NAck or a re-queue,
-                 // turns it into that outcome)
-};
-std::string_view deliveryOutcomeName(DeliveryOutcome outcome);
-
-struct DeliveryRecord {
-    std::string worker;  // the worker's actor / the broker's client id
-    std::string channel;
-    std::string transaction;
-    std::uint64_t sequence = 0;
-    std::int32_t receiveCount = 0;
-    std::int64_t assignedNs = 0;  // 0 = the assignment itself was never seen
-    std::int64_t workStartNs = 0;
-    std::int64_t workEndNs = 0;
-    std::int64_t settledNs = 0;
-    DeliveryOutcome outcome = DeliveryOutcome::Open;
-    bool redelivery = false;     // the message had been handed out before
-    bool ackLost = false;        // the worker acked, yet the broker returned / re-sent this copy
-    bool workerCrashed = false;  // ended because its worker crashed
-    // Ended by the v1 stream's visibility timer, not by its worker: the broker
-    // took it back (tail, receive count + 1); the outcome reads Rejected.
-    // Known from the broker's BrokerNacked (reason) or the worker's own
-    // VisibilityExpired (its late ack failed), whichever comes first.
-    bool visibilityExpired = false;
-    bool seenByClient = false;   // reported by the worker (MessageAssigned...)
-    bool seenByBroker = false;   // reported by the broker observer (BrokerDelivered...)
-    bool clientSettled = false;
-    bool brokerSettled = false;
-};
-
-struct MessageRecord {
-    std::string messageId;
-    // 0 for the first record this ledger made, then 1, 2... never reused: a
-    // message forgotten (maxFinishedMessages) and seen again gets a new one.
-    std::uint64_t ordinal = 0;
-    std::string channel;  // where the message (or its latest copy) lives now
-    MessageState state = MessageState::Waiting;
-    std::uint64_t sequence = 0;  // latest known stored sequence (changes on NAck)
-    std::int64_t sentNs = 0;     // TaskSent time; 0 = not seen
-    std::int64_t firstSeenNs = 0;
-    std::int64_t endedNs = 0;               // when it last entered a terminal state
-    std::uint32_t deliveryCount = 0;        // every hand-out, including omitted history
-    std::uint32_t processedCount = 0;       // WorkFinished seen
-    std::uint32_t omittedDeliveries = 0;    // oldest history entries dropped to bound memory
-    std::uint32_t peekCount = 0;            // peeks that saw it (BrokerPeeked): not hand-outs
-    std::int64_t lastPeekedNs = 0;          // 0 = never peeked
-    bool deadLetterInferred = false;        // dead-lettered by the MaxReceiveCount rule, not seen
-    std::string endDetail;                  // dead-letter channel, send error, who purged...
-    // Oldest first, at most maxDeliveriesPerMessage. A vector, not a deque: a
-    // deque's first block is 512 bytes however few it holds, and most messages
-    // have one or two (a million-event run: 68 MB of deques for 125,000 messages).
-    std::vector<DeliveryRecord> deliveries;
-
-    std::uint32_t redeliveryCount() const { return deliveryCount > 0 ? deliveryCount - 1 : 0; }
-};
-
-// Whether `message` ended dead-lettered into `channel`: as the broker said, or
-// by the max receive count rule (the queue it went to unknown: any channel).
-bool deadLetteredInto(const MessageRecord& message, std::string_view channel);
 
 struct WorkerStats {
     std::string worker;
@@ -263,6 +176,9 @@ public:
     // particular order: what a redrive of this run's dead letters moves.
     std::vector<std::string> deadLetteredIds(std::string_view channel) const;
     std::size_t trackedMessages() const { return messages_.size(); }
+    // Bytes its message records and their indexes hold (an estimate; a walk
+    // over every record: for benchmarks and docs/run.md, not per frame).
+    std::size_t messageBytes() const { return messages_.memoryBytes(); }
 
     std::vector<WorkerStats> workers() const;  // sorted by worker name
     // The same without the latency percentiles (each costs a sort of up to
@@ -298,13 +214,7 @@ private:
         explicit WorkerData(std::size_t cap) : settle(cap), sendToAck(cap) {}
     };
     enum class Side : std::uint8_t { Client, Broker };
-    // The record plus bookkeeping the public view does not need.
-    struct Entry {
-        MessageRecord rec;
-        bool countedExactlyOnce = false;
-        std::uint64_t finishStamp = 0;  // matches finished_ while it is terminal
-        std::string sequenceKey;        // its entry in bySequence_ ("" = none)
-    };
+    using Entry = ledger_detail::Entry;
 
     void applyEvent(const Event& event);
     void noteWorkerChanged(WorkerData& worker);
@@ -336,16 +246,14 @@ private:
     void reportMessageChanged(Entry& entry, bool wasTerminal);
     void evictFinished();
     void indexDelivery(Entry& entry, const DeliveryRecord& d);
-    static std::string sequenceKey(std::string_view channel, std::uint64_t sequence);
 
     LedgerOptions options_;
     LedgerSummary summary_;
-    std::unordered_map<std::string, Entry, StringHash, std::equal_to<>> messages_;
-    // (channel, sequence) of each message's latest hand-out -> MessageID, for
-    // broker events that name only the stored copy (BrokerReturned).
-    std::unordered_map<std::string, std::string, StringHash, std::equal_to<>> bySequence_;
-    std::deque<std::pair<std::string, std::uint64_t>> finished_;  // (id, stamp), oldest first
-    std::size_t finishedCount_ = 0;  // messages finished now (finished_ may hold stale ones)
+    // Each message's record once, by MessageID, by the (channel, sequence) of
+    // its latest hand-out (broker events that name only the stored copy,
+    // BrokerReturned) and in the order they finished.
+    ledger_detail::LedgerMessages messages_;
+    std::size_t finishedCount_ = 0;  // messages finished now (the list may hold stale ones)
     std::uint64_t nextStamp_ = 0;
     std::map<std::string, WorkerData, std::less<>> workers_;
     LatencySamples settleAll_;

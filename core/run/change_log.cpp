@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstring>
+#include <stdexcept>
 #include <type_traits>
 
 namespace qs::run {
@@ -65,14 +66,19 @@ std::uint32_t ChangeLog::messageRow(const MessageRecord& m, bool& created) {
     if (m.ordinal < rowOfRecord_.size())
         return rowOfRecord_[m.ordinal];
     // A new record: a new message, or one the ledger forgot and now sees again.
+    const std::uint32_t text = texts_->find(m.messageId);
+    if (text == TextPool::kEmpty)
+        throw std::logic_error("ChangeLog: a message id the run's events do not hold");
+    if (text >= rowOfText_.size())
+        rowOfText_.resize(std::max<std::size_t>(text + 1, rowOfText_.size() * 3 / 2), 0);
     std::uint32_t row = 0;
-    if (const auto seen = index_.find(std::string_view(m.messageId)); seen != index_.end()) {
-        row = seen->second;
+    if (rowOfText_[text] != 0) {
+        row = rowOfText_[text] - 1;
     } else {
         created = true;
         row = static_cast<std::uint32_t>(messages_.size());
-        ids_.emplace_back(m.messageId);
-        index_.emplace(ids_.back().view(), row);
+        textOfRow_.push_back(text);
+        rowOfText_[text] = row + 1;
     }
     rowOfRecord_.resize(m.ordinal + 1, row);
     return row;
@@ -84,16 +90,17 @@ void ChangeLog::messageChanged(const MessageRecord& m) {
     touched_.push_back(row);
     if (created) {
         messages_.push_back(viewOf(m, nullptr));
+        messageChanges_.push(event_, row, nullptr, messages_[row]);
     } else {
         MessageAt& head = messages_[row];
         const MessageAt after = viewOf(m, &head);
         if (after == head)
             return;
+        messageChanges_.push(event_, row, &head, after);
         countInChannel(head, -1);
         head = after;
     }
     countInChannel(messages_[row], +1);
-    messageChanges_.push_back({event_, row, messages_[row]});
     markChanged(row);
 }
 
@@ -104,7 +111,7 @@ std::uint32_t ChangeLog::workerRow(const WorkerStats& w) {
     rowOfWorker_.emplace(&w, row);
     workers_.emplace_back().worker = Name(w.worker);
     // The first change of a row creates it in a replay.
-    workerChanges_.push_back({event_, row * kWorkerFields + kLifecycleField, 0});
+    workerChanges_.push(event_, row * kWorkerFields + kLifecycleField, 0, 0);
     return row;
 }
 
@@ -114,15 +121,15 @@ void ChangeLog::workerChanged(const WorkerStats& w) {
     const WorkerCounts counts = workerCounts(w);
     for (std::uint32_t field = 0; field < kWorkerCounterCount; ++field) {
         if (counts[field] != head.counts[field]) {
+            workerChanges_.push(event_, row * kWorkerFields + field, head.counts[field],
+                                counts[field]);
             head.counts[field] = counts[field];
-            workerChanges_.push_back({event_, row * kWorkerFields + field, counts[field]});
         }
     }
     if (w.lastLifecycle != head.lifecycle) {
+        workerChanges_.push(event_, row * kWorkerFields + kLifecycleField,
+                            lifecycleValue(head.lifecycle), lifecycleValue(w.lastLifecycle));
         head.lifecycle = w.lastLifecycle;
-        const std::int64_t kind =
-            w.lastLifecycle ? static_cast<std::int64_t>(*w.lastLifecycle) + 1 : 0;
-        workerChanges_.push_back({event_, row * kWorkerFields + kLifecycleField, kind});
     }
 }
 
@@ -133,10 +140,12 @@ void ChangeLog::end(const LedgerSummary& summary) {
     if (std::memcmp(&summary_, &summary, sizeof summary) == 0)
         return;
     for (std::size_t word = 0; word < kSummaryWords; ++word) {
+        const std::uint64_t before = wordOf(summary_, word);
         const std::uint64_t after = wordOf(summary, word);
-        if (wordOf(summary_, word) != after)
-            summaryChanges_.push_back(
-                {event_, static_cast<std::uint32_t>(word), static_cast<std::int64_t>(after)});
+        if (before != after)
+            summaryChanges_.push(event_, static_cast<std::uint32_t>(word),
+                                 static_cast<std::int64_t>(before),
+                                 static_cast<std::int64_t>(after));
     }
     summary_ = summary;
 }
@@ -150,51 +159,44 @@ void ChangeLog::setWorkerField(WorkerAt& worker, std::uint32_t field, std::int64
     }
 }
 
+std::int64_t ChangeLog::workerField(const WorkerAt& worker, std::uint32_t field) {
+    return field == kLifecycleField ? lifecycleValue(worker.lifecycle) : worker.counts[field];
+}
+
+void ChangeLog::applyWorkerChange(WorkerAt& worker, const WordChanges::Change& change) {
+    const std::uint32_t field = change.slot % kWorkerFields;
+    setWorkerField(worker, field, change.applyTo(workerField(worker, field)));
+}
+
+void ChangeLog::applySummaryChanges(LedgerSummary& summary, std::size_t from,
+                                    std::uint64_t toEvent) const {
+    summaryChanges_.forEach(from, toEvent, [&](const WordChanges::Change& c) {
+        const auto before = static_cast<std::int64_t>(wordOf(summary, c.slot));
+        setWord(summary, c.slot, static_cast<std::uint64_t>(c.applyTo(before)));
+    });
+}
+
 void ChangeLog::replay(RunState& state, Offsets from, std::uint64_t toEvent) const {
-    for (std::size_t i = from.messages; i < messageChanges_.size(); ++i) {
-        const MessageChange& c = messageChanges_[i];
-        if (c.event >= toEvent)
-            break;
-        if (c.message == state.messages.size()) {
-            state.messages.push_back(c.after);
-        } else {
-            state.messages[c.message] = c.after;
-        }
-    }
-    for (std::size_t i = from.workers; i < workerChanges_.size(); ++i) {
-        const WordChange& c = workerChanges_[i];
-        if (c.event >= toEvent)
-            break;
+    messageChanges_.forEach(
+        from.messages, toEvent,
+        [&](std::uint32_t message) -> const MessageAt& { return state.messages[message]; },
+        [&](std::uint32_t message, const MessageAt& after) {
+            if (message == state.messages.size()) {
+                state.messages.push_back(after);
+            } else {
+                state.messages[message] = after;
+            }
+        });
+    workerChanges_.forEach(from.workers, toEvent, [&](const WordChanges::Change& c) {
         const std::uint32_t row = c.slot / kWorkerFields;
         if (row == state.workers.size())
             state.workers.emplace_back().worker = workers_[row].worker;
-        setWorkerField(state.workers[row], c.slot % kWorkerFields, c.value);
-    }
-    for (std::size_t i = from.summary; i < summaryChanges_.size(); ++i) {
-        const WordChange& c = summaryChanges_[i];
-        if (c.event >= toEvent)
-            break;
-        setWord(state.summary, c.slot, static_cast<std::uint64_t>(c.value));
-    }
+        applyWorkerChange(state.workers[row], c);
+    });
+    applySummaryChanges(state.summary, from.summary, toEvent);
 }
 
 namespace {
-
-// First index of `list` whose change is of event `eventCount` or later.
-template <typename List>
-std::size_t firstChangeFrom(const List& list, std::uint64_t eventCount) {
-    std::size_t lo = 0;
-    std::size_t hi = list.size();
-    while (lo < hi) {
-        const std::size_t mid = lo + (hi - lo) / 2;
-        if (list[mid].event < eventCount) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
 
 std::uint64_t& channelCount(RunState& state, const MessageAt& message) {
     auto it =
@@ -221,19 +223,15 @@ void countHolding(RunState& state, const MessageAt& message, std::int64_t delta)
 }  // namespace
 
 ChangeLog::Offsets ChangeLog::offsetsAfter(std::uint64_t eventCount) const {
-    return {firstChangeFrom(messageChanges_, eventCount),
-            firstChangeFrom(workerChanges_, eventCount),
-            firstChangeFrom(summaryChanges_, eventCount)};
+    return {messageChanges_.firstFrom(eventCount), workerChanges_.firstFrom(eventCount),
+            summaryChanges_.firstFrom(eventCount)};
 }
 
 void ChangeLog::advance(RunState& state, std::uint64_t toEvent) const {
     const Offsets from = offsetsAfter(state.events);
     // Workers first, so a message handed to a worker first seen in this
     // stretch counts in its holding (as completeState counts it).
-    for (std::size_t i = from.workers; i < workerChanges_.size(); ++i) {
-        const WordChange& c = workerChanges_[i];
-        if (c.event >= toEvent)
-            break;
+    workerChanges_.forEach(from.workers, toEvent, [&](const WordChanges::Change& c) {
         const std::uint32_t row = c.slot / kWorkerFields;
         if (row == state.workers.size()) {
             state.workers.emplace_back().worker = workers_[row].worker;
@@ -241,29 +239,24 @@ void ChangeLog::advance(RunState& state, std::uint64_t toEvent) const {
                 if (m.state == MessageState::InFlight && m.worker == state.workers.back().worker)
                     ++state.workers.back().holding;
         }
-        setWorkerField(state.workers[row], c.slot % kWorkerFields, c.value);
-    }
-    for (std::size_t i = from.messages; i < messageChanges_.size(); ++i) {
-        const MessageChange& c = messageChanges_[i];
-        if (c.event >= toEvent)
-            break;
-        if (c.message == state.messages.size()) {
-            state.messages.push_back(c.after);
-        } else {
-            MessageAt& before = state.messages[c.message];
-            --channelCount(state, before);
-            countHolding(state, before, -1);
-            before = c.after;
-        }
-        ++channelCount(state, c.after);
-        countHolding(state, c.after, +1);
-    }
-    for (std::size_t i = from.summary; i < summaryChanges_.size(); ++i) {
-        const WordChange& c = summaryChanges_[i];
-        if (c.event >= toEvent)
-            break;
-        setWord(state.summary, c.slot, static_cast<std::uint64_t>(c.value));
-    }
+        applyWorkerChange(state.workers[row], c);
+    });
+    messageChanges_.forEach(
+        from.messages, toEvent,
+        [&](std::uint32_t message) -> const MessageAt& { return state.messages[message]; },
+        [&](std::uint32_t message, const MessageAt& after) {
+            if (message == state.messages.size()) {
+                state.messages.push_back(after);
+            } else {
+                MessageAt& before = state.messages[message];
+                --channelCount(state, before);
+                countHolding(state, before, -1);
+                before = after;
+            }
+            ++channelCount(state, after);
+            countHolding(state, after, +1);
+        });
+    applySummaryChanges(state.summary, from.summary, toEvent);
     // A channel is listed while a message lives in it (completeState's rule).
     std::erase_if(state.channels, [](const ChannelAt& c) {
         return std::all_of(c.byState.begin(), c.byState.end(),
@@ -276,10 +269,10 @@ ChangeLog::Offsets ChangeLog::offsets() const {
 }
 
 std::optional<std::uint32_t> ChangeLog::messageIndex(std::string_view id) const {
-    const auto found = index_.find(id);
-    if (found == index_.end())
+    const std::uint32_t text = texts_->find(id);
+    if (text == TextPool::kEmpty || text >= rowOfText_.size() || rowOfText_[text] == 0)
         return std::nullopt;
-    return found->second;
+    return rowOfText_[text] - 1;
 }
 
 void ChangeLog::countInChannel(const MessageAt& message, std::int64_t delta) {
@@ -323,7 +316,7 @@ std::size_t ChangeLog::stateBytes() const {
     auto mapBytes = [](const auto& map, std::size_t keyBytes) {
         return map.size() * (keyBytes + 3 * sizeof(void*)) + map.bucket_count() * sizeof(void*);
     };
-    bytes += ids_.size() * sizeof(ShortText) + mapBytes(index_, sizeof(std::string_view)) +
+    bytes += (textOfRow_.capacity() + rowOfText_.capacity()) * sizeof(std::uint32_t) +
              rowOfRecord_.capacity() * sizeof(std::uint32_t) +
              mapBytes(rowOfWorker_, sizeof(void*));
     return bytes;

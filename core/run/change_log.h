@@ -2,7 +2,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -11,10 +10,12 @@
 #include <utility>
 #include <vector>
 
-#include "common/short_text.h"
 #include "events/ledger.h"
 #include "run/chunked_vector.h"
+#include "run/message_changes.h"
 #include "run/run_state.h"
+#include "run/text_pool.h"
+#include "run/word_changes.h"
 
 namespace qs::run {
 
@@ -25,9 +26,15 @@ namespace qs::run {
 // asking the ledger again, so a past state cannot disagree with the ledger.
 //
 // It is the head Ledger's observer: begin(i) before the ledger applies event i,
-// end(summary) after. Threading: that of its Run (one owner thread).
+// end(summary) after. Message ids are not copied: a message's row names its id
+// in the run's TextPool, which holds the id of every event the ledger is
+// given (the Run stores each event before the ledger applies it).
+// Threading: that of its Run (one owner thread).
 class ChangeLog final : public LedgerObserver {
 public:
+    // `texts` (not owned) outlives the log.
+    explicit ChangeLog(const TextPool& texts) : texts_(&texts) {}
+
     static constexpr std::size_t kPageSize = 1024;  // messages per checkpoint page
 
     // Where each change list stood after some event (a checkpoint's position).
@@ -66,7 +73,9 @@ public:
     // Rows of the messages the current event touched (changed or not), in
     // the order the ledger reported them; a row may repeat.
     const std::vector<std::uint32_t>& touchedByEvent() const { return touched_; }
-    std::string_view messageId(std::uint32_t index) const { return ids_[index].view(); }
+    std::string_view messageId(std::uint32_t index) const {
+        return texts_->text(textOfRow_[index]);
+    }
     std::optional<std::uint32_t> messageIndex(std::string_view id) const;
 
     // Pages of messages() changed since the last call (see Checkpoints).
@@ -75,22 +84,9 @@ public:
     std::size_t stateBytes() const;   // head state, message ids, indexes
 
 private:
-    struct MessageChange {
-        std::uint32_t event;
-        std::uint32_t message;
-        MessageAt after;
-    };
-    // A new value for one word: a worker's counter (slot = row * kWorkerFields
-    // + field; field kLifecycleField = the lifecycle) or a summary word.
-    struct WordChange {
-        std::uint32_t event;
-        std::uint32_t slot;
-        std::int64_t value;
-    };
     static constexpr std::uint32_t kLifecycleField = kWorkerCounterCount;
     static constexpr std::uint32_t kWorkerFields = kWorkerCounterCount + 1;
 
-    static constexpr std::size_t kChunk = 8192;  // changes per chunk of a change list
 
     // Names of the few workers and channels a run has, by text, without
     // interning (Name's process-wide table) on every change.
@@ -105,6 +101,13 @@ private:
 
     MessageAt viewOf(const MessageRecord& message, const MessageAt* before);
     static void setWorkerField(WorkerAt& worker, std::uint32_t field, std::int64_t value);
+    static std::int64_t workerField(const WorkerAt& worker, std::uint32_t field);
+    static void applyWorkerChange(WorkerAt& worker, const WordChanges::Change& change);
+    void applySummaryChanges(LedgerSummary& summary, std::size_t from,
+                             std::uint64_t toEvent) const;
+    static std::int64_t lifecycleValue(std::optional<EventKind> lifecycle) {
+        return lifecycle ? static_cast<std::int64_t>(*lifecycle) + 1 : 0;
+    }
     std::uint32_t messageRow(const MessageRecord& message, bool& created);
     std::uint32_t workerRow(const WorkerStats& worker);
     void markChanged(std::uint32_t message);
@@ -114,8 +117,9 @@ private:
     NameCache workerNames_;
     NameCache channelNames_;
     std::vector<MessageAt> messages_;
-    std::deque<ShortText> ids_;  // stable: the index keys view into it
-    std::unordered_map<std::string_view, std::uint32_t> index_;
+    const TextPool* texts_;
+    std::vector<std::uint32_t> textOfRow_;  // row -> its MessageID's TextPool id
+    std::vector<std::uint32_t> rowOfText_;  // TextPool id -> row + 1 (0 = no message)
     // Row of each ledger record (MessageRecord::ordinal): no hashing of the
     // MessageID on every change. Records of one id made again after the
     // ledger forgot it map to its row.
@@ -126,9 +130,11 @@ private:
     std::vector<ChannelAt> channels_;
     std::vector<std::uint32_t> touched_;
 
-    ChunkedVector<MessageChange, kChunk> messageChanges_;
-    ChunkedVector<WordChange, kChunk> workerChanges_;
-    ChunkedVector<WordChange, kChunk> summaryChanges_;
+    MessageChanges messageChanges_;
+    // New values of words: a worker's counter (slot = row * kWorkerFields +
+    // field; field kLifecycleField = the lifecycle) or a summary word.
+    WordChanges workerChanges_;
+    WordChanges summaryChanges_;
 
     std::vector<bool> pageChanged_;
     std::vector<std::uint32_t> changedPages_;

@@ -47,6 +47,8 @@ public:
 
     std::size_t memoryBytes() const;  // rows, texts and wide numbers
     std::size_t textCount() const { return texts_.size(); }
+    // The events' distinct texts (ids, transactions, details), each once.
+    const TextPool& texts() const { return texts_; }
 
 private:
     struct Row {

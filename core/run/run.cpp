@@ -10,6 +10,7 @@ Run::Run(RunModelOptions options) : Run(options, run::EventStore::kMaxEvents, ru
 Run::Run(RunModelOptions options, std::size_t maxEvents, std::size_t maxTexts)
     : options_(options),
       events_(maxEvents, maxTexts),
+      changes_(events_.texts()),
       ledger_(options.ledger),
       checkpoints_(options.checkpointInterval) {
     ledger_.setObserver(&changes_);
@@ -128,6 +129,7 @@ RunMemory Run::memory() const {
     m.messages = changes_.stateBytes();
     m.checkpoints = checkpoints_.memoryBytes();
     m.timeIndex = time_.memoryBytes();
+    m.ledger = ledger_.messageBytes();
     m.trail = trail_.memoryBytes() + touched_.capacity() * sizeof(std::uint32_t) +
               isTouched_.capacity() / 8;
     return m;

@@ -35,8 +35,11 @@ struct RunMemory {
     std::size_t checkpoints = 0;  // checkpoint pages, page tables, workers
     std::size_t timeIndex = 0;
     std::size_t trail = 0;  // which events touched each message
+    // The head ledger's message records with their deliveries and indexes
+    // (Ledger::messageBytes(): a walk over every record).
+    std::size_t ledger = 0;
     std::size_t total() const {
-        return events + changes + messages + checkpoints + timeIndex + trail;
+        return events + changes + messages + checkpoints + timeIndex + trail + ledger;
     }
 };
 
@@ -55,8 +58,10 @@ struct RunMemory {
 //
 // Memory: everything is in RAM. The events are kept as 48-byte rows with their
 // distinct texts once (run::EventStore: 59-61 bytes an event in a pool run); the
-// change log, message table, checkpoints and time index add about 60 bytes per
-// event (memory(), docs/run.md). At most 2^32 - 2 events.
+// change log, message table, checkpoints and time index add about 35 bytes per
+// event, the trail about 9, and the head ledger ~670 bytes per message it holds
+// (bounded by LedgerOptions::maxFinishedMessages) (memory(), docs/run.md).
+// At most 2^32 - 2 events.
 //
 // Threading: not thread-safe. One owner thread appends and queries (the
 // console's UI thread; the headless runner's recorder thread, then its owner

@@ -20,8 +20,13 @@ std::size_t TextPool::slotOf(std::string_view text, std::size_t hash) const {
 }
 
 bool TextPool::contains(std::string_view text) const {
-    return text.empty() ||
-           (!slots_.empty() && slots_[slotOf(text, std::hash<std::string_view>{}(text))] != kEmpty);
+    return text.empty() || find(text) != kEmpty;
+}
+
+std::uint32_t TextPool::find(std::string_view text) const {
+    if (text.empty() || slots_.empty())
+        return kEmpty;
+    return slots_[slotOf(text, std::hash<std::string_view>{}(text))];
 }
 
 std::uint32_t TextPool::intern(std::string_view text) {

@@ -37,6 +37,8 @@ public:
     // unchanged then), std::bad_alloc.
     std::uint32_t intern(std::string_view text);
     bool contains(std::string_view text) const;  // "" is always there
+    // The id of `text` if the pool holds it, else kEmpty (also for "").
+    std::uint32_t find(std::string_view text) const;
     // New texts intern() still accepts.
     std::size_t room() const { return maxTexts_ - texts_.size(); }
     std::string_view text(std::uint32_t id) const {  // id from intern()

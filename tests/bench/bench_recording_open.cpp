@@ -139,9 +139,9 @@ int main(int argc, char** argv) {
     const RunMemory memory = run.memory();
     const auto mb = [](std::size_t bytes) { return static_cast<double>(bytes) / 1e6; };
     std::printf("  of which the Run:   %8.1f MB (events %.1f, changes %.1f, messages %.1f, "
-                "checkpoints %.1f, time index %.1f, trail %.1f)\n",
+                "checkpoints %.1f, time index %.1f, trail %.1f, head ledger %.1f)\n",
                 mb(memory.total()), mb(memory.events), mb(memory.changes), mb(memory.messages),
-                mb(memory.checkpoints), mb(memory.timeIndex), mb(memory.trail));
+                mb(memory.checkpoints), mb(memory.timeIndex), mb(memory.trail), mb(memory.ledger));
 
     ui::TimeCursor* cursor = window.timeCursor();
     std::mt19937_64 random(seed);

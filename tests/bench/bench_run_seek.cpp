@@ -263,9 +263,9 @@ void measureRun(const Args& args, const std::vector<qs::Event>& events, std::uin
         static_cast<unsigned long long>(checksum));
     std::printf(
         "memory bytes/event: events %.1f, changes %.1f, message table %.1f, checkpoints "
-        "%.1f, time index %.2f, total %.1f (%.0f MB)\n",
+        "%.1f, time index %.2f, trail %.1f, head ledger %.1f, total %.1f (%.0f MB)\n",
         m.events / n, m.changes / n, m.messages / n, m.checkpoints / n, m.timeIndex / n,
-        m.total() / n, m.total() / 1e6);
+        m.trail / n, m.ledger / n, m.total() / n, m.total() / 1e6);
 }
 
 std::vector<std::uint32_t> parseIntervals(const std::string& text) {

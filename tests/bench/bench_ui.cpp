@@ -318,9 +318,13 @@ int main(int argc, char** argv) {
     std::printf("message rows %d, event log rows %d, timeline bars %zu\n",
                 window.messages()->rowCount(), window.eventLog()->rowCount(),
                 window.timelineModel().barCount());
-    std::printf("the run: %llu events, %.1f MiB in RAM\n",
+    const auto runMib = [](std::size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); };
+    std::printf("the run: %llu events, %.1f MiB in RAM (events %.1f, changes %.1f, messages %.1f, "
+                "checkpoints %.1f, trail %.1f, head ledger %.1f)\n",
                 static_cast<unsigned long long>(window.consoleRun()->run().eventCount()),
-                static_cast<double>(runMemory.total()) / (1024.0 * 1024.0));
+                runMib(runMemory.total()), runMib(runMemory.events), runMib(runMemory.changes),
+                runMib(runMemory.messages), runMib(runMemory.checkpoints), runMib(runMemory.trail),
+                runMib(runMemory.ledger));
     std::printf("peak memory (VmHWM): %.1f MiB\n", mib(statusKb("VmHWM:")));
     const long rssEndKb = statusKb("VmRSS:");
     if (rssAt10sKb > 0) {

@@ -1,4 +1,5 @@
 #include <QTest>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -91,6 +92,7 @@ private Q_SLOTS:
     void autoAckReportedByBothSides();
     void perWorkerStatsAndLatencies();
     void memoryStaysBounded();
+    void aCopyFindsAndForgetsItsOwnRecords();
     void aReopenedMessageCountsOnceAgainstTheCap();
     void unkeyedEventsAndDropNotices();
     void sendFailedAndPurge();
@@ -779,6 +781,51 @@ void TestLedger::memoryStaysBounded() {
     int visited = 0;
     ledger.forEachMessage([&](const MessageRecord&) { ++visited; });
     QCOMPARE(visited, 6);
+}
+
+// The ledger keeps each record once and indexes it by pointer (by id, by its
+// latest (channel, sequence), in the order it finished): a copy must find
+// and forget its own records, after the original is gone.
+void TestLedger::aCopyFindsAndForgetsItsOwnRecords() {
+    LedgerOptions options;
+    options.maxFinishedMessages = 2;
+    Timeline before;
+    for (int i = 1; i <= 3; ++i) {
+        const std::string id = "m" + std::to_string(i);
+        before.add(i * 10, EventKind::BrokerDelivered, "w1", id, i, 1, "tx" + id);
+    }
+    before.add(40, EventKind::BrokerAcked, "w1", "m1", 1, 1, "txm1");
+    auto original = std::make_unique<Ledger>(options);
+    original->apply(before.events);
+    Ledger copy = *original;
+    Ledger assigned(options);
+    assigned = *original;
+    original.reset();
+
+    Timeline after;
+    // The broker names only the stored copy: found through the copy's index.
+    after.add(50, EventKind::BrokerReturned, "w1", "", 2, 0, "txm2");
+    after.add(60, EventKind::BrokerAcked, "w1", "m3", 3, 1, "txm3");
+    after.add(70, EventKind::BrokerDelivered, "w2", "m4", 4, 1, "txm4");
+    after.add(71, EventKind::BrokerAcked, "w2", "m4", 4, 1, "txm4");  // the cap: m1 goes
+    for (Ledger* ledger : {&copy, &assigned}) {
+        ledger->apply(after.events);
+        const LedgerSummary s = ledger->summary();
+        QCOMPARE(s.eventsWithoutMessageId, 0u);
+        QCOMPARE(s.unmatchedBrokerEvents, 0u);
+        QCOMPARE(s.evicted, 1u);
+        QVERIFY(ledger->message("m1") == nullptr);
+        QCOMPARE(ledger->message("m2")->state, MessageState::Waiting);
+        QCOMPARE(delivery(ledger->message("m2"), 0).outcome, DeliveryOutcome::Returned);
+        QCOMPARE(ledger->message("m3")->state, MessageState::Acked);
+        QCOMPARE(ledger->message("m4")->state, MessageState::Acked);
+        QCOMPARE(ledger->trackedMessages(), std::size_t(3));
+        // A forgotten message's stored copy names nothing any more.
+        Timeline late;
+        late.add(80, EventKind::BrokerReturned, "w1", "", 1, 0, "txm1");
+        ledger->apply(late.events);
+        QCOMPARE(ledger->summary().eventsWithoutMessageId, 1u);
+    }
 }
 
 // A message reopened by an ack that did not take effect finishes twice; it

@@ -1,0 +1,94 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+
+#include "common/name.h"
+#include "events/message_record.h"
+
+namespace qs::ledger_detail {
+
+// A message's record plus the bookkeeping the Ledger's public view does not need.
+// (Ordered so that a map node of it fits a 256-byte allocation.)
+struct Entry {
+    MessageRecord rec;
+    std::uint64_t finishStamp = 0;  // matches its newest finished-list entry while terminal
+    // Its entry in the sequence index: the (channel, sequence) of its latest
+    // hand-out (empty channel = none).
+    std::uint64_t sequence = 0;
+    Name sequenceChannel;
+    bool countedExactlyOnce = false;
+};
+
+// The Ledger's messages, each record held once: found by MessageID (the key
+// views the record's own id, no second copy), by the (channel, sequence) of
+// its latest hand-out (broker events that name only the stored copy), and
+// listed in the order they finished (what the ledger forgets first).
+//
+// The two indexes point at records, which never move while held (map nodes),
+// so a copy re-links them to its own records. A record leaves only through
+// erase(). Threading: that of its Ledger.
+class LedgerMessages {
+public:
+    LedgerMessages() = default;
+    LedgerMessages(const LedgerMessages& other) { copyFrom(other); }
+    LedgerMessages& operator=(const LedgerMessages& other);
+    LedgerMessages(LedgerMessages&&) noexcept = default;  // nodes move with their maps
+    LedgerMessages& operator=(LedgerMessages&&) noexcept = default;
+    ~LedgerMessages() = default;
+
+    Entry* find(std::string_view messageId);
+    const Entry* find(std::string_view messageId) const;
+    // A new, empty record for `messageId` (not held yet).
+    Entry& add(std::string_view messageId);
+    // Forgets `entry`: its id, its sequence index entry. Its finished-list
+    // entries must be gone already (see takeOldestFinished()).
+    void erase(Entry& entry);
+    std::size_t size() const { return byId_.size(); }
+    void forEach(const std::function<void(const Entry&)>& visit) const;
+    void forEach(const std::function<void(Entry&)>& visit);
+
+    // The record whose latest hand-out was `sequence` in `channel`, if held.
+    Entry* bySequence(Name channel, std::uint64_t sequence);
+    // Makes (channel, sequence) name `entry` (and no longer its previous pair).
+    void indexSequence(Entry& entry, Name channel, std::uint64_t sequence);
+
+    // The finished list: (record, its finishStamp then), oldest first. An
+    // entry whose record's finishStamp has changed since is stale.
+    void noteFinished(Entry& entry) { finished_.emplace_back(&entry, entry.finishStamp); }
+    std::size_t finishedListSize() const { return finished_.size(); }
+    bool finishedListEmpty() const { return finished_.empty(); }
+    std::pair<Entry*, std::uint64_t> takeOldestFinished();
+    void dropStaleFinished();
+
+    // Bytes held by the records and the indexes (an estimate from sizes: map
+    // nodes, buckets, deliveries, heap strings past the inline ones).
+    std::size_t memoryBytes() const;
+
+private:
+    struct SequenceKey {
+        Name channel;
+        std::uint64_t sequence = 0;
+        bool operator==(const SequenceKey&) const = default;
+    };
+    struct SequenceKeyHash {
+        std::size_t operator()(const SequenceKey& key) const noexcept {
+            return std::hash<Name>{}(key.channel) * 0x9E3779B97F4A7C15ULL ^
+                   std::hash<std::uint64_t>{}(key.sequence);
+        }
+    };
+
+    void copyFrom(const LedgerMessages& other);
+    Entry& insert(Entry entry, std::string_view callerId);
+
+    std::unordered_map<std::string_view, Entry> byId_;  // key: the record's own messageId
+    std::unordered_map<SequenceKey, Entry*, SequenceKeyHash> bySequence_;
+    std::deque<std::pair<Entry*, std::uint64_t>> finished_;
+};
+
+}  // namespace qs::ledger_detail
