@@ -85,6 +85,17 @@ void TestTimelineModel::crashReturnsOpenBarsAndRedeliveryIsMarked() {
     QVERIFY(path[0].second->outcome == Outcome::Returned);
     QVERIFY(path[1].second->redelivery);
     QVERIFY(path[1].second->outcome == Outcome::InFlight);
+
+    // A copy kept aside drops its spans (a time cursor's checkpoint); shown
+    // again, it rebuilds exactly those the paint read, blamed crash included.
+    TimelineModel aside = m;
+    aside.dropSpans();
+    QVERIFY(aside.lanes()[0].spans.empty());
+    aside.rebuildSpans();
+    verifySpansMatchBars(aside);
+    for (std::size_t l = 0; l < m.lanes().size(); ++l) {
+        QCOMPARE(aside.lanes()[l].spans.size(), m.lanes()[l].spans.size());
+    }
 }
 
 // Scenario 03 (#17 item 6): a worker that closes its client without acking

@@ -112,6 +112,7 @@ void TimelineAtCursor::startFromRunStart(const Run& run, std::int64_t lookBackNs
     windowStartNs_ = run.eventCount() == 0 ? 0 : run.streamTimeNs(0);
     if (from != nullptr) {
         model_ = from->model;
+        model_.rebuildSpans();
         runEvents_ = from->events;
         sincePrune_ = from->sincePrune;
         return;
@@ -182,6 +183,7 @@ void TimelineAtCursor::takeCheckpoint() {
         return;  // taken on an earlier way here
     }
     checkpoints_.push_back({runEvents_, sincePrune_, model_});
+    checkpoints_.back().model.dropSpans();  // nobody paints a checkpoint
     if (checkpoints_.size() > kMaxCheckpoints) {
         // Every other one goes: those left are every 2 * interval_ events.
         std::vector<Checkpoint> kept;

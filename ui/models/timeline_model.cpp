@@ -112,6 +112,22 @@ TimelineBar* TimelineModel::openBarBySequence(const Event& e, int* laneIndex) {
     return nullptr;
 }
 
+void TimelineModel::dropSpans() {
+    for (TimelineLane& l : lanes_) {
+        l.spans = TimelineSpans();
+    }
+}
+
+void TimelineModel::rebuildSpans() {
+    for (TimelineLane& l : lanes_) {
+        l.spans = TimelineSpans();
+        for (const TimelineBar& b : l.bars) {
+            l.spans.push_back({b.startNs, b.endNs, static_cast<std::uint32_t>(qHash(b.key)),
+                               static_cast<std::uint8_t>(b.outcome), b.slot});
+        }
+    }
+}
+
 void TimelineModel::closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Outcome outcome) {
     TimelineLane& l = lanes_[static_cast<std::size_t>(laneIndex)];
     bar.endNs = std::max(t, bar.startNs + 1);

@@ -18,17 +18,21 @@
 // dropped and only counted per outcome. Plain C++ (no signals); UI thread only.
 namespace qs::ui {
 
+// A bar is kept per hand-out in the view and in every checkpoint of a time
+// cursor (hundreds of thousands in a large recording): the fields are ordered
+// to leave no padding (64 bytes with a 24-byte QString; 80 before).
 struct TimelineBar {
     std::int64_t startNs = 0;
-    std::int64_t endNs = 0;  // 0 = still open (in flight)
-    Outcome outcome = Outcome::InFlight;
+    std::int64_t endNs = 0;   // 0 = still open (in flight)
     QString key;              // message identity (see messageKey())
     std::uint64_t batch = 0;  // lane-local poll number this bar came from
-    std::int32_t receiveCount = 0;
     std::uint64_t sequence = 0;
+    std::int32_t receiveCount = 0;
+    Outcome outcome = Outcome::InFlight;
     std::uint8_t slot = 0;  // sub-row within the lane
     bool redelivery = false;
 };
+static_assert(sizeof(TimelineBar) <= 64, "a TimelineBar grew: keep it free of padding");
 
 struct TimelinePoll {
     std::int64_t startNs = 0;
@@ -91,6 +95,11 @@ public:
     // Summarises and drops the bars older than the retention window.
     void prune();
     void clear();
+    // A copy kept aside (a time cursor's checkpoint) is never painted: its
+    // packed spans go (24 bytes a bar), and come back from the bars when the
+    // copy is shown again.
+    void dropSpans();
+    void rebuildSpans();
 
     // Bars ending before (newest event - retention) are summarised and dropped.
     void setRetentionNs(std::int64_t ns) { retentionNs_ = ns; }

@@ -3,13 +3,14 @@
 #include <QColor>
 #include <QPalette>
 #include <QString>
+#include <cstdint>
 
 // Light and dark palettes plus the fixed colours that mean something on every
 // view (one colour per message outcome, used by the timeline, table and charts
 // alike so a viewer learns them once). UI thread only.
 namespace qs::ui {
 
-enum class Outcome : int {
+enum class Outcome : std::uint8_t {
     InFlight,        // assigned, not yet settled
     Acked,           // settled positively
     Rejected,        // NAck: back to the queue with receive count + 1
