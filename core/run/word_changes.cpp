@@ -1,6 +1,8 @@
 #include "run/word_changes.h"
 
+#include <algorithm>
 #include <limits>
+#include <ranges>
 
 namespace qs::run {
 
@@ -73,17 +75,10 @@ WordChanges::Change WordChanges::read(std::size_t& index) const {
 }
 
 std::size_t WordChanges::firstFrom(std::uint64_t eventCount) const {
-    std::size_t lo = 0;
-    std::size_t hi = entries_.size();
-    while (lo < hi) {
-        const std::size_t mid = lo + (hi - lo) / 2;
-        if (entries_[mid].event < eventCount) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
+    const auto indexes = std::views::iota(std::size_t{0}, entries_.size());
+    const auto first = std::ranges::partition_point(
+        indexes, [this, eventCount](std::size_t i) { return entries_[i].event < eventCount; });
+    return static_cast<std::size_t>(first - indexes.begin());
 }
 
 }  // namespace qs::run
