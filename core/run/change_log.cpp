@@ -168,6 +168,23 @@ void ChangeLog::applyWorkerChange(WorkerAt& worker, const WordChanges::Change& c
     setWorkerField(worker, field, change.applyTo(workerField(worker, field)));
 }
 
+template <typename Seen>
+void ChangeLog::replayMessages(RunState& state, std::size_t from, std::uint64_t toEvent,
+                               Seen seen) const {
+    messageChanges_.forEach(
+        from, toEvent,
+        [&](std::uint32_t message) -> const MessageAt& { return state.messages[message]; },
+        [&](std::uint32_t message, const MessageAt& after) {
+            if (message == state.messages.size()) {
+                seen(nullptr, after);
+                state.messages.push_back(after);
+            } else {
+                seen(&state.messages[message], after);
+                state.messages[message] = after;
+            }
+        });
+}
+
 void ChangeLog::applySummaryChanges(LedgerSummary& summary, std::size_t from,
                                     std::uint64_t toEvent) const {
     summaryChanges_.forEach(from, toEvent, [&](const WordChanges::Change& c) {
@@ -177,16 +194,7 @@ void ChangeLog::applySummaryChanges(LedgerSummary& summary, std::size_t from,
 }
 
 void ChangeLog::replay(RunState& state, Offsets from, std::uint64_t toEvent) const {
-    messageChanges_.forEach(
-        from.messages, toEvent,
-        [&](std::uint32_t message) -> const MessageAt& { return state.messages[message]; },
-        [&](std::uint32_t message, const MessageAt& after) {
-            if (message == state.messages.size()) {
-                state.messages.push_back(after);
-            } else {
-                state.messages[message] = after;
-            }
-        });
+    replayMessages(state, from.messages, toEvent, [](const MessageAt*, const MessageAt&) {});
     workerChanges_.forEach(from.workers, toEvent, [&](const WordChanges::Change& c) {
         const std::uint32_t row = c.slot / kWorkerFields;
         if (row == state.workers.size())
@@ -241,21 +249,15 @@ void ChangeLog::advance(RunState& state, std::uint64_t toEvent) const {
         }
         applyWorkerChange(state.workers[row], c);
     });
-    messageChanges_.forEach(
-        from.messages, toEvent,
-        [&](std::uint32_t message) -> const MessageAt& { return state.messages[message]; },
-        [&](std::uint32_t message, const MessageAt& after) {
-            if (message == state.messages.size()) {
-                state.messages.push_back(after);
-            } else {
-                MessageAt& before = state.messages[message];
-                --channelCount(state, before);
-                countHolding(state, before, -1);
-                before = after;
-            }
-            ++channelCount(state, after);
-            countHolding(state, after, +1);
-        });
+    replayMessages(state, from.messages, toEvent,
+                   [&](const MessageAt* before, const MessageAt& after) {
+                       if (before != nullptr) {
+                           --channelCount(state, *before);
+                           countHolding(state, *before, -1);
+                       }
+                       ++channelCount(state, after);
+                       countHolding(state, after, +1);
+                   });
     applySummaryChanges(state.summary, from.summary, toEvent);
     // A channel is listed while a message lives in it (completeState's rule).
     std::erase_if(state.channels, [](const ChannelAt& c) {

@@ -103,6 +103,11 @@ private:
     static void setWorkerField(WorkerAt& worker, std::uint32_t field, std::int64_t value);
     static std::int64_t workerField(const WorkerAt& worker, std::uint32_t field);
     static void applyWorkerChange(WorkerAt& worker, const WordChanges::Change& change);
+    // Applies the message changes from `from` to `toEvent` to state.messages;
+    // `seen(before, after)` hears of each first (before = null for a new message).
+    template <typename Seen>
+    void replayMessages(RunState& state, std::size_t from, std::uint64_t toEvent,
+                        Seen seen) const;
     void applySummaryChanges(LedgerSummary& summary, std::size_t from,
                              std::uint64_t toEvent) const;
     static std::int64_t lifecycleValue(std::optional<EventKind> lifecycle) {
