@@ -82,7 +82,7 @@ std::vector<std::string> explainMessage(const RecordedRun& run, const MessageRec
     const std::string name = run.taskName(m);
     if (m.sentNs != 0) {
         lines.push_back(name + " was sent at " + atTime(run.sinceOrigin(m.sentNs)) + " to " +
-                        (m.deliveries.empty() ? m.channel : m.deliveries.front().channel) + ".");
+                        (m.deliveries.empty() ? m.channel : m.deliveries.front().channel).str() + ".");
     } else {
         lines.push_back(name + " was first seen at " + atTime(run.sinceOrigin(m.firstSeenNs)) +
                         " (not sent by this run's producer).");
@@ -110,7 +110,7 @@ std::vector<std::string> explainMessage(const RecordedRun& run, const MessageRec
             lines.push_back("Its send failed: " + m.endDetail);
         } else if (!isTerminal(m.state)) {
             lines.push_back("It has no end state: the recording ends with it " +
-                            std::string(messageStateName(m.state)) + " in " + m.channel + ".");
+                            std::string(messageStateName(m.state)) + " in " + m.channel.str() + ".");
         } else {
             lines.push_back("It ended " + std::string(messageStateName(m.state)) + ".");
         }

@@ -152,7 +152,7 @@ const TaskLabel* RecordedRun::label(std::string_view messageId) const {
 std::string RecordedRun::taskName(const MessageRecord& message) const {
     const TaskLabel* l = label(message.messageId);
     if (l == nullptr) {
-        return "message " + message.messageId;
+        return "message " + message.messageId.str();
     }
     if (!l->body.empty()) {
         return l->body;

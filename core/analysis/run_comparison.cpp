@@ -299,7 +299,7 @@ std::string taskKey(const RecordedRun& run, const MessageRecord& m) {
     if (const TaskLabel* l = run.label(m.messageId)) {
         return std::to_string(l->number) + '\n' + l->body;
     }
-    return "id\n" + m.messageId;
+    return "id\n" + m.messageId.str();
 }
 
 // Each task's sends in send order (RecordedRun::messages() is), and the
@@ -337,7 +337,7 @@ std::string describe(const MessageRecord* m) {
                        (m->deliveryCount == 1 ? " hand-out" : " hand-outs");
     std::string workers;
     for (std::size_t i = 0; i < m->deliveries.size() && i < 4; ++i) {
-        workers += (i == 0 ? "" : ", ") + m->deliveries[i].worker;
+        workers += (i == 0 ? "" : ", ") + m->deliveries[i].worker.str();
     }
     if (m->deliveries.size() > 4) {
         workers += ", ...";
@@ -437,7 +437,7 @@ void noteDuplicateHandOuts(const RecordedRun& run, const std::string& side,
             const DeliveryRecord& x = m->deliveries[i - 1];
             const DeliveryRecord& y = m->deliveries[i];
             if (!y.transaction.empty() && x.transaction == y.transaction && x.worker == y.worker) {
-                byAnswer[y.worker + " in transaction " + y.transaction].push_back(
+                byAnswer[y.worker.str() + " in transaction " + y.transaction.str()].push_back(
                     run.taskName(*m));
             }
         }

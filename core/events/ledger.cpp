@@ -30,6 +30,13 @@ constexpr auto kDeliveryOutcomeNames = enumNames<DeliveryOutcome>({
     {DeliveryOutcome::Superseded, "superseded"},
 });
 
+// C++20 sets find by a view (a transparent hash) but erase only by key.
+template <typename Set>
+void eraseByView(Set& set, std::string_view key) {
+    if (const auto it = set.find(key); it != set.end())
+        set.erase(it);
+}
+
 bool compatible(std::string_view a, std::string_view b) {
     return a.empty() || b.empty() || a == b;
 }
@@ -274,7 +281,7 @@ void Ledger::closeDelivery(MessageRecord& rec, DeliveryRecord& d, DeliveryOutcom
     d.outcome = outcome;
     d.settledNs = timeNs;
     if (WorkerData* w = findWorker(d.worker))
-        w->openMessages.erase(rec.messageId);
+        eraseByView(w->openMessages, rec.messageId);
 }
 
 DeliveryRecord& Ledger::beginDelivery(MessageRecord& rec, const Event& e, Side side,
@@ -339,13 +346,13 @@ DeliveryRecord& Ledger::beginDelivery(MessageRecord& rec, const Event& e, Side s
         ++w.stats.received;
         if (redelivery)
             ++w.stats.redelivered;
-        w.openMessages.insert(rec.messageId);
+        w.openMessages.insert(rec.messageId.str());
         w.stats.maxHeld = std::max<std::uint64_t>(w.stats.maxHeld, w.openMessages.size());
     }
 
     bool reported = false;
     if (redelivery && !reportedRedeliveries_.empty()) {
-        std::string key = rec.messageId;
+        std::string key = rec.messageId.str();
         key.push_back('\0');
         key += added.worker;
         reported = reportedRedeliveries_.erase(key) > 0;
@@ -812,7 +819,7 @@ void Ledger::evictFinished() {
             if (d.outcome != DeliveryOutcome::Open)
                 continue;
             if (WorkerData* w = findWorker(d.worker))
-                w->openMessages.erase(en.rec.messageId);
+                eraseByView(w->openMessages, en.rec.messageId);
         }
         messages_.erase(en);
         ++summary_.evicted;
@@ -995,7 +1002,7 @@ std::vector<std::string> Ledger::deadLetteredIds(std::string_view channel) const
     std::vector<std::string> ids;
     forEachMessage([&](const MessageRecord& m) {
         if (deadLetteredInto(m, channel))
-            ids.push_back(m.messageId);
+            ids.push_back(m.messageId.str());
     });
     return ids;
 }

@@ -109,6 +109,10 @@ std::size_t heapBytes(const std::string& text) {
     return text.capacity() > std::string().capacity() ? text.capacity() + 1 : 0;
 }
 
+std::size_t heapBytes(const ShortText& text) {
+    return text.size() > ShortText::kInlineCapacity ? text.size() : 0;
+}
+
 }  // namespace
 
 std::size_t LedgerMessages::memoryBytes() const {
@@ -118,10 +122,10 @@ std::size_t LedgerMessages::memoryBytes() const {
                         byId_.size() * (kNodeOverhead + sizeof(std::string_view) + sizeof(Entry));
     for (const auto& [id, entry] : byId_) {
         const MessageRecord& rec = entry.rec;
-        bytes += heapBytes(rec.messageId) + heapBytes(rec.channel) + heapBytes(rec.endDetail) +
+        bytes += heapBytes(rec.messageId) + heapBytes(rec.endDetail) +
                  rec.deliveries.capacity() * sizeof(DeliveryRecord);
         for (const DeliveryRecord& d : rec.deliveries)
-            bytes += heapBytes(d.worker) + heapBytes(d.channel) + heapBytes(d.transaction);
+            bytes += heapBytes(d.transaction);
     }
     bytes += bySequence_.bucket_count() * sizeof(void*) +
              bySequence_.size() * (kNodeOverhead + sizeof(SequenceKey) + sizeof(Entry*));

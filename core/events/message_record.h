@@ -5,6 +5,9 @@
 #include <string_view>
 #include <vector>
 
+#include "common/name.h"
+#include "common/short_text.h"
+
 // What the Ledger (events/ledger.h) knows of one message: plain values.
 namespace qs {
 
@@ -42,10 +45,13 @@ enum class DeliveryOutcome : std::uint8_t {
 };
 std::string_view deliveryOutcomeName(DeliveryOutcome outcome);
 
+// One per hand-out, kept by the hundred thousand (a reopened million-event
+// run): the texts are a Name (4 bytes) and a ShortText (a transaction id
+// inline), so a record is 104 bytes with nothing on the heap.
 struct DeliveryRecord {
-    std::string worker;  // the worker's actor / the broker's client id
-    std::string channel;
-    std::string transaction;
+    ShortText transaction;
+    Name worker;  // the worker's actor / the broker's client id
+    Name channel;
     std::uint64_t sequence = 0;
     std::int64_t assignedNs = 0;  // 0 = the assignment itself was never seen
     std::int64_t workStartNs = 0;
@@ -68,11 +74,11 @@ struct DeliveryRecord {
 };
 
 struct MessageRecord {
-    std::string messageId;
+    ShortText messageId;  // inline up to 36 bytes (a UUID)
     // 0 for the first record this ledger made, then 1, 2... never reused: a
     // message forgotten (maxFinishedMessages) and seen again gets a new one.
     std::uint64_t ordinal = 0;
-    std::string channel;  // where the message (or its latest copy) lives now
+    Name channel;  // where the message (or its latest copy) lives now
     MessageState state = MessageState::Waiting;
     bool deadLetterInferred = false;  // dead-lettered by the MaxReceiveCount rule, not seen
     std::uint64_t sequence = 0;  // latest known stored sequence (changes on NAck)

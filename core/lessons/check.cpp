@@ -16,7 +16,7 @@ std::string taskName(int n) {
 }
 
 std::string handOut(const RunFacts& f, const DeliveryRecord& d) {
-    return d.worker + " at " + f.at(d.assignedNs);
+    return d.worker.str() + " at " + f.at(d.assignedNs);
 }
 
 CheckResult result(Verdict verdict, std::string sentence,
@@ -61,7 +61,7 @@ CheckResult ackedOnce(const RunFacts& f) {
         const int acks = ackCount(*m);
         for (const DeliveryRecord& d : m->deliveries) {
             if (d.outcome == DeliveryOutcome::Acked) {
-                ackedBy[d.worker].push_back(n);
+                ackedBy[d.worker.str()].push_back(n);
             }
         }
         if (acks == 1 && m->state == MessageState::Acked) {
@@ -391,7 +391,7 @@ CheckResult rejectedToTail(const CheckSpec& c, const RunFacts& f) {
             }
             ++rejects;
             tasks.push_back(n);
-            const std::string what = taskName(n) + " was rejected by " + d.worker + " at " +
+            const std::string what = taskName(n) + " was rejected by " + d.worker.str() + " at " +
                                      f.at(d.settledNs != 0 ? d.settledNs : d.assignedNs) +
                                      " (sequence " + std::to_string(d.sequence) +
                                      ", receive count " + std::to_string(d.receiveCount) + ")";

@@ -552,9 +552,9 @@ std::string RunFacts::describe(const Measure& m) const {
                            " s from its send to a worker's hands: task #" +
                            std::to_string(slowest->first) + " was sent at " + at(t->sentNs);
         if (reachedWorker(d) != d.assignedNs && d.assignedNs != 0) {
-            text += ", reserved for " + d.worker + "'s waiting poll at " + at(d.assignedNs);
+            text += ", reserved for " + d.worker.str() + "'s waiting poll at " + at(d.assignedNs);
         }
-        return text + " and reached " + d.worker + " at " + at(reachedWorker(d));
+        return text + " and reached " + d.worker.str() + " at " + at(reachedWorker(d));
     }
     if (m.name == "workersWithTasks" || m.name == "workersWithoutTasks") {
         std::string per;

@@ -59,7 +59,7 @@ struct RunMemory {
 // Memory: everything is in RAM. The events are kept as 48-byte rows with their
 // distinct texts once (run::EventStore: 59-61 bytes an event in a pool run); the
 // change log, message table, checkpoints and time index add about 35 bytes per
-// event, the trail about 9, and the head ledger ~670 bytes per message it holds
+// event, the trail about 9, and the head ledger ~400 bytes per message it holds
 // (bounded by LedgerOptions::maxFinishedMessages) (memory(), docs/run.md).
 // At most 2^32 - 2 events.
 //

@@ -142,19 +142,19 @@ struct Verdict {
 // earlier hand-out ended in a recorded way, every later one a recorded redelivery.
 void checkMessage(const qs::MessageRecord& m, Verdict& v) {
     if (m.state != qs::MessageState::Acked) {
-        v.violate(m.messageId + " ended " + std::string(qs::messageStateName(m.state)));
+        v.violate(m.messageId.str() + " ended " + std::string(qs::messageStateName(m.state)));
         return;
     }
     if (m.deliveries.empty() || m.deliveries.back().outcome != qs::DeliveryOutcome::Acked ||
         !m.deliveries.back().brokerSettled) {
-        v.violate(m.messageId + ": its last hand-out is not an ack the broker applied");
+        v.violate(m.messageId.str() + ": its last hand-out is not an ack the broker applied");
         return;
     }
     for (std::size_t i = 0; i < m.deliveries.size(); ++i) {
         const qs::DeliveryRecord& d = m.deliveries[i];
         const bool later = i + m.omittedDeliveries > 0;
         if (d.redelivery != later) {
-            v.violate(m.messageId + ": hand-out " + std::to_string(i + 1) +
+            v.violate(m.messageId.str() + ": hand-out " + std::to_string(i + 1) +
                       (later ? " not recorded as a redelivery" : " recorded as a redelivery"));
             return;
         }
@@ -162,7 +162,7 @@ void checkMessage(const qs::MessageRecord& m, Verdict& v) {
             break;
         const std::string cause = redeliveryCause(d);
         if (cause.empty()) {
-            v.violate(m.messageId + ": hand-out " + std::to_string(i + 1) + " to " + d.worker +
+            v.violate(m.messageId.str() + ": hand-out " + std::to_string(i + 1) + " to " + d.worker.str() +
                       " ended " + std::string(qs::deliveryOutcomeName(d.outcome)) +
                       " and was handed out again with no recorded cause");
             return;

@@ -1051,7 +1051,7 @@ namespace {
 struct ChangeRecorder final : LedgerObserver {
     std::vector<std::string> calls;
     void messageChanged(const MessageRecord& m) override {
-        calls.push_back(m.messageId + ":" + std::string(messageStateName(m.state)) + "#" +
+        calls.push_back(m.messageId.str() + ":" + std::string(messageStateName(m.state)) + "#" +
                         std::to_string(m.ordinal));
     }
     void workerChanged(const WorkerStats& w) override {

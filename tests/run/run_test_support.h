@@ -64,7 +64,7 @@ inline std::string differenceFromLedger(const RunState& state, const Run& run,
         }
         if (rec->state == MessageState::InFlight && !want.worker.empty())
             ++holding[want.worker.str()];
-        ++byChannel[rec->channel][static_cast<std::size_t>(rec->state)];
+        ++byChannel[rec->channel.str()][static_cast<std::size_t>(rec->state)];
     }
     const std::vector<WorkerStats> workers = ledger.workers();
     if (state.workers.size() != workers.size()) {

@@ -214,7 +214,7 @@ void TestRunExport::liveRunExportsThroughTheMenu() {
     std::size_t missing = 0;
     run.ledger().forEachMessage([&](const MessageRecord& m) {
         deliveries += m.deliveries.size();
-        missing += messages.count(m.messageId) == 1 ? 0 : 1;
+        missing += messages.count(m.messageId.str()) == 1 ? 0 : 1;
     });
     QCOMPARE(missing, 0u);
     QCOMPARE(slices, deliveries);
