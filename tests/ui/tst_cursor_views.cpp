@@ -94,7 +94,7 @@ std::map<BarKey, BarSeen> barsOf(const TimelineModel& model) {
     std::map<BarKey, BarSeen> out;
     for (const TimelineLane& lane : model.lanes()) {
         for (const TimelineBar& b : lane.bars) {
-            out[{lane.worker, b.key, b.startNs}] = {b.endNs, b.outcome};
+            out[{lane.worker, model.keyOf(b), b.startNs}] = {b.endNs, b.outcome};
         }
     }
     return out;
@@ -133,7 +133,7 @@ std::vector<BarKey> redeliveriesOf(const TimelineModel& model) {
     for (const TimelineLane& lane : model.lanes()) {
         for (const TimelineBar& b : lane.bars) {
             if (b.redelivery) {
-                out.emplace_back(lane.worker, b.key, b.startNs);
+                out.emplace_back(lane.worker, model.keyOf(b), b.startNs);
             }
         }
     }
@@ -593,7 +593,7 @@ private Q_SLOTS:
                            .arg(lane.crashed)
                            .arg(lane.slotsUsed);
                 for (const TimelineBar& b : lane.bars) {
-                    out << QStringLiteral("%1 %2 %3 %4").arg(b.key).arg(b.endNs).arg(
+                    out << QStringLiteral("%1 %2 %3 %4").arg(m.keyOf(b)).arg(b.endNs).arg(
                         static_cast<int>(b.outcome)).arg(b.redelivery);
                 }
             }

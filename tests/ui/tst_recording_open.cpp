@@ -105,7 +105,7 @@ QStringList barsOf(const TimelineModel& model, std::int64_t fromNs) {
         for (const TimelineBar& b : lane.bars) {
             if (b.endNs == 0 || b.endNs >= fromNs) {
                 out << QStringLiteral("%1 %2 %3 %4 %5")
-                           .arg(lane.worker, b.key)
+                           .arg(lane.worker, model.keyOf(b))
                            .arg(b.startNs)
                            .arg(b.endNs)
                            .arg(static_cast<int>(b.outcome));

@@ -171,7 +171,7 @@ QString projectionDifference(const MainWindow& window, const Run& run, std::int6
     // MessageAssigned: the broker's BrokerDelivered comes microseconds first).
     QHash<QString, QString> open;
     for (const auto& [lane, bar] : view->model()->openBars()) {
-        open.insert(bar->key, view->model()->lanes()[static_cast<std::size_t>(lane)].worker);
+        open.insert(view->model()->keyOf(*bar), view->model()->lanes()[static_cast<std::size_t>(lane)].worker);
     }
     int reported = 0;
     for (const Lease& lease : leasesAt(run, want)) {

@@ -17,6 +17,8 @@ class TestTimelineModel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void barsPerLaneWithOutcomes();
+    void barsNameTheirMessageByAnIdHeldOnce();
+    void pruningCompactsTheKeysOfALongRun();
     void crashReturnsOpenBarsAndRedeliveryIsMarked();
     void aClosedClientIsNotACrash();
     void emptyPollsAndMarkers();
@@ -38,7 +40,7 @@ static void verifySpansMatchBars(const TimelineModel& m) {
             QCOMPARE(s.endNs, b.endNs);
             QCOMPARE(static_cast<int>(s.outcome), static_cast<int>(b.outcome));
             QCOMPARE(static_cast<int>(s.slot), static_cast<int>(b.slot));
-            QCOMPARE(s.keyHash, static_cast<std::uint32_t>(qHash(b.key)));
+            QCOMPARE(s.key, b.key);
         }
     }
 }
@@ -65,6 +67,79 @@ void TestTimelineModel::barsPerLaneWithOutcomes() {
     QCOMPARE(bars[0].batch, bars[1].batch);
     QCOMPARE(m.lanes()[0].polls.front().lastSettleNs, bars[1].endNs);
     QCOMPARE(m.openBars().size(), 1u);
+}
+
+// A bar names its message by an id in the model's key pool (4 bytes, not a
+// QString): every hand-out of one message carries the same id, another
+// channel's copy of the same id another one, ids past the inline 36 bytes
+// included; a copy (a checkpoint) keeps answering for its bars after the
+// original has seen more messages; clear() starts over.
+void TestTimelineModel::barsNameTheirMessageByAnIdHeldOnce() {
+    const std::string longId(80, 'x');
+    Event elsewhere = ev(EventKind::MessageAssigned, 3, "worker-2", "a", 7, 1);
+    elsewhere.channel = Name("tasks.dlq");
+    TimelineModel m;
+    m.apply({ev(EventKind::MessageAssigned, 0, "worker-1", "a", 1, 1),
+             ev(EventKind::Rejected, 1, "worker-1", "a", 1, 1),
+             ev(EventKind::MessageAssigned, 2, "worker-2", "a", 2, 2), elsewhere,
+             ev(EventKind::MessageAssigned, 4, "worker-1", longId, 3, 1)});
+    const TimelineModel checkpoint = m;
+    const TimelineBar& first = m.lanes()[0].bars[0];
+    const TimelineBar& again = m.lanes()[1].bars[0];
+    const TimelineBar& copy = m.lanes()[1].bars[1];
+    const TimelineBar& longOne = m.lanes()[0].bars[1];
+    QCOMPARE(first.key, again.key);
+    QVERIFY(copy.key != first.key);
+    QCOMPARE(m.keyOf(first), messageKey("tasks", "a"));
+    QCOMPARE(m.keyOf(copy), messageKey("tasks.dlq", "a"));
+    QCOMPARE(m.keyOf(longOne), messageKey("tasks", longId));
+    QCOMPARE(m.keyId(messageKey("tasks", longId)), longOne.key);
+    QCOMPARE(m.keyId(messageKey("tasks", "b")), MessageKeyPool::kNone);
+    QCOMPARE(m.keyId(QStringLiteral("no newline")), MessageKeyPool::kNone);
+    const std::size_t names = Name::count();
+    QCOMPARE(m.keyId(messageKey("a channel never seen", "a")), MessageKeyPool::kNone);
+    QCOMPARE(Name::count(), names);  // looking a key up interns nothing
+    QCOMPARE(m.barsOf(messageKey("tasks", "a")).size(), 2u);
+
+    for (int i = 0; i < 1000; ++i) {
+        m.applyEvent(ev(EventKind::MessageAssigned, 10 + i, "worker-3", "m" + std::to_string(i),
+                        100 + static_cast<std::uint64_t>(i), 1));
+    }
+    QCOMPARE(checkpoint.keyOf(checkpoint.lanes()[0].bars[1]), messageKey("tasks", longId));
+    QCOMPARE(checkpoint.barsOf(messageKey("tasks", "a")).size(), 2u);
+    QVERIFY(checkpoint.barsOf(messageKey("tasks", "m5")).empty());
+    QCOMPARE(m.barsOf(messageKey("tasks", "m5")).size(), 1u);
+    m.clear();
+    QCOMPARE(m.keyId(messageKey("tasks", "a")), MessageKeyPool::kNone);
+}
+
+// A long live run: bars older than the retention window go, and so do their
+// messages' keys once the pool holds twice what the bars still name; a bar
+// open across the compaction still closes, and keeps its name.
+void TestTimelineModel::pruningCompactsTheKeysOfALongRun() {
+    TimelineModel m;
+    m.setRetentionNs(1'000'000'000);
+    m.applyEvent(ev(EventKind::MessageAssigned, 0, "worker-9", "held", 1, 1));
+    const int messages = 80000;
+    for (int i = 0; i < messages; ++i) {
+        const std::string id = "m" + std::to_string(i);
+        const auto seq = 10 + static_cast<std::uint64_t>(i);
+        m.applyEvent(ev(EventKind::MessageAssigned, i, "worker-1", id, seq, 1));
+        m.applyEvent(ev(EventKind::Acked, i, "worker-1", id, seq, 1));
+    }
+    m.prune();
+    QVERIFY(m.barCount() < 1100);  // the last second's bars and the held one
+    QVERIFY2(m.keyCount() <= 2 * m.barCount() + 1, qPrintable(QString::number(m.keyCount())));
+    const TimelineLane& lane = m.lanes()[0];
+    QCOMPARE(lane.worker, QStringLiteral("worker-1"));
+    QCOMPARE(m.keyOf(lane.bars.back()), messageKey("tasks", "m" + std::to_string(messages - 1)));
+    QCOMPARE(m.barsOf(messageKey("tasks", "m0")).size(), 0u);
+    verifySpansMatchBars(m);
+    m.applyEvent(ev(EventKind::Acked, messages, "worker-9", "held", 1, 1));
+    const TimelineBar& held = m.lanes()[1].bars.front();
+    QVERIFY(held.outcome == Outcome::Acked);
+    QCOMPARE(m.keyOf(held), messageKey("tasks", "held"));
+    QVERIFY(m.openBars().empty());
 }
 
 void TestTimelineModel::crashReturnsOpenBarsAndRedeliveryIsMarked() {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "models/message_key.h"
+#include "models/core_text.h"
 
 namespace qs::ui {
 
@@ -11,6 +11,8 @@ namespace {
 constexpr std::int64_t kOpen = std::numeric_limits<std::int64_t>::max();
 constexpr std::size_t kMaxBarsPerLane = 200000;
 constexpr std::size_t kMaxMarkers = 2000;
+// A key pool smaller than this is never compacted (a copy costs more than it frees).
+constexpr std::size_t kMinKeysToCompact = 65536;
 }  // namespace
 
 void TimelineModel::clear() {
@@ -19,6 +21,7 @@ void TimelineModel::clear() {
     open_.clear();
     markers_.clear();
     handouts_.clear();
+    keys_ = std::make_shared<MessageKeyPool>();
     firstNs_ = 0;
     lastNs_ = 0;
 }
@@ -74,7 +77,14 @@ TimelineLane& TimelineModel::lane(std::string_view worker) {
     return lanes_[static_cast<std::size_t>(at)];
 }
 
-TimelineBar* TimelineModel::openBar(const QString& key, int* laneIndex) {
+MessageKeyPool::Id TimelineModel::knownKey(const Event& e) const {
+    return keys_->find(e.channel, e.messageId);
+}
+
+TimelineBar* TimelineModel::openBar(MessageKeyPool::Id key, int* laneIndex) {
+    if (key == MessageKeyPool::kNone) {
+        return nullptr;
+    }
     const auto it = open_.constFind(key);
     if (it == open_.constEnd()) {
         return nullptr;
@@ -98,13 +108,12 @@ TimelineBar* TimelineModel::openBarBySequence(const Event& e, int* laneIndex) {
         return nullptr;
     }
     TimelineLane& l = lanes_[static_cast<std::size_t>(li)];
-    const QString prefix = fromView(e.channel) + QLatin1Char('\n');
     for (auto it = open_.cbegin(); it != open_.cend(); ++it) {
         if (it->first != li || it->second < l.barBase || it->second - l.barBase >= l.bars.size()) {
             continue;
         }
         TimelineBar& b = l.bars[static_cast<std::size_t>(it->second - l.barBase)];
-        if (b.sequence == e.sequence && b.key.startsWith(prefix)) {
+        if (b.sequence == e.sequence && keys_->channel(b.key) == e.channel) {
             *laneIndex = li;
             return &b;
         }
@@ -122,7 +131,7 @@ void TimelineModel::rebuildSpans() {
     for (TimelineLane& l : lanes_) {
         l.spans = TimelineSpans();
         for (const TimelineBar& b : l.bars) {
-            l.spans.push_back({b.startNs, b.endNs, static_cast<std::uint32_t>(qHash(b.key)),
+            l.spans.push_back({b.startNs, b.endNs, b.key,
                                static_cast<std::uint8_t>(b.outcome), b.slot});
         }
     }
@@ -228,7 +237,7 @@ void TimelineModel::applyOne(const Event& e, const bool* handedOutBefore) {
             break;
         }
         case EventKind::MessageAssigned: {
-            const QString key = messageKey(e.channel, e.messageId);
+            const MessageKeyPool::Id key = keys_->intern(e.channel, e.messageId);
             int prevLane = -1;
             if (TimelineBar* prev = openBar(key, &prevLane)) {
                 // Handed out again: the old hand-out ended unsettled (a crash
@@ -275,13 +284,13 @@ void TimelineModel::applyOne(const Event& e, const bool* handedOutBefore) {
             l.slotBusyUntil[static_cast<std::size_t>(slot)] = kOpen;
             l.slotsUsed = std::max(l.slotsUsed, slot + 1);
             open_.insert(key, {li, l.barBase + l.bars.size()});
-            l.spans.push_back({b.startNs, 0, static_cast<std::uint32_t>(qHash(key)),
+            l.spans.push_back({b.startNs, 0, key,
                                static_cast<std::uint8_t>(b.outcome), b.slot});
             l.bars.push_back(std::move(b));
             break;
         }
         case EventKind::Redelivered: {
-            if (TimelineBar* b = openBar(messageKey(e.channel, e.messageId))) {
+            if (TimelineBar* b = openBar(knownKey(e))) {
                 b->redelivery = true;
             }
             break;
@@ -301,7 +310,7 @@ void TimelineModel::applyOne(const Event& e, const bool* handedOutBefore) {
             int li = -1;
             TimelineBar* b = e.messageId.empty() && e.source == EventSource::Broker
                                  ? openBarBySequence(e, &li)
-                                 : openBar(messageKey(e.channel, e.messageId), &li);
+                                 : openBar(knownKey(e), &li);
             if (!b) {
                 break;
             }
@@ -450,6 +459,46 @@ void TimelineModel::prune() {
     while (!markers_.empty() && markers_.front().timeNs < cutoff) {
         markers_.pop_front();
     }
+    if (keys_->size() >= kMinKeysToCompact && keys_->size() > 2 * barCount()) {
+        compactKeys();
+    }
+}
+
+// The bars' messages move to a new pool under new ids; copies of this model
+// made before (checkpoints) keep the old pool. A message seen again later gets
+// a new id, so the hand-out count behind redelivery detection (handouts_)
+// keeps only the messages a bar still names.
+void TimelineModel::compactKeys() {
+    auto fresh = std::make_shared<MessageKeyPool>();
+    std::vector<MessageKeyPool::Id> moved(keys_->size(), MessageKeyPool::kNone);
+    for (TimelineLane& l : lanes_) {
+        for (std::size_t i = 0; i < l.bars.size(); ++i) {
+            TimelineBar& b = l.bars[i];
+            MessageKeyPool::Id& to = moved[b.key];
+            if (to == MessageKeyPool::kNone) {
+                to = fresh->intern(keys_->channel(b.key), keys_->messageId(b.key));
+            }
+            b.key = to;
+            if (i < l.spans.size()) {
+                l.spans[i].key = to;
+            }
+        }
+    }
+    QHash<MessageKeyPool::Id, std::pair<int, std::uint64_t>> open;
+    for (auto it = open_.cbegin(); it != open_.cend(); ++it) {
+        if (moved[it.key()] != MessageKeyPool::kNone) {
+            open.insert(moved[it.key()], it.value());
+        }
+    }
+    QHash<MessageKeyPool::Id, int> handouts;
+    for (auto it = handouts_.cbegin(); it != handouts_.cend(); ++it) {
+        if (moved[it.key()] != MessageKeyPool::kNone) {
+            handouts.insert(moved[it.key()], it.value());
+        }
+    }
+    open_ = std::move(open);
+    handouts_ = std::move(handouts);
+    keys_ = std::move(fresh);
 }
 
 std::vector<std::pair<int, const TimelineBar*>> TimelineModel::openBars() const {
@@ -464,8 +513,12 @@ std::vector<std::pair<int, const TimelineBar*>> TimelineModel::openBars() const 
     return out;
 }
 
-std::vector<std::pair<int, const TimelineBar*>> TimelineModel::barsOf(const QString& key) const {
+std::vector<std::pair<int, const TimelineBar*>> TimelineModel::barsOf(const QString& text) const {
     std::vector<std::pair<int, const TimelineBar*>> out;
+    const MessageKeyPool::Id key = keys_->find(text);
+    if (key == MessageKeyPool::kNone) {
+        return out;
+    }
     for (int li = 0; li < static_cast<int>(lanes_.size()); ++li) {
         for (const auto& b : lanes_[static_cast<std::size_t>(li)].bars) {
             if (b.key == key) {

@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "events/event.h"
+#include "models/message_key_pool.h"
 #include "models/timeline_spans.h"
 #include "widgets/theme.h"
 
@@ -19,20 +21,21 @@
 namespace qs::ui {
 
 // A bar is kept per hand-out in the view and in every checkpoint of a time
-// cursor (hundreds of thousands in a large recording): the fields are ordered
-// to leave no padding (64 bytes with a 24-byte QString; 80 before).
+// cursor (hundreds of thousands in a large recording): it names its message
+// by an id in the model's MessageKeyPool and leaves no padding (48 bytes; 64
+// with a QString key, 80 before that).
 struct TimelineBar {
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;   // 0 = still open (in flight)
-    QString key;              // message identity (see messageKey())
     std::uint64_t batch = 0;  // lane-local poll number this bar came from
     std::uint64_t sequence = 0;
     std::int32_t receiveCount = 0;
+    MessageKeyPool::Id key = MessageKeyPool::kNone;  // TimelineModel::keyOf() for its text
     Outcome outcome = Outcome::InFlight;
     std::uint8_t slot = 0;  // sub-row within the lane
     bool redelivery = false;
 };
-static_assert(sizeof(TimelineBar) <= 64, "a TimelineBar grew: keep it free of padding");
+static_assert(sizeof(TimelineBar) <= 48, "a TimelineBar grew: keep it free of padding");
 
 struct TimelinePoll {
     std::int64_t startNs = 0;
@@ -92,7 +95,10 @@ public:
     // and gives the others' times to noteTime() (Run::event is a decode).
     static bool reads(EventKind kind);
     void noteTime(std::int64_t timeNs);  // what applyEvent() does for any other kind
-    // Summarises and drops the bars older than the retention window.
+    // Summarises and drops the bars older than the retention window; then,
+    // when the key pool names more than twice the messages the bars left
+    // name, moves those to a new pool (a long live run would otherwise keep
+    // an entry for every message it ever saw).
     void prune();
     void clear();
     // A copy kept aside (a time cursor's checkpoint) is never painted: its
@@ -123,12 +129,21 @@ public:
 
     // Every bar of one message across lanes, in time order (lane, index into bars).
     std::vector<std::pair<int, const TimelineBar*>> barsOf(const QString& key) const;
+    // A bar's message as the other views name it (messageKey()).
+    QString keyOf(const TimelineBar& bar) const { return keys_->key(bar.key); }
+    // The id bars of the message `key` (messageKey()) carry; kNone if none has.
+    MessageKeyPool::Id keyId(const QString& key) const { return keys_->find(key); }
+    // Messages the key pool holds (at least those the bars name).
+    std::size_t keyCount() const { return keys_->size(); }
 
 private:
     // `handedOutBefore` null: the model's own count decides.
     void applyOne(const Event& event, const bool* handedOutBefore);
     TimelineLane& lane(std::string_view worker);
-    TimelineBar* openBar(const QString& key, int* laneIndex = nullptr);
+    void compactKeys();
+    TimelineBar* openBar(MessageKeyPool::Id key, int* laneIndex = nullptr);
+    // The id of the message an event names, kNone if no bar named it yet.
+    MessageKeyPool::Id knownKey(const Event& event) const;
     TimelineBar* openBarBySequence(const Event& brokerReturned, int* laneIndex);
     // `bar` must be open (its index is read from open_).
     void closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Outcome outcome);
@@ -139,10 +154,13 @@ private:
 
     std::vector<TimelineLane> lanes_;
     QHash<QString, int> laneIndex_;
+    // Shared by the copies of this model (a time cursor's checkpoints): ids
+    // are only ever added. clear() starts a new one.
+    std::shared_ptr<MessageKeyPool> keys_ = std::make_shared<MessageKeyPool>();
     // key -> (lane, absolute bar index) of its open bar
-    QHash<QString, std::pair<int, std::uint64_t>> open_;
+    QHash<MessageKeyPool::Id, std::pair<int, std::uint64_t>> open_;
     std::deque<TimelineMarker> markers_;
-    QHash<QString, int> handouts_;  // hand-outs seen per message (redelivery detection)
+    QHash<MessageKeyPool::Id, int> handouts_;  // hand-outs seen per message (redelivery detection)
     std::int64_t retentionNs_ = 180'000'000'000LL;
     std::int64_t firstNs_ = 0;
     std::int64_t lastNs_ = 0;

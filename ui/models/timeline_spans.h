@@ -5,7 +5,7 @@
 #include <vector>
 
 // What the timeline's paint reads of each bar of a lane (TimelineModel), packed
-// and contiguous: its times, outcome, sub-row and a hash of its message's key.
+// and contiguous: its times, outcome, sub-row and its message's id.
 // The bars themselves sit in a deque, a handful to a block, with their key and
 // poll; a paint over 64 busy lanes walks hundreds of thousands of them, and
 // reading 24 packed bytes per bar instead costs a fraction. Kept in step with
@@ -15,7 +15,7 @@ namespace qs::ui {
 struct TimelineSpan {
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;     // 0 = still open
-    std::uint32_t keyHash = 0;  // qHash of the bar's key (a cheap first test for the selected one)
+    std::uint32_t key = 0;      // the bar's message (TimelineBar::key)
     std::uint8_t outcome = 0;   // Outcome
     std::uint8_t slot = 0;
 };

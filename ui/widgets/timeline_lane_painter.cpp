@@ -141,14 +141,11 @@ void TimelineLanePainter::paintBars(int laneIndex, const TimelineLane& lane,
     // no colour, rect or string work.
     const double left = g_.plot.left();
     const double pxPerNs = g_.plot.width() / static_cast<double>(g_.spanNs);
-    const bool anySelected = !selected_.isEmpty();
-    const auto selectedHash = static_cast<std::uint32_t>(qHash(selected_));
     const double thinNs = 2.0 / pxPerNs;  // a bar shorter than this is under 2 px
     g_.forEachBarInView(lane, laneIndex, openBars, [&](const TimelineSpan& s, std::size_t i) {
         const std::int64_t end = s.endNs == 0 ? g_.openEnd : s.endNs;
         const double x0 = left + static_cast<double>(s.startNs - g_.t0) * pxPerNs;
-        const bool selected =
-            anySelected && s.keyHash == selectedHash && lane.bars[i].key == selected_;
+        const bool selected = s.key == selected_;
         if (static_cast<double>(end - s.startNs) < thinNs && !selected) {
             columns_->count(s.slot, x0, static_cast<Outcome>(s.outcome));
             return;
@@ -178,13 +175,13 @@ void TimelineLanePainter::paintWideBar(const QRectF& r, const TimelineBar& b) co
         p_.fillRect(QRectF(r.left(), r.top(), std::min(4.0, r.width() / 3), r.height()),
                     theme_.outcome(Outcome::Returned).darker(140));
     }
-    if (!selected_.isEmpty() && b.key == selected_) {
+    if (b.key == selected_) {
         p_.setPen(QPen(theme_.selection, 2));
         p_.setBrush(Qt::NoBrush);
         p_.drawRect(r.adjusted(-1, -1, 1, 1));
     }
     if (labelOf_ && r.height() >= fm_.height() - 2) {
-        const QString text = labelOf_(b.key);
+        const QString text = labelOf_(b);
         if (!text.isEmpty() && r.width() > fm_.horizontalAdvance(text) + 8) {
             p_.setPen(Qt::white);
             p_.drawText(r, Qt::AlignCenter, text);

@@ -33,11 +33,12 @@ public:
                         double viewWidth);
 
     // Text on bars wide enough for it ("#7"); none by default.
-    void setBarLabels(std::function<QString(const QString& key)> labelOf) {
+    void setBarLabels(std::function<QString(const TimelineBar&)> labelOf) {
         labelOf_ = std::move(labelOf);
     }
-    // The task whose bars are outlined (and never merged into a pixel column).
-    void setSelectedKey(const QString& key) { selected_ = key; }
+    // The task whose bars are outlined (and never merged into a pixel column):
+    // its id in the model (TimelineModel::keyId), kNone for none.
+    void setSelectedKey(MessageKeyPool::Id key) { selected_ = key; }
 
     // The lane's background across the view and its label in the gutter;
     // a highlighted lane (Show me) is tinted, with a bar at its left edge.
@@ -71,8 +72,8 @@ private:
     QFontMetrics fm_;
     double viewWidth_;
     QBrush hatch_;
-    std::function<QString(const QString&)> labelOf_;
-    QString selected_;
+    std::function<QString(const TimelineBar&)> labelOf_;
+    MessageKeyPool::Id selected_ = MessageKeyPool::kNone;
     TimelineColumns* columns_ = nullptr;
 };
 

@@ -224,8 +224,10 @@ void TimelineView::paintLanes(QPainter& p, const TimelineGeometry& g) const {
                          g.lanesBottom(laneCount()) - g.plot.top()));
     columns_.begin(g, height(), p.device()->devicePixelRatioF(), Theme::current());
     TimelineLanePainter painter(p, g, font(), width());
-    painter.setBarLabels(label_);
-    painter.setSelectedKey(selected_);
+    if (label_) {
+        painter.setBarLabels([this](const TimelineBar& b) { return label_(model_->keyOf(b)); });
+    }
+    painter.setSelectedKey(selected_.isEmpty() ? MessageKeyPool::kNone : model_->keyId(selected_));
     painter.setColumns(&columns_);
     const auto& lanes = model_->lanes();
     const auto openBars = model_->openBars();
@@ -417,8 +419,9 @@ const TimelineBar* TimelineView::barAt(const QPoint& pos, int* laneOut) const {
 
 QString TimelineView::tooltipFor(int laneIndex, const TimelineBar& b) const {
     const TimelineLane& lane = model_->lanes()[static_cast<std::size_t>(laneIndex)];
-    const QString label = label_ ? label_(b.key) : QString();
-    const QString id = b.key.section(QLatin1Char('\n'), 1);
+    const QString key = model_->keyOf(b);
+    const QString label = label_ ? label_(key) : QString();
+    const QString id = key.section(QLatin1Char('\n'), 1);
     QString text =
         QStringLiteral("<b>%1</b> %2<br>")
             .arg(label.isEmpty() ? QStringLiteral("Message") : label, id.toHtmlEscaped());
@@ -516,7 +519,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         return;
     }
     const TimelineBar* b = barAt(event->position().toPoint());
-    setSelectedKey(b ? b->key : QString());
+    setSelectedKey(b ? model_->keyOf(*b) : QString());
     clearHighlightedWorkers();  // the user points at something else now
     Q_EMIT messageClicked(selected_);
 }
