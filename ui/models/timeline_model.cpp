@@ -459,7 +459,10 @@ void TimelineModel::prune() {
     while (!markers_.empty() && markers_.front().timeNs < cutoff) {
         markers_.pop_front();
     }
-    if (keys_->size() >= kMinKeysToCompact && keys_->size() > 2 * barCount()) {
+    // A pool shared with copies (a time cursor's checkpoints) stays: they keep
+    // its messages anyway, and a seek would pay for a copy that frees nothing.
+    if (keys_.use_count() == 1 && keys_->size() >= kMinKeysToCompact &&
+        keys_->size() > 2 * barCount()) {
         compactKeys();
     }
 }

@@ -98,7 +98,7 @@ public:
     // Summarises and drops the bars older than the retention window; then,
     // when the key pool names more than twice the messages the bars left
     // name, moves those to a new pool (a long live run would otherwise keep
-    // an entry for every message it ever saw).
+    // an entry for every message it ever saw), unless a copy shares the pool.
     void prune();
     void clear();
     // A copy kept aside (a time cursor's checkpoint) is never painted: its
