@@ -56,17 +56,16 @@ void fillHandOut(const Run& run, std::uint32_t index, std::uint64_t eventLimit, 
     }
 }
 
-// `messageAt(i)`: message i of the `count` messages of the state.
+// The leases of the messages `inFlight` (ascending rows of the state, each in
+// flight there); `messageAt(i)`: the state's message i.
 template <typename MessageAtIndex>
-std::vector<Lease> leasesOf(const Run& run, std::uint32_t count, MessageAtIndex messageAt,
-                            std::uint64_t eventLimit) {
+std::vector<Lease> leasesOf(const Run& run, const std::vector<std::uint32_t>& inFlight,
+                            MessageAtIndex messageAt, std::uint64_t eventLimit) {
     std::vector<Lease> leases;
+    leases.reserve(inFlight.size());
     const std::int32_t maxReceive = run.ledger().options().maxReceiveCount;
-    for (std::uint32_t i = 0; i < count; ++i) {
+    for (const std::uint32_t i : inFlight) {
         const MessageAt& m = messageAt(i);
-        if (m.state != MessageState::InFlight) {
-            continue;
-        }
         Lease lease;
         lease.message = i;
         lease.worker = m.worker;
@@ -84,15 +83,21 @@ std::vector<Lease> leasesOf(const Run& run, std::uint32_t count, MessageAtIndex 
 }  // namespace
 
 std::vector<Lease> leasesAt(const Run& run, const RunState& state) {
+    std::vector<std::uint32_t> inFlight;
+    for (std::uint32_t i = 0; i < state.messages.size(); ++i) {
+        if (state.messages[i].state == MessageState::InFlight) {
+            inFlight.push_back(i);
+        }
+    }
     return leasesOf(
-        run, static_cast<std::uint32_t>(state.messages.size()),
-        [&](std::uint32_t i) -> const MessageAt& { return state.messages[i]; }, state.events);
+        run, inFlight, [&](std::uint32_t i) -> const MessageAt& { return state.messages[i]; },
+        state.events);
 }
 
-// The head's messages are not one array (Run::messageNow reads them in place).
+// The head keeps its in-flight messages apart: no walk over every message.
 std::vector<Lease> leasesNow(const Run& run) {
     return leasesOf(
-        run, static_cast<std::uint32_t>(run.messageCount()),
+        run, run.inFlightNow(),
         [&](std::uint32_t i) -> const MessageAt& { return run.messageNow(i); }, run.eventCount());
 }
 
