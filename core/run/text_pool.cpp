@@ -22,24 +22,21 @@ void TextPool::Slots::Free::operator()(std::uint32_t* ids) const {
     std::free(ids);
 }
 
-// 32 bits are kept per text: enough to spread up to 2^32 slots, and to skip
-// comparing the texts of most other ids met while probing.
-std::uint32_t TextPool::hashOf(std::string_view text) {
-    const std::size_t hash = std::hash<std::string_view>{}(text);
-    return static_cast<std::uint32_t>(hash ^ (hash >> 32));
+std::size_t TextPool::hashOf(std::string_view text) {
+    return std::hash<std::string_view>{}(text);
 }
 
-std::size_t TextPool::slotOf(const Slots& table, std::string_view text, std::uint32_t hash) const {
+std::size_t TextPool::slotOf(const Slots& table, std::string_view text, std::size_t hash) const {
     const std::size_t mask = table.size() - 1;
     for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
         const std::uint32_t id = table[slot];
-        if (id == kEmpty || (hashes_[id - 1] == hash && texts_[id - 1] == text))
+        if (id == kEmpty || texts_[id - 1] == text)
             return slot;
     }
 }
 
 // While growing, a text not moved yet is in the old table only.
-std::uint32_t TextPool::lookup(std::string_view text, std::uint32_t hash) const {
+std::uint32_t TextPool::lookup(std::string_view text, std::size_t hash) const {
     if (slots_.size() == 0)
         return kEmpty;
     const std::uint32_t id = slots_[slotOf(slots_, text, hash)];
@@ -61,7 +58,7 @@ std::uint32_t TextPool::find(std::string_view text) const {
 std::uint32_t TextPool::intern(std::string_view text) {
     if (text.empty())
         return kEmpty;
-    const std::uint32_t hash = hashOf(text);
+    const std::size_t hash = hashOf(text);
     if (const std::uint32_t known = lookup(text, hash); known != kEmpty)
         return known;
     if (texts_.size() >= maxTexts_)
@@ -72,7 +69,6 @@ std::uint32_t TextPool::intern(std::string_view text) {
         startGrowing();
     const std::size_t slot = slotOf(slots_, text, hash);
     texts_.push_back(store(text));
-    hashes_.push_back(hash);
     const auto id = static_cast<std::uint32_t>(texts_.size());
     slots_[slot] = id;
     if (oldSlots_.size() != 0)
@@ -111,22 +107,25 @@ void TextPool::startGrowing() {
     moved_ = 0;
 }
 
-// Moves the next `count` old slots' ids into the new table, and frees the old
-// table once all are moved. Until then an id stays in the old table too, so
-// a probe there never meets a hole that was not there before.
+// Moves the next `count` old slots' ids into the new table (hashing their
+// texts again: four a call, not all at once), and frees the old table once
+// all are moved. Until then an id stays in the old table too, so a probe
+// there never meets a hole that was not there before.
 void TextPool::moveOldSlots(std::size_t count) {
     const std::size_t end = std::min(oldSlots_.size(), moved_ + count);
     for (; moved_ < end; ++moved_) {
         const std::uint32_t id = oldSlots_[moved_];
-        if (id != kEmpty)
-            slots_[slotOf(slots_, texts_[id - 1], hashes_[id - 1])] = id;
+        if (id != kEmpty) {
+            const std::string_view text = texts_[id - 1];
+            slots_[slotOf(slots_, text, hashOf(text))] = id;
+        }
     }
     if (moved_ == oldSlots_.size())
         oldSlots_ = Slots();
 }
 
 std::size_t TextPool::memoryBytes() const {
-    return texts_.memoryBytes() + hashes_.memoryBytes() +
+    return texts_.memoryBytes() +
            (slots_.size() + oldSlots_.size()) * sizeof(std::uint32_t) + blockBytes_ +
            blocks_.capacity() * sizeof(blocks_[0]);
 }

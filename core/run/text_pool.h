@@ -18,8 +18,8 @@ namespace qs::run {
 //
 // Id 0 is the empty text (no entry). Texts are copied once into blocks that
 // never move, so a view from text() stays valid for the pool's life; nothing
-// is ever removed. Memory per distinct text: its bytes, a 16-byte view, its
-// 4-byte hash and 8-16 bytes of hash slots (more while the slots double).
+// is ever removed. Memory per distinct text: its bytes, a 16-byte view and
+// 8-16 bytes of hash slots (more while the slots double).
 //
 // Growth is incremental: when the slots are half full a table twice the size
 // takes new texts, and each intern() moves a few of the old table's slots
@@ -76,17 +76,16 @@ private:
         std::size_t count_ = 0;
     };
 
-    static std::uint32_t hashOf(std::string_view text);
+    static std::size_t hashOf(std::string_view text);
     // The slot of `table` holding `text`'s id, or the free slot where it would go.
-    std::size_t slotOf(const Slots& table, std::string_view text, std::uint32_t hash) const;
-    std::uint32_t lookup(std::string_view text, std::uint32_t hash) const;
+    std::size_t slotOf(const Slots& table, std::string_view text, std::size_t hash) const;
+    std::uint32_t lookup(std::string_view text, std::size_t hash) const;
     std::string_view store(std::string_view text);
     void startGrowing();
     void moveOldSlots(std::size_t count);
 
     const std::size_t maxTexts_;
     ChunkedVector<std::string_view, 4096> texts_;      // id - 1 -> text
-    ChunkedVector<std::uint32_t, 4096> hashes_;         // id - 1 -> hashOf(text)
     Slots slots_;                                       // where new texts go
     Slots oldSlots_;                                    // moved into slots_ (size 0: none)
     std::size_t moved_ = 0;                             // old slots moved so far
