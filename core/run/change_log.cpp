@@ -87,7 +87,6 @@ void ChangeLog::messageChanged(const MessageRecord& m) {
     bool created = false;
     const std::uint32_t row = messageRow(m, created);
     touched_.push_back(row);
-    bool wasInFlight = false;
     if (created) {
         messages_.push_back(viewOf(m, nullptr));
         messageChanges_.push(event_, row, nullptr, messages_[row]);
@@ -98,12 +97,10 @@ void ChangeLog::messageChanged(const MessageRecord& m) {
             return;
         messageChanges_.push(event_, row, &head, after);
         countInChannel(head, -1);
-        wasInFlight = head.state == MessageState::InFlight;
         head = after;
     }
     countInChannel(messages_[row], +1);
-    if (const bool inFlight = messages_[row].state == MessageState::InFlight; inFlight != wasInFlight)
-        noteInFlight(row, inFlight);
+    noteInFlight(row, messages_[row].state == MessageState::InFlight);
     markChanged(row);
 }
 
