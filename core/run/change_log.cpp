@@ -100,7 +100,6 @@ void ChangeLog::messageChanged(const MessageRecord& m) {
         head = after;
     }
     countInChannel(messages_[row], +1);
-    noteInFlight(row, messages_[row].state == MessageState::InFlight);
     markChanged(row);
 }
 
@@ -288,13 +287,6 @@ void ChangeLog::countInChannel(const MessageAt& message, std::int64_t delta) {
     count = static_cast<std::uint64_t>(static_cast<std::int64_t>(count) + delta);
 }
 
-void ChangeLog::noteInFlight(std::uint32_t row, bool inFlight) {
-    if (inFlight)
-        inFlight_.insert(row);
-    else
-        inFlight_.erase(row);
-}
-
 void ChangeLog::markChanged(std::uint32_t message) {
     const std::uint32_t page = message / kPageSize;
     if (page >= pageChanged_.size())
@@ -326,7 +318,7 @@ std::size_t ChangeLog::stateBytes() const {
         return map.size() * (keyBytes + 3 * sizeof(void*)) + map.bucket_count() * sizeof(void*);
     };
     bytes += textOfRow_.memoryBytes() + rowOfText_.memoryBytes() + rowOfRecord_.memoryBytes() +
-             mapBytes(rowOfWorker_, sizeof(void*)) + mapBytes(inFlight_, sizeof(std::uint32_t));
+             mapBytes(rowOfWorker_, sizeof(void*));
     return bytes;
 }
 

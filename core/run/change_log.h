@@ -7,7 +7,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -74,10 +73,6 @@ public:
     // The head's messages per channel and state, kept as messages change (a
     // few channels: searched, not hashed). Sorted by first appearance.
     const std::vector<ChannelAt>& channels() const { return channels_; }
-    // Rows of the head's messages in flight now, in no order: a few hundred
-    // in a run of millions, kept as messages change so a view of the held
-    // messages (leasesNow) never walks them all.
-    const std::unordered_set<std::uint32_t>& inFlight() const { return inFlight_; }
     // Rows of the messages the current event touched (changed or not), in
     // the order the ledger reported them; a row may repeat.
     const std::vector<std::uint32_t>& touchedByEvent() const { return touched_; }
@@ -125,7 +120,6 @@ private:
     std::uint32_t workerRow(const WorkerStats& worker);
     void markChanged(std::uint32_t message);
     void countInChannel(const MessageAt& message, std::int64_t delta);
-    void noteInFlight(std::uint32_t row, bool inFlight);
 
     std::uint32_t event_ = 0;
     NameCache workerNames_;
@@ -144,7 +138,6 @@ private:
     std::unordered_map<const WorkerStats*, std::uint32_t> rowOfWorker_;
     LedgerSummary summary_;
     std::vector<ChannelAt> channels_;
-    std::unordered_set<std::uint32_t> inFlight_;
     std::vector<std::uint32_t> touched_;
 
     MessageChanges messageChanges_;

@@ -56,16 +56,17 @@ void fillHandOut(const Run& run, std::uint32_t index, std::uint64_t eventLimit, 
     }
 }
 
-// The leases of the messages `inFlight` (ascending rows of the state, each in
-// flight there); `messageAt(i)`: the state's message i.
+// `messageAt(i)`: message i of the `count` messages of the state.
 template <typename MessageAtIndex>
-std::vector<Lease> leasesOf(const Run& run, const std::vector<std::uint32_t>& inFlight,
-                            MessageAtIndex messageAt, std::uint64_t eventLimit) {
+std::vector<Lease> leasesOf(const Run& run, std::uint32_t count, MessageAtIndex messageAt,
+                            std::uint64_t eventLimit) {
     std::vector<Lease> leases;
-    leases.reserve(inFlight.size());
     const std::int32_t maxReceive = run.ledger().options().maxReceiveCount;
-    for (const std::uint32_t i : inFlight) {
+    for (std::uint32_t i = 0; i < count; ++i) {
         const MessageAt& m = messageAt(i);
+        if (m.state != MessageState::InFlight) {
+            continue;
+        }
         Lease lease;
         lease.message = i;
         lease.worker = m.worker;
@@ -83,21 +84,15 @@ std::vector<Lease> leasesOf(const Run& run, const std::vector<std::uint32_t>& in
 }  // namespace
 
 std::vector<Lease> leasesAt(const Run& run, const RunState& state) {
-    std::vector<std::uint32_t> inFlight;
-    for (std::uint32_t i = 0; i < state.messages.size(); ++i) {
-        if (state.messages[i].state == MessageState::InFlight) {
-            inFlight.push_back(i);
-        }
-    }
     return leasesOf(
-        run, inFlight, [&](std::uint32_t i) -> const MessageAt& { return state.messages[i]; },
-        state.events);
+        run, static_cast<std::uint32_t>(state.messages.size()),
+        [&](std::uint32_t i) -> const MessageAt& { return state.messages[i]; }, state.events);
 }
 
-// The head keeps its in-flight messages apart: no walk over every message.
+// The head's messages are not one array (Run::messageNow reads them in place).
 std::vector<Lease> leasesNow(const Run& run) {
     return leasesOf(
-        run, run.inFlightNow(),
+        run, static_cast<std::uint32_t>(run.messageCount()),
         [&](std::uint32_t i) -> const MessageAt& { return run.messageNow(i); }, run.eventCount());
 }
 

@@ -51,8 +51,7 @@ struct Lease {
 // in-flight message's event trail, newest first, until its hand-out.
 // Threading: that of the Run.
 std::vector<Lease> leasesAt(const Run& run, const RunState& state);
-// The same for the head, read in place: no copy of the messages, and only
-// those in flight (Run::inFlightNow), not every message of the run.
+// The same for the head, read in place (no copy of the messages).
 std::vector<Lease> leasesNow(const Run& run);
 
 }  // namespace qs

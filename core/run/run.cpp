@@ -58,13 +58,6 @@ const ChannelAt* Run::channelNow(std::string_view name) const {
     return nullptr;
 }
 
-std::vector<std::uint32_t> Run::inFlightNow() const {
-    const auto& rows = changes_.inFlight();
-    std::vector<std::uint32_t> sorted(rows.begin(), rows.end());
-    std::sort(sorted.begin(), sorted.end());
-    return sorted;
-}
-
 std::uint64_t Run::eventCountAt(std::int64_t timeNs) const {
     return time_.countAt(timeNs, events_);
 }
