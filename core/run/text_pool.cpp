@@ -72,7 +72,7 @@ std::uint32_t TextPool::intern(std::string_view text) {
     const auto id = static_cast<std::uint32_t>(texts_.size());
     slots_[slot] = id;
     if (oldSlots_.size() != 0)
-        moveOldSlots(kMovesPerIntern);
+        moveOldTexts(kMovesPerIntern);
     return id;
 }
 
@@ -98,29 +98,27 @@ std::string_view TextPool::store(std::string_view text) {
     return {at, text.size()};
 }
 
-// The current table becomes the old one; a table twice its size takes new texts.
+// The current table becomes the old one; a table twice its size takes new
+// texts, and the old table's texts move into it over the next interns.
 void TextPool::startGrowing() {
     if (oldSlots_.size() != 0)
-        moveOldSlots(oldSlots_.size());  // not reached while kMovesPerIntern >= 2
+        moveOldTexts(unmoved_);  // not reached while kMovesPerIntern >= 1
     oldSlots_ = std::move(slots_);
     slots_ = Slots(oldSlots_.size() == 0 ? 1024 : oldSlots_.size() * 2);
-    moved_ = 0;
+    unmoved_ = oldSlots_.size() == 0 ? 0 : texts_.size();
 }
 
-// Moves the next `count` old slots' ids into the new table (hashing their
-// texts again: four a call, not all at once), and frees the old table once
-// all are moved. Until then an id stays in the old table too, so a probe
-// there never meets a hole that was not there before.
-void TextPool::moveOldSlots(std::size_t count) {
-    const std::size_t end = std::min(oldSlots_.size(), moved_ + count);
-    for (; moved_ < end; ++moved_) {
-        const std::uint32_t id = oldSlots_[moved_];
-        if (id != kEmpty) {
-            const std::string_view text = texts_[id - 1];
-            slots_[slotOf(slots_, text, hashOf(text))] = id;
-        }
+// Moves up to `count` of the old table's texts into the new one, newest first
+// (the texts a run asks for again soonest are found in the new table first;
+// their views and bytes are read in order), and frees the old table once all
+// are moved. Until then a text stays in the old table too, so a probe there
+// never meets a hole that was not there before.
+void TextPool::moveOldTexts(std::size_t count) {
+    for (; count > 0 && unmoved_ > 0; --count, --unmoved_) {
+        const std::string_view text = texts_[unmoved_ - 1];  // id unmoved_
+        slots_[slotOf(slots_, text, hashOf(text))] = static_cast<std::uint32_t>(unmoved_);
     }
-    if (moved_ == oldSlots_.size())
+    if (unmoved_ == 0)
         oldSlots_ = Slots();
 }
 

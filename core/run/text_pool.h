@@ -22,9 +22,9 @@ namespace qs::run {
 // 8-16 bytes of hash slots (more while the slots double).
 //
 // Growth is incremental: when the slots are half full a table twice the size
-// takes new texts, and each intern() moves a few of the old table's slots
-// into it (lookups ask both meanwhile), so no call rehashes every text at
-// once: a run of millions of texts adds them at an even cost.
+// takes new texts, and each intern() moves two of the old table's texts into
+// it, newest first (lookups ask both meanwhile), so no call rehashes every
+// text at once: a run of millions of texts adds them at an even cost.
 //
 // Threading: none (that of its owner, the Run).
 class TextPool {
@@ -54,9 +54,9 @@ public:
 
 private:
     static constexpr std::size_t kBlockBytes = std::size_t{1} << 18;
-    // Old slots moved per intern() while growing: the old table (N slots, at
-    // most N/2 ids) is empty before the new one (2N) is half full.
-    static constexpr std::size_t kMovesPerIntern = 4;
+    // Old texts moved per intern() while growing: the old table's N/2 texts
+    // are all moved before the new table (2N slots) is half full.
+    static constexpr std::size_t kMovesPerIntern = 2;
 
     // Open addressing, linear probing: ids, 0 = free. Allocated zeroed by the
     // system (calloc), so a large table's pages are touched as it fills.
@@ -82,13 +82,13 @@ private:
     std::uint32_t lookup(std::string_view text, std::size_t hash) const;
     std::string_view store(std::string_view text);
     void startGrowing();
-    void moveOldSlots(std::size_t count);
+    void moveOldTexts(std::size_t count);
 
     const std::size_t maxTexts_;
     ChunkedVector<std::string_view, 4096> texts_;      // id - 1 -> text
     Slots slots_;                                       // where new texts go
     Slots oldSlots_;                                    // moved into slots_ (size 0: none)
-    std::size_t moved_ = 0;                             // old slots moved so far
+    std::size_t unmoved_ = 0;  // ids 1 .. this are still in oldSlots_ only
     std::vector<std::unique_ptr<char[]>> blocks_;       // the bytes of the texts
     std::size_t blockBytes_ = 0;                        // bytes of all blocks
     std::size_t blockUsed_ = kBlockBytes;               // of the newest shared block
