@@ -128,6 +128,7 @@ std::string_view deliveryOutcomeName(DeliveryOutcome outcome) {
 
 Ledger::Ledger(LedgerOptions options)
     : options_(options),
+      messages_(options.maxFinishedMessages),
       settleAll_(options.latencySampleCap),
       sendToAckAll_(options.latencySampleCap) {}
 

@@ -36,6 +36,12 @@ struct Entry {
 class LedgerMessages {
 public:
     LedgerMessages() = default;
+    // A table for a ledger that keeps at most `maxFinished` finished records:
+    // once it holds a few, its indexes are sized for those and a quarter as
+    // many unfinished at once, so they never rehash thousands of records in
+    // one call. An unbounded ledger (over kMaxSizedAhead) grows as it goes.
+    explicit LedgerMessages(std::size_t maxFinished)
+        : expected_(maxFinished <= kMaxSizedAhead ? maxFinished + maxFinished / 4 : 0) {}
     LedgerMessages(const LedgerMessages& other) { copyFrom(other); }
     LedgerMessages& operator=(const LedgerMessages& other);
     LedgerMessages(LedgerMessages&&) noexcept = default;  // nodes move with their maps
@@ -85,6 +91,13 @@ private:
 
     void copyFrom(const LedgerMessages& other);
     Entry& insert(Entry entry, std::string_view callerId);
+    void reserveAhead();
+
+    // Records held when the indexes are sized for expected_: a rehash of
+    // this many is cheap, and a ledger that stays smaller pays nothing.
+    static constexpr std::size_t kReserveAt = 1024;
+    static constexpr std::size_t kMaxSizedAhead = std::size_t{1} << 20;
+    std::size_t expected_ = 0;  // 0 = grow as it goes
 
     std::unordered_map<std::string_view, Entry> byId_;  // key: the record's own messageId
     std::unordered_map<SequenceKey, Entry*, SequenceKeyHash> bySequence_;

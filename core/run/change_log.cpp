@@ -69,8 +69,7 @@ std::uint32_t ChangeLog::messageRow(const MessageRecord& m, bool& created) {
     const std::uint32_t text = texts_->find(m.messageId);
     if (text == TextPool::kEmpty)
         throw std::logic_error("ChangeLog: a message id the run's events do not hold");
-    if (text >= rowOfText_.size())
-        rowOfText_.resize(std::max<std::size_t>(text + 1, rowOfText_.size() * 3 / 2), 0);
+    rowOfText_.growTo(std::size_t{text} + 1, 0);
     std::uint32_t row = 0;
     if (rowOfText_[text] != 0) {
         row = rowOfText_[text] - 1;
@@ -80,7 +79,7 @@ std::uint32_t ChangeLog::messageRow(const MessageRecord& m, bool& created) {
         textOfRow_.push_back(text);
         rowOfText_[text] = row + 1;
     }
-    rowOfRecord_.resize(m.ordinal + 1, row);
+    rowOfRecord_.growTo(m.ordinal + 1, row);
     return row;
 }
 
@@ -313,13 +312,12 @@ std::size_t ChangeLog::changeBytes() const {
 
 std::size_t ChangeLog::stateBytes() const {
     std::size_t bytes =
-        messages_.capacity() * sizeof(MessageAt) + workers_.capacity() * sizeof(WorkerAt);
+        messages_.memoryBytes() + workers_.capacity() * sizeof(WorkerAt);
     // Ids, and the hash maps: a node (key, row, next pointer, cached hash) per entry plus buckets.
     auto mapBytes = [](const auto& map, std::size_t keyBytes) {
         return map.size() * (keyBytes + 3 * sizeof(void*)) + map.bucket_count() * sizeof(void*);
     };
-    bytes += (textOfRow_.capacity() + rowOfText_.capacity()) * sizeof(std::uint32_t) +
-             rowOfRecord_.capacity() * sizeof(std::uint32_t) +
+    bytes += textOfRow_.memoryBytes() + rowOfText_.memoryBytes() + rowOfRecord_.memoryBytes() +
              mapBytes(rowOfWorker_, sizeof(void*));
     return bytes;
 }

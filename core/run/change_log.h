@@ -36,6 +36,9 @@ public:
     explicit ChangeLog(const TextPool& texts) : texts_(&texts) {}
 
     static constexpr std::size_t kPageSize = 1024;  // messages per checkpoint page
+    // The head's messages, by row: in chunks of a page, so a growing run never
+    // copies them all at once (and a checkpoint page is one chunk).
+    using MessageRows = ChunkedVector<MessageAt, kPageSize>;
 
     // Where each change list stood after some event (a checkpoint's position).
     struct Offsets {
@@ -64,7 +67,7 @@ public:
     Offsets offsetsAfter(std::uint64_t eventCount) const;
 
     Offsets offsets() const;
-    const std::vector<MessageAt>& messages() const { return messages_; }
+    const MessageRows& messages() const { return messages_; }
     const std::vector<WorkerAt>& workers() const { return workers_; }
     const LedgerSummary& summary() const { return summary_; }
     // The head's messages per channel and state, kept as messages change (a
@@ -121,14 +124,16 @@ private:
     std::uint32_t event_ = 0;
     NameCache workerNames_;
     NameCache channelNames_;
-    std::vector<MessageAt> messages_;
+    // Per message, text or record, so in chunks: no copy of them all as they grow.
+    using Column = ChunkedVector<std::uint32_t, 4096>;
+    MessageRows messages_;
     const TextPool* texts_;
-    std::vector<std::uint32_t> textOfRow_;  // row -> its MessageID's TextPool id
-    std::vector<std::uint32_t> rowOfText_;  // TextPool id -> row + 1 (0 = no message)
+    Column textOfRow_;  // row -> its MessageID's TextPool id
+    Column rowOfText_;  // TextPool id -> row + 1 (0 = no message)
     // Row of each ledger record (MessageRecord::ordinal): no hashing of the
     // MessageID on every change. Records of one id made again after the
     // ledger forgot it map to its row.
-    std::vector<std::uint32_t> rowOfRecord_;
+    Column rowOfRecord_;
     std::vector<WorkerAt> workers_;
     std::unordered_map<const WorkerStats*, std::uint32_t> rowOfWorker_;
     LedgerSummary summary_;

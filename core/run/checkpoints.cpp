@@ -14,7 +14,8 @@ void Checkpoints::eventApplied(std::uint64_t eventCount, ChangeLog& log) {
 }
 
 void Checkpoints::take(std::uint64_t eventCount, ChangeLog& log) {
-    const std::vector<MessageAt>& messages = log.messages();
+    const ChangeLog::MessageRows& messages = log.messages();
+    static_assert(ChangeLog::MessageRows::chunkSize() == ChangeLog::kPageSize);
     Checkpoint c;
     c.events = eventCount;
     c.changes = log.offsets();
@@ -22,11 +23,8 @@ void Checkpoints::take(std::uint64_t eventCount, ChangeLog& log) {
     c.pages = checkpoints_.back().pages;
     c.pages.resize((messages.size() + ChangeLog::kPageSize - 1) / ChangeLog::kPageSize);
     for (const std::uint32_t page : log.takeChangedPages()) {
-        const std::size_t first = std::size_t{page} * ChangeLog::kPageSize;
-        const std::size_t last = std::min(first + ChangeLog::kPageSize, messages.size());
-        auto copy =
-            std::make_shared<const Page>(messages.begin() + static_cast<std::ptrdiff_t>(first),
-                                         messages.begin() + static_cast<std::ptrdiff_t>(last));
+        const std::span<const MessageAt> rows = messages.chunk(page);  // one chunk a page
+        auto copy = std::make_shared<const Page>(rows.begin(), rows.end());
         pageBytes_ += sizeof(Page) + copy->capacity() * sizeof(MessageAt) + kSharedBlockBytes;
         c.pages[page] = std::move(copy);
     }

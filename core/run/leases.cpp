@@ -1,7 +1,6 @@
 #include "run/leases.h"
 
 #include <algorithm>
-#include <span>
 
 #include "run/run.h"
 
@@ -57,12 +56,14 @@ void fillHandOut(const Run& run, std::uint32_t index, std::uint64_t eventLimit, 
     }
 }
 
-std::vector<Lease> leasesOf(const Run& run, std::span<const MessageAt> messages,
+// `messageAt(i)`: message i of the `count` messages of the state.
+template <typename MessageAtIndex>
+std::vector<Lease> leasesOf(const Run& run, std::uint32_t count, MessageAtIndex messageAt,
                             std::uint64_t eventLimit) {
     std::vector<Lease> leases;
     const std::int32_t maxReceive = run.ledger().options().maxReceiveCount;
-    for (std::uint32_t i = 0; i < messages.size(); ++i) {
-        const MessageAt& m = messages[i];
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const MessageAt& m = messageAt(i);
         if (m.state != MessageState::InFlight) {
             continue;
         }
@@ -83,15 +84,16 @@ std::vector<Lease> leasesOf(const Run& run, std::span<const MessageAt> messages,
 }  // namespace
 
 std::vector<Lease> leasesAt(const Run& run, const RunState& state) {
-    return leasesOf(run, state.messages, state.events);
+    return leasesOf(
+        run, static_cast<std::uint32_t>(state.messages.size()),
+        [&](std::uint32_t i) -> const MessageAt& { return state.messages[i]; }, state.events);
 }
 
+// The head's messages are not one array (Run::messageNow reads them in place).
 std::vector<Lease> leasesNow(const Run& run) {
-    const std::size_t count = run.messageCount();
-    if (count == 0) {
-        return {};
-    }
-    return leasesOf(run, std::span<const MessageAt>(&run.messageNow(0), count), run.eventCount());
+    return leasesOf(
+        run, static_cast<std::uint32_t>(run.messageCount()),
+        [&](std::uint32_t i) -> const MessageAt& { return run.messageNow(i); }, run.eventCount());
 }
 
 }  // namespace qs

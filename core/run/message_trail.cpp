@@ -5,10 +5,8 @@
 namespace qs::run {
 
 void MessageTrail::link(std::uint32_t message, std::uint32_t event) {
-    if (message >= lastLink_.size()) {
-        lastLink_.resize(static_cast<std::size_t>(message) + 1, kNone);
-        firstEvent_.resize(lastLink_.size(), kNone);
-    }
+    lastLink_.growTo(std::size_t{message} + 1, kNone);
+    firstEvent_.growTo(lastLink_.size(), kNone);
     const std::uint32_t last = lastLink_[message];
     if (last == kNone)
         firstEvent_[message] = event;

@@ -34,8 +34,7 @@ public:
     }
     std::size_t linkCount() const { return links_.size(); }
     std::size_t memoryBytes() const {
-        return links_.memoryBytes() +
-               (lastLink_.capacity() + firstEvent_.capacity()) * sizeof(std::uint32_t);
+        return links_.memoryBytes() + lastLink_.memoryBytes() + firstEvent_.memoryBytes();
     }
 
 private:
@@ -46,8 +45,9 @@ private:
     };
 
     ChunkedVector<Link, 8192> links_;
-    std::vector<std::uint32_t> lastLink_;    // per message; kNone = no link yet
-    std::vector<std::uint32_t> firstEvent_;  // per message; kNone = no link yet
+    // Per message, in chunks: no copy of them all as the run's messages grow.
+    ChunkedVector<std::uint32_t, 4096> lastLink_;    // kNone = no link yet
+    ChunkedVector<std::uint32_t, 4096> firstEvent_;  // kNone = no link yet
 };
 
 }  // namespace qs::run

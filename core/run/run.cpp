@@ -75,7 +75,7 @@ RunState Run::stateAfter(std::uint64_t eventCount) const {
     RunState state;
     if (n == events_.size()) {
         state.summary = changes_.summary();
-        state.messages = changes_.messages();
+        changes_.messages().appendTo(state.messages);
         state.workers = changes_.workers();
         state.events = n;
     } else {

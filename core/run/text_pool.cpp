@@ -1,6 +1,8 @@
 #include "run/text_pool.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <functional>
 #include <algorithm>
 #include <stdexcept>
@@ -10,13 +12,37 @@ namespace qs::run {
 
 TextPool::TextPool(std::size_t maxTexts) : maxTexts_(std::min(maxTexts, kMaxTexts)) {}
 
-std::size_t TextPool::slotOf(std::string_view text, std::size_t hash) const {
-    const std::size_t mask = slots_.size() - 1;
+TextPool::Slots::Slots(std::size_t count)
+    : ids_(static_cast<std::uint32_t*>(std::calloc(count, sizeof(std::uint32_t)))), count_(count) {
+    if (!ids_)
+        throw std::bad_alloc();
+}
+
+void TextPool::Slots::Free::operator()(std::uint32_t* ids) const {
+    std::free(ids);
+}
+
+std::size_t TextPool::hashOf(std::string_view text) {
+    return std::hash<std::string_view>{}(text);
+}
+
+std::size_t TextPool::slotOf(const Slots& table, std::string_view text, std::size_t hash) const {
+    const std::size_t mask = table.size() - 1;
     for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
-        const std::uint32_t id = slots_[slot];
+        const std::uint32_t id = table[slot];
         if (id == kEmpty || texts_[id - 1] == text)
             return slot;
     }
+}
+
+// While growing, a text not moved yet is in the old table only.
+std::uint32_t TextPool::lookup(std::string_view text, std::size_t hash) const {
+    if (slots_.size() == 0)
+        return kEmpty;
+    const std::uint32_t id = slots_[slotOf(slots_, text, hash)];
+    if (id != kEmpty || oldSlots_.size() == 0)
+        return id;
+    return oldSlots_[slotOf(oldSlots_, text, hash)];
 }
 
 bool TextPool::contains(std::string_view text) const {
@@ -24,26 +50,29 @@ bool TextPool::contains(std::string_view text) const {
 }
 
 std::uint32_t TextPool::find(std::string_view text) const {
-    if (text.empty() || slots_.empty())
+    if (text.empty())
         return kEmpty;
-    return slots_[slotOf(text, std::hash<std::string_view>{}(text))];
+    return lookup(text, hashOf(text));
 }
 
 std::uint32_t TextPool::intern(std::string_view text) {
     if (text.empty())
         return kEmpty;
-    // At most half the slots in use: probes stay short.
-    if ((texts_.size() + 1) * 2 > slots_.size())
-        grow();
-    const std::size_t slot = slotOf(text, std::hash<std::string_view>{}(text));
-    if (slots_[slot] != kEmpty)
-        return slots_[slot];
+    const std::size_t hash = hashOf(text);
+    if (const std::uint32_t known = lookup(text, hash); known != kEmpty)
+        return known;
     if (texts_.size() >= maxTexts_)
         throw std::length_error("a run holds at most " + std::to_string(maxTexts_) +
                                 " distinct texts");
+    // At most half the slots in use: probes stay short.
+    if ((texts_.size() + 1) * 2 > slots_.size())
+        startGrowing();
+    const std::size_t slot = slotOf(slots_, text, hash);
     texts_.push_back(store(text));
     const auto id = static_cast<std::uint32_t>(texts_.size());
     slots_[slot] = id;
+    if (oldSlots_.size() != 0)
+        moveOldTexts(kMovesPerIntern);
     return id;
 }
 
@@ -69,20 +98,33 @@ std::string_view TextPool::store(std::string_view text) {
     return {at, text.size()};
 }
 
-void TextPool::grow() {
-    std::vector<std::uint32_t> old;
-    old.swap(slots_);
-    slots_.assign(old.empty() ? 1024 : old.size() * 2, kEmpty);
-    for (const std::uint32_t id : old) {
-        if (id != kEmpty) {
-            const std::string_view text = texts_[id - 1];
-            slots_[slotOf(text, std::hash<std::string_view>{}(text))] = id;
-        }
+// The current table becomes the old one; a table twice its size takes new
+// texts, and the old table's texts move into it over the next interns.
+void TextPool::startGrowing() {
+    if (oldSlots_.size() != 0)
+        moveOldTexts(unmoved_);  // not reached while kMovesPerIntern >= 1
+    oldSlots_ = std::move(slots_);
+    slots_ = Slots(oldSlots_.size() == 0 ? 1024 : oldSlots_.size() * 2);
+    unmoved_ = oldSlots_.size() == 0 ? 0 : texts_.size();
+}
+
+// Moves up to `count` of the old table's texts into the new one, newest first
+// (the texts a run asks for again soonest are found in the new table first;
+// their views and bytes are read in order), and frees the old table once all
+// are moved. Until then a text stays in the old table too, so a probe there
+// never meets a hole that was not there before.
+void TextPool::moveOldTexts(std::size_t count) {
+    for (; count > 0 && unmoved_ > 0; --count, --unmoved_) {
+        const std::string_view text = texts_[unmoved_ - 1];  // id unmoved_
+        slots_[slotOf(slots_, text, hashOf(text))] = static_cast<std::uint32_t>(unmoved_);
     }
+    if (unmoved_ == 0)
+        oldSlots_ = Slots();
 }
 
 std::size_t TextPool::memoryBytes() const {
-    return texts_.memoryBytes() + slots_.capacity() * sizeof(std::uint32_t) + blockBytes_ +
+    return texts_.memoryBytes() +
+           (slots_.size() + oldSlots_.size()) * sizeof(std::uint32_t) + blockBytes_ +
            blocks_.capacity() * sizeof(blocks_[0]);
 }
 

@@ -19,7 +19,12 @@ namespace qs::run {
 // Id 0 is the empty text (no entry). Texts are copied once into blocks that
 // never move, so a view from text() stays valid for the pool's life; nothing
 // is ever removed. Memory per distinct text: its bytes, a 16-byte view and
-// 4-8 bytes of hash slots.
+// 8-16 bytes of hash slots (more while the slots double).
+//
+// Growth is incremental: when the slots are half full a table twice the size
+// takes new texts, and each intern() moves two of the old table's texts into
+// it, newest first (lookups ask both meanwhile), so no call rehashes every
+// text at once: a run of millions of texts adds them at an even cost.
 //
 // Threading: none (that of its owner, the Run).
 class TextPool {
@@ -49,15 +54,41 @@ public:
 
 private:
     static constexpr std::size_t kBlockBytes = std::size_t{1} << 18;
+    // Old texts moved per intern() while growing: the old table's N/2 texts
+    // are all moved before the new table (2N slots) is half full.
+    static constexpr std::size_t kMovesPerIntern = 2;
 
-    // The slot holding `text`'s id, or the empty slot where it would go.
-    std::size_t slotOf(std::string_view text, std::size_t hash) const;
+    // Open addressing, linear probing: ids, 0 = free. Allocated zeroed by the
+    // system (calloc), so a large table's pages are touched as it fills.
+    class Slots {
+    public:
+        Slots() = default;
+        explicit Slots(std::size_t count);
+        std::size_t size() const { return count_; }
+        std::uint32_t& operator[](std::size_t slot) { return ids_.get()[slot]; }
+        std::uint32_t operator[](std::size_t slot) const { return ids_.get()[slot]; }
+
+    private:
+        struct Free {
+            void operator()(std::uint32_t* ids) const;
+        };
+        std::unique_ptr<std::uint32_t[], Free> ids_;
+        std::size_t count_ = 0;
+    };
+
+    static std::size_t hashOf(std::string_view text);
+    // The slot of `table` holding `text`'s id, or the free slot where it would go.
+    std::size_t slotOf(const Slots& table, std::string_view text, std::size_t hash) const;
+    std::uint32_t lookup(std::string_view text, std::size_t hash) const;
     std::string_view store(std::string_view text);
-    void grow();
+    void startGrowing();
+    void moveOldTexts(std::size_t count);
 
     const std::size_t maxTexts_;
     ChunkedVector<std::string_view, 4096> texts_;      // id - 1 -> text
-    std::vector<std::uint32_t> slots_;                  // open addressing; 0 = free
+    Slots slots_;                                       // where new texts go
+    Slots oldSlots_;                                    // moved into slots_ (size 0: none)
+    std::size_t unmoved_ = 0;  // ids 1 .. this are still in oldSlots_ only
     std::vector<std::unique_ptr<char[]>> blocks_;       // the bytes of the texts
     std::size_t blockBytes_ = 0;                        // bytes of all blocks
     std::size_t blockUsed_ = kBlockBytes;               // of the newest shared block

@@ -202,6 +202,7 @@ int main(int argc, char** argv) {
     int fps = 30;
     int workers = 8;
     QString recordFolder;
+    double slowFrameMs = 0;  // > 0: print each frame whose UI-thread CPU time exceeds it
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--rate")) {
             rate = std::atof(argv[i + 1]);
@@ -211,12 +212,14 @@ int main(int argc, char** argv) {
             fps = std::atoi(argv[i + 1]);
         } else if (!std::strcmp(argv[i], "--workers")) {
             workers = std::atoi(argv[i + 1]);
+        } else if (!std::strcmp(argv[i], "--slow-frames")) {
+            slowFrameMs = std::atof(argv[i + 1]);
         } else if (!std::strcmp(argv[i], "--record")) {
             recordFolder = QString::fromLocal8Bit(argv[i + 1]);
         } else {
             std::fprintf(stderr,
                          "usage: bench_ui [--rate N] [--seconds S] [--fps N] [--workers N] "
-                         "[--record DIR]\n");
+                         "[--record DIR] [--slow-frames MS]\n");
             return 2;
         }
     }
@@ -281,6 +284,17 @@ int main(int argc, char** argv) {
         }
         paintMs.push_back(static_cast<double>(frameNs - ingestNs) / 1e6);
         events += batch.size();
+        if (slowFrameMs > 0 && cpuMs.back() > slowFrameMs) {
+            std::printf("slow frame %zu at %llu events: CPU %.1f ms, wall %.1f ms, deliver %.1f ms (",
+                        frameMs.size() - 1, static_cast<unsigned long long>(events), cpuMs.back(),
+                        frameMs.back(), ingestMs.back());
+            for (std::size_t i = 0; i < sinkNs.size(); ++i) {
+                std::printf("%s%s %.1f", i ? ", " : "",
+                            qPrintable(window.pump()->sinkNames().value(static_cast<int>(i))),
+                            static_cast<double>(sinkNs[i]) / 1e6);
+            }
+            std::printf(")\n");
+        }
         const std::int64_t spent = qs::monotonicNanos() - now;
         if (spent < framePeriodNs) {
             QThread::usleep(static_cast<unsigned long>((framePeriodNs - spent) / 1000));

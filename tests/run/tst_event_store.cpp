@@ -77,6 +77,7 @@ private Q_SLOTS:
     void textsEmptyInlineLongAndSharedRoundTrip();
     void repeatedTextsAreKeptOnce();
     void aPoolOfManyTextsKeepsEveryView();
+    void aGrowingPoolFindsEveryTextWhileItsSlotsMove();
     void theEventLimitRefusesTheEventWhole();
     void theTextLimitRefusesTheEventWhole();
     void aRunReadsBackWhatItWasFed();
@@ -201,6 +202,25 @@ void TstEventStore::aPoolOfManyTextsKeepsEveryView() {
     }
     QVERIFY(!pool.contains("text-200000"));
     QCOMPARE(pool.size(), std::size_t{200'000});
+}
+
+// The slots double in steps (a new table takes new texts while each intern
+// moves a few old slots): after every intern, through three doublings, every
+// text is found with its one id, and no text is added twice.
+void TstEventStore::aGrowingPoolFindsEveryTextWhileItsSlotsMove() {
+    TextPool pool;
+    std::vector<std::uint32_t> ids;
+    auto text = [](std::size_t i) { return "id-" + std::to_string(i); };
+    for (std::size_t i = 0; i < 4200; ++i) {
+        ids.push_back(pool.intern(text(i)));
+        QCOMPARE(ids.back(), static_cast<std::uint32_t>(i + 1));
+        for (std::size_t j = 0; j <= i; ++j) {
+            if (pool.find(text(j)) != ids[j] || pool.intern(text(j)) != ids[j])
+                QFAIL(qPrintable(QStringLiteral("text %1 lost after %2 interns").arg(j).arg(i + 1)));
+        }
+        QCOMPARE(pool.find(text(i + 1)), TextPool::kEmpty);
+        QCOMPARE(pool.size(), i + 1);
+    }
 }
 
 void TstEventStore::theEventLimitRefusesTheEventWhole() {

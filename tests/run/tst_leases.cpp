@@ -78,6 +78,7 @@ class TestLeases : public QObject {
 private Q_SLOTS:
     void everyPrefixMatchesTheLedger();
     void headIsTheLastPrefix();
+    void headOfManyMessagesMatchesTheLedger();
     void lastChanceAtMaxReceiveCount();
     void unknownMaxMarksNothing();
     void bothReportsOfAHandOutArePaired();
@@ -119,6 +120,28 @@ void TestLeases::headIsTheLastPrefix() {
     QCOMPARE(end[0].handedOutNs, std::int64_t{320});
     QCOMPARE(end[0].transaction, std::string("tx-worker-b-320"));
     QCOMPARE(end[0].heldNs(1320), std::int64_t{1000});
+}
+
+// More messages than one chunk of the head's rows (Run::messageNow reads them
+// in place, chunk by chunk): every third is held, by one of four workers.
+void TestLeases::headOfManyMessagesMatchesTheLedger() {
+    Run run;
+    Ledger ledger;
+    std::vector<Event> events;
+    for (int i = 0; i < 3000; ++i) {
+        const std::string id = "m" + std::to_string(i);
+        events.push_back(makeEvent(100 + i, EventKind::TaskSent, id, {}));
+        if (i % 3 == 0) {
+            const std::string worker = "worker-" + std::to_string(i % 4);
+            events.push_back(assigned(5000 + i, id, worker, static_cast<std::uint64_t>(i + 1), 1));
+        }
+    }
+    run.append(events);
+    ledger.apply(events);
+    const std::vector<Lease> now = leasesNow(run);
+    QCOMPARE(now.size(), std::size_t{1000});
+    QVERIFY(now == leasesFromLedger(run, ledger));
+    QVERIFY(now == leasesAt(run, run.head()));
 }
 
 void TestLeases::lastChanceAtMaxReceiveCount() {

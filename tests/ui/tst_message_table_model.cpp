@@ -34,6 +34,7 @@ private Q_SLOTS:
     void inferredDeadLetterWithoutABroker();
     void proxyFiltersByStateAndWorker();
     void proxySortsByTaskNumber();
+    void rowsHeldBackAppearWithoutAnotherAppend();
     void keepsEveryTaskAndItsWholeHistory();
     void resetEmptiesTheTable();
     void manyChangesGiveOneSignal();
@@ -206,6 +207,22 @@ void TestMessageTableModel::proxyFiltersByStateAndWorker() {
     proxy.setStateFilter(std::nullopt);
     proxy.setWorkerFilter({});
     QCOMPARE(proxy.rowCount(), 3);
+}
+
+// With a commit interval, new tasks become rows at most that often; those
+// held back still become rows when no append follows (the run went quiet),
+// and taskByKey() knows them before.
+void TestMessageTableModel::rowsHeldBackAppearWithoutAnotherAppend() {
+    ConsoleRun run;
+    MessageTableModel model(&run);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setCommitIntervalMs(100);
+    run.append({sent(0, "a", 1)});
+    QCOMPARE(model.rowCount(), 1);  // the first commit is not held back
+    run.append({sent(1, "b", 2), sent(1, "c", 3)});
+    QCOMPARE(model.rowCount(), 1);
+    QVERIFY(model.taskByKey(messageKey("tasks", "c")).has_value());
+    QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 3, 10000);
 }
 
 // The task column sorts by task number (the source row + 1, compared

@@ -157,10 +157,11 @@ TrailAround trailAround(const Run& run, std::uint32_t message, std::uint64_t eve
     t.trail = run.messageEvents(message);
     t.at = static_cast<std::size_t>(std::lower_bound(t.trail.begin(), t.trail.end(), event) -
                                     t.trail.begin());
+    // Kinds only (Run::eventKind): no event is decoded to count its hand-outs.
     const bool eventIsHandOut =
-        t.at < t.trail.size() && run.event(t.trail[t.at]).kind == EventKind::MessageAssigned;
+        t.at < t.trail.size() && run.eventKind(t.trail[t.at]) == EventKind::MessageAssigned;
     for (std::size_t i = 0; i < t.at; ++i) {
-        if (run.event(t.trail[i]).kind == EventKind::MessageAssigned) {
+        if (run.eventKind(t.trail[i]) == EventKind::MessageAssigned) {
             ++t.deliveries;
             t.before = i;
         }
@@ -168,7 +169,7 @@ TrailAround trailAround(const Run& run, std::uint32_t message, std::uint64_t eve
     t.deliveries += eventIsHandOut ? 1 : 0;
     t.nextHandOut = t.trail.size();
     for (std::size_t i = t.at + 1; i < t.trail.size(); ++i) {
-        if (run.event(t.trail[i]).kind == EventKind::MessageAssigned) {
+        if (run.eventKind(t.trail[i]) == EventKind::MessageAssigned) {
             t.nextHandOut = i;
             break;
         }
@@ -250,9 +251,41 @@ std::vector<Explanation> Explainer::explainNew() {
     return out.finish();
 }
 
+namespace {
+
+// The kinds explainEvent says something about (its switch's cases).
+bool kindExplained(EventKind kind) {
+    switch (kind) {
+        case EventKind::MessageAssigned:
+        case EventKind::Acked:
+        case EventKind::Rejected:
+        case EventKind::Requeued:
+        case EventKind::VisibilityExpired:
+        case EventKind::WorkerCrashed:
+        case EventKind::WorkerPaused:
+        case EventKind::BrokerDeadLettered:
+        case EventKind::BrokerExpired:
+        case EventKind::PollReturned:
+        case EventKind::ConfigChanged:
+        case EventKind::SendFailed:
+        case EventKind::EventsDropped:
+            return true;
+        default:
+            return false;
+    }
+}
+
+}  // namespace
+
+// Most events (polls, work, sends) explain nothing: only the kinds above are
+// decoded (Run::event builds a whole Event), the rest only move the clock.
 void Explainer::explainEvent(std::uint64_t index, Batch& out) {
-    const Event& e = run_->run().event(index);
-    out.note(e.timeNs);
+    const Run& run = run_->run();
+    out.note(run.eventTimeNs(index));
+    if (!kindExplained(run.eventKind(index))) {
+        return;
+    }
+    const Event e = run.event(index);
     switch (e.kind) {
         case EventKind::MessageAssigned:
             explainAssigned(index, e, out);
@@ -339,10 +372,14 @@ void Explainer::explainAssigned(std::uint64_t index, const Event& e, Batch& out)
     if (!message) {
         return;
     }
+    const TrailAround t = trailAround(run, *message, index);
+    const bool redelivery = t.deliveries > 1 && t.before;
+    if (!redelivery && firstAssignSeen_) {
+        return;  // a first hand-out, after the first: nothing to say (most assignments)
+    }
     const QString key = messageKey(e.channel, e.messageId);
     const QString actor = fromView(e.actor);
-    const TrailAround t = trailAround(run, *message, index);
-    if (t.deliveries > 1 && t.before) {
+    if (redelivery) {
         const QString previous = fromView(run.event(t.trail[*t.before]).actor.view());
         if (previous != actor) {
             out.add(e.timeNs, Explanation::Kind::Redelivery,

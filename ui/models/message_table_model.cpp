@@ -13,6 +13,8 @@ MessageTableModel::MessageTableModel(const ConsoleRun* run, QObject* parent)
     : QAbstractTableModel(parent), run_(run) {
     connect(run_, &ConsoleRun::appended, this, &MessageTableModel::runAppended);
     connect(run_, &ConsoleRun::wasReset, this, &MessageTableModel::runReset);
+    commitLater_.setSingleShot(true);
+    connect(&commitLater_, &QTimer::timeout, this, &MessageTableModel::commitPendingRows);
 }
 
 int MessageTableModel::rowCount(const QModelIndex& parent) const {
@@ -435,8 +437,12 @@ void MessageTableModel::commitRows(bool force) {
     }
     if (!force && commitIntervalMs_ > 0 && lastCommit_.isValid() &&
         lastCommit_.elapsed() < commitIntervalMs_) {
+        if (!commitLater_.isActive()) {
+            commitLater_.start(static_cast<int>(commitIntervalMs_ - lastCommit_.elapsed()));
+        }
         return;
     }
+    commitLater_.stop();
     beginInsertRows({}, committed_, total - 1);
     committed_ = total;
     endInsertRows();

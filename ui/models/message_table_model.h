@@ -3,6 +3,7 @@
 #include <QAbstractTableModel>
 #include <QElapsedTimer>
 #include <QStringList>
+#include <QTimer>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -54,9 +55,12 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
-    // New rows reach the views at most this often (0 = every batch). A table
+    // New rows reach the views at most this often (0 = every batch), and at
+    // the latest this long after the run saw them, appends or not. A table
     // view lays out and repaints all of its visible rows on every insertion,
-    // which is wasted at 30 insertions a second; taskByKey() knows them at once.
+    // and its header places every row again (a cost that grows with the
+    // rows), which is wasted at 30 insertions a second; taskByKey() knows
+    // them at once.
     void setCommitIntervalMs(int ms) { commitIntervalMs_ = ms; }
     // Shows rows still held back by the commit interval (tests, end of a run).
     void commitPendingRows();
@@ -115,6 +119,7 @@ private:
     std::optional<std::uint32_t> watchedIndex_;
     int commitIntervalMs_ = 0;
     QElapsedTimer lastCommit_;
+    QTimer commitLater_;  // shows the rows held back when no append comes to do it
     // The view of the last row read: a view asks for every column and role of a row in turn.
     mutable std::optional<TaskView> cache_;
     mutable std::uint64_t cacheGeneration_ = 0;

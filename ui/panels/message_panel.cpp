@@ -192,7 +192,11 @@ void MessagePanel::selectKey(const QString& key) {
     }
     selected_ = key;
     model_->setWatchedKey(key);
-    const int row = model_->rowOfKey(key);
+    int row = model_->rowOfKey(key);
+    if (row < 0 && !key.isEmpty()) {
+        model_->commitPendingRows();  // a task newer than the rows shown so far
+        row = model_->rowOfKey(key);
+    }
     selecting_ = true;
     if (row >= 0) {
         const QModelIndex idx = proxy_->mapFromSource(model_->index(row, 0));
