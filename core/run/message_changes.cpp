@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <limits>
-#include <ranges>
+
+#include "run/first_from_event.h"
 
 namespace qs::run {
 
@@ -68,10 +69,7 @@ MessageAt MessageChanges::read(std::size_t& index, const MessageAt* before) cons
 }
 
 std::size_t MessageChanges::firstFrom(std::uint64_t eventCount) const {
-    const auto indexes = std::views::iota(std::size_t{0}, entries_.size());
-    const auto first = std::ranges::partition_point(
-        indexes, [this, eventCount](std::size_t i) { return entries_[i].event < eventCount; });
-    return static_cast<std::size_t>(first - indexes.begin());
+    return firstEntryFromEvent(entries_, eventCount);
 }
 
 }  // namespace qs::run

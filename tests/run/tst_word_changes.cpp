@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "run/word_changes.h"
@@ -36,6 +37,23 @@ std::map<std::uint32_t, std::int64_t> wordsAfter(const std::vector<Written>& wri
         if (w.event < eventCount)
             words[w.slot] = w.after;
     return words;
+}
+
+using Words = std::map<std::uint32_t, std::int64_t>;
+
+// The words replayed from event `from` up to event `to`, and those `written`
+// says they are then; a word one side never set reads 0 on both.
+std::pair<Words, Words> replayedAndWanted(const WordChanges& changes,
+                                          const std::vector<Written>& written, std::uint64_t from,
+                                          std::uint64_t to) {
+    Words words = wordsAfter(written, from);
+    replay(changes, words, from, to);
+    Words want = wordsAfter(written, to);
+    for (const auto& [slot, value] : want)
+        words.try_emplace(slot, 0);
+    for (const auto& [slot, value] : words)
+        want.try_emplace(slot, 0);
+    return {words, want};
 }
 
 }  // namespace
@@ -69,13 +87,7 @@ private Q_SLOTS:
         const std::uint64_t events = steps.size() / 2 + 1;
         for (std::uint64_t from = 0; from <= events; ++from) {
             for (std::uint64_t to = from; to <= events; ++to) {
-                std::map<std::uint32_t, std::int64_t> words = wordsAfter(written, from);
-                replay(changes, words, from, to);
-                std::map<std::uint32_t, std::int64_t> want = wordsAfter(written, to);
-                for (const auto& [slot, value] : want)
-                    words.try_emplace(slot, 0);
-                for (const auto& [slot, value] : words)
-                    want.try_emplace(slot, 0);
+                const auto [words, want] = replayedAndWanted(changes, written, from, to);
                 QCOMPARE(words, want);
             }
         }
@@ -116,13 +128,7 @@ private Q_SLOTS:
         for (int trial = 0; trial < 200; ++trial) {
             const std::uint64_t from = random() % (kEvents + 1);
             const std::uint64_t to = from + random() % (kEvents + 1 - from);
-            std::map<std::uint32_t, std::int64_t> words = wordsAfter(written, from);
-            replay(changes, words, from, to);
-            std::map<std::uint32_t, std::int64_t> want = wordsAfter(written, to);
-            for (const auto& [slot, value] : want)
-                words.try_emplace(slot, 0);
-            for (const auto& [slot, value] : words)
-                want.try_emplace(slot, 0);
+            const auto [words, want] = replayedAndWanted(changes, written, from, to);
             QCOMPARE(words, want);
         }
     }
