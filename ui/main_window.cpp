@@ -62,7 +62,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
       connection_(new ConnectionController(this)),
       run_(new RunController(connection_, this)),
       pump_(new EventPump(this)),
-      consoleRun_(new ConsoleRun(this)),
+      consoleRun_(new ConsoleRun(
+          options.keepRunInRam ? QString() : ConsoleRun::defaultSpillFolder(), this)),
       cursor_(new TimeCursor(consoleRun_, this)),
       replay_(new ReplayPlayer(cursor_, this)),
       messages_(new MessageTableModel(consoleRun_, this)),
@@ -129,6 +130,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     frameLabel_->setToolTip(
         QStringLiteral("UI work per frame (worst in the last quarter second)."));
     statusBar()->addPermanentWidget(new RecordingStatus(recorder_, this));
+    connect(consoleRun_, &ConsoleRun::spillProblemFound, this,
+            [this](const QString& why) { showStatus(QStringLiteral("⚠ ") + why); });
     statusBar()->addPermanentWidget(rateLabel_);
     statusBar()->addPermanentWidget(frameLabel_);
     statusBar()->addPermanentWidget(connectionLabel_);

@@ -73,6 +73,9 @@ struct MainWindowOptions {
     // useSettings (tests) only in QStandardPaths' test mode, so a test never
     // writes into the user's data folder.
     bool recordRuns = true;
+    // The run keeps all its events in RAM, with no spill file (ConsoleRun's
+    // spill folder ""): benchmarks compare the two.
+    bool keepRunInRam = false;
 };
 
 class MainWindow : public QMainWindow {

@@ -310,6 +310,25 @@ std::size_t ChangeLog::changeBytes() const {
            summaryChanges_.memoryBytes();
 }
 
+void ChangeLog::spillTo(const std::shared_ptr<SpillFile>& file, std::size_t chunksInRam) {
+    messageChanges_.spillTo(file, chunksInRam);
+    workerChanges_.spillTo(file, chunksInRam);
+    summaryChanges_.spillTo(file, chunksInRam);
+}
+
+std::uint64_t ChangeLog::spilledBytes() const {
+    return messageChanges_.spilledBytes() + workerChanges_.spilledBytes() +
+           summaryChanges_.spilledBytes();
+}
+
+std::string ChangeLog::spillError() const {
+    for (const std::string* e : {&messageChanges_.spillError(), &workerChanges_.spillError(),
+                                 &summaryChanges_.spillError()})
+        if (!e->empty())
+            return *e;
+    return {};
+}
+
 std::size_t ChangeLog::stateBytes() const {
     std::size_t bytes =
         messages_.memoryBytes() + workers_.capacity() * sizeof(WorkerAt);

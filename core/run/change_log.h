@@ -83,7 +83,12 @@ public:
 
     // Pages of messages() changed since the last call (see Checkpoints).
     std::vector<std::uint32_t> takeChangedPages();
-    std::size_t changeBytes() const;  // the change lists
+    std::size_t changeBytes() const;  // the change lists (in RAM)
+    // The change lists' old entries leave RAM for `file` (SpillingChunks).
+    void spillTo(const std::shared_ptr<SpillFile>& file, std::size_t chunksInRam);
+    std::uint64_t spilledBytes() const;
+    // Why a change list stopped spilling ("" = none did).
+    std::string spillError() const;
     std::size_t stateBytes() const;   // head state, message ids, indexes
 
 private:

@@ -3,11 +3,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "events/ledger.h"
 #include "run/change_log.h"
 #include "run/run_state.h"
+#include "run/spill_file.h"
 
 namespace qs::run {
 
@@ -19,7 +22,11 @@ namespace qs::run {
 // with the checkpoint before it unless a message in the page changed since:
 // messages that are done (most of a long run) are stored once, not once per
 // checkpoint. Memory per checkpoint: the pages that changed in its interval,
-// one pointer per page, the workers and the summary.
+// a 4-byte page id per page, the workers and the summary.
+//
+// With spillTo(), a page made before the newest checkpoints leaves RAM for the
+// spill file (a finished message's page is made once and then shared by every
+// later checkpoint) and is read back, adjacent pages in one read, by a seek.
 // Threading: that of its Run.
 class Checkpoints {
 public:
@@ -31,26 +38,50 @@ public:
     // The state after `eventCount` events (<= those appended so far).
     RunState stateAfter(std::uint64_t eventCount, const ChangeLog& log) const;
 
+    // From now on, pages made before the newest `checkpointsInRam`
+    // checkpoints are written to `file`. A failed write stops spilling
+    // (spillError()); the pages stay in RAM.
+    void spillTo(std::shared_ptr<SpillFile> file, std::size_t checkpointsInRam);
+    const std::string& spillError() const { return spillError_; }
+    std::uint64_t spilledBytes() const { return spilledBytes_; }
+
     std::size_t count() const { return checkpoints_.size(); }
-    std::size_t memoryBytes() const;
+    std::size_t memoryBytes() const;  // in RAM
 
 private:
-    using Page = std::vector<MessageAt>;
-    static constexpr std::size_t kSharedBlockBytes = 16;  // make_shared's counts, per page
+    using PageId = std::uint32_t;
+    // An immutable copy of one page of messages, in RAM or in the spill file.
+    struct StoredPage {
+        std::unique_ptr<MessageAt[]> rows;  // null once spilled
+        std::uint64_t offset = 0;           // in the spill file, once spilled
+        std::uint32_t size = 0;             // messages
+        std::uint32_t madeFor = 0;          // the checkpoint it was made for
+    };
     struct Checkpoint {
         std::uint64_t events = 0;
         ChangeLog::Offsets changes;
         std::uint32_t messages = 0;
-        std::vector<std::shared_ptr<const Page>> pages;
+        std::vector<PageId> pages;
         std::vector<WorkerAt> workers;
         LedgerSummary summary;
     };
 
     void take(std::uint64_t eventCount, ChangeLog& log);
+    PageId storePage(std::span<const MessageAt> rows);
+    void spillOldPages();
+    // Appends the pages' messages to `out`, reading spilled runs of pages at once.
+    void copyPages(const std::vector<PageId>& pages, std::vector<MessageAt>& out) const;
 
     std::uint32_t interval_;
     std::vector<Checkpoint> checkpoints_;  // checkpoints_[k] is after k * interval_ events
-    std::size_t pageBytes_ = 0;            // every page made (pages are never freed)
+    std::vector<StoredPage> pages_;        // by PageId; pages are never freed
+    std::vector<PageId> pagesInRam_;       // of pages_, those not spilled
+    std::size_t bytesInRam_ = 0;           // the pages' rows in RAM
+    std::shared_ptr<SpillFile> file_;
+    bool spilling_ = false;
+    std::size_t checkpointsInRam_ = 0;
+    std::uint64_t spilledBytes_ = 0;
+    std::string spillError_;
 };
 
 }  // namespace qs::run

@@ -8,7 +8,7 @@
 
 #include "common/name.h"
 #include "events/event.h"
-#include "run/chunked_vector.h"
+#include "run/spilling_chunks.h"
 #include "run/text_pool.h"
 
 namespace qs::run {
@@ -22,7 +22,8 @@ namespace qs::run {
 // event reads back exactly as it went in.
 //
 // at(i) decodes event i into a qs::Event (by value: a copy of its texts);
-// timeNs(i), kind(i) and channel(i) read one field without decoding.
+// timeNs(i), kind(i) and channel(i) read one field without decoding. Old rows
+// may live in a spill file (spillTo), read back a chunk at a time.
 //
 // Threading: none (that of its owner, the Run).
 class EventStore {
@@ -45,7 +46,13 @@ public:
     EventKind kind(std::size_t index) const { return rows_[index].kind; }
     Name channel(std::size_t index) const { return rows_[index].channel; }
 
-    std::size_t memoryBytes() const;  // rows, texts and wide numbers
+    std::size_t memoryBytes() const;  // rows, texts and wide numbers (in RAM)
+    // Old rows leave RAM for `file` (SpillingChunks::spillTo); the texts stay.
+    void spillTo(std::shared_ptr<SpillFile> file, std::size_t chunksInRam) {
+        rows_.spillTo(std::move(file), chunksInRam);
+    }
+    const std::string& spillError() const { return rows_.spillError(); }
+    std::uint64_t spilledBytes() const { return rows_.spilledBytes(); }
     std::size_t textCount() const { return texts_.size(); }
     // The events' distinct texts (ids, transactions, details), each once.
     const TextPool& texts() const { return texts_; }
@@ -78,7 +85,7 @@ private:
     std::uint32_t textId(std::size_t field, std::string_view text);
 
     const std::size_t maxEvents_;
-    ChunkedVector<Row, 16384> rows_;  // 768 KiB a chunk
+    SpillingChunks<Row, 16384> rows_;  // 768 KiB a chunk
     TextPool texts_;
     std::vector<WideNumbers> wide_;
     std::uint32_t lastText_[kTextFields] = {};  // each field's previous text id

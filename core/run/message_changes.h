@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "run/chunked_vector.h"
+#include "run/spilling_chunks.h"
 #include "run/run_state.h"
 
 namespace qs::run {
@@ -37,7 +37,7 @@ public:
     template <typename ViewOf, typename Visit>
     void forEach(std::size_t from, std::uint64_t toEvent, ViewOf&& viewOf, Visit&& visit) const {
         for (std::size_t i = from; i < entries_.size() && entries_[i].event < toEvent;) {
-            const Entry& e = entries_[i];
+            const Entry e = entries_[i];
             // A first sight and a whole view name every field: no view before.
             const bool complete = e.form == kCreated || e.form == kWhole;
             const MessageAt after = complete ? read(i, nullptr) : read(i, &viewOf(e.message));
@@ -46,6 +46,13 @@ public:
     }
 
     std::size_t memoryBytes() const { return entries_.memoryBytes(); }
+
+    // Old entries leave RAM for `file` (SpillingChunks::spillTo).
+    void spillTo(std::shared_ptr<SpillFile> file, std::size_t chunksInRam) {
+        entries_.spillTo(std::move(file), chunksInRam);
+    }
+    const std::string& spillError() const { return entries_.spillError(); }
+    std::uint64_t spilledBytes() const { return entries_.spilledBytes(); }
 
 private:
     enum Form : std::uint8_t {
@@ -70,7 +77,7 @@ private:
 
     MessageAt read(std::size_t& index, const MessageAt* before) const;  // moves index on
 
-    ChunkedVector<Entry, 8192> entries_;
+    SpillingChunks<Entry, 8192> entries_;
 };
 
 }  // namespace qs::run

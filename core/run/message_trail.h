@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "run/chunked_vector.h"
+#include "run/spilling_chunks.h"
 
 namespace qs::run {
 
@@ -33,6 +34,12 @@ public:
         return firstEvent_[message];
     }
     std::size_t linkCount() const { return links_.size(); }
+    // Old links leave RAM for `file` (SpillingChunks::spillTo).
+    void spillTo(std::shared_ptr<SpillFile> file, std::size_t chunksInRam) {
+        links_.spillTo(std::move(file), chunksInRam);
+    }
+    const std::string& spillError() const { return links_.spillError(); }
+    std::uint64_t spilledBytes() const { return links_.spilledBytes(); }
     std::size_t memoryBytes() const {
         return links_.memoryBytes() + lastLink_.memoryBytes() + firstEvent_.memoryBytes();
     }
@@ -44,7 +51,7 @@ private:
         std::uint32_t previous;  // the message's link before this one; kNone = first
     };
 
-    ChunkedVector<Link, 8192> links_;
+    SpillingChunks<Link, 8192> links_;
     // Per message, in chunks: no copy of them all as the run's messages grow.
     ChunkedVector<std::uint32_t, 4096> lastLink_;    // kNone = no link yet
     ChunkedVector<std::uint32_t, 4096> firstEvent_;  // kNone = no link yet

@@ -14,6 +14,33 @@ Run::Run(RunModelOptions options, std::size_t maxEvents, std::size_t maxTexts)
       ledger_(options.ledger),
       checkpoints_(options.checkpointInterval) {
     ledger_.setObserver(&changes_);
+    if (!options_.spill.directory.empty())
+        startSpilling();
+}
+
+void Run::startSpilling() {
+    std::shared_ptr<run::SpillFile> file =
+        run::SpillFile::open(options_.spill.directory, &spillOpenError_);
+    if (!file)
+        return;
+    const std::size_t keep = options_.spill.chunksInRam;
+    events_.spillTo(file, keep);
+    changes_.spillTo(file, keep);
+    trail_.spillTo(file, keep);
+    checkpoints_.spillTo(file, keep);
+}
+
+std::string Run::spillProblem() const {
+    std::string why = spillOpenError_;
+    if (why.empty())
+        why = events_.spillError();
+    if (why.empty())
+        why = changes_.spillError();
+    if (why.empty())
+        why = trail_.spillError();
+    if (why.empty())
+        why = checkpoints_.spillError();
+    return why.empty() ? why : "the run keeps its old events in RAM: " + why;
 }
 
 void Run::append(std::span<const Event> events) {
@@ -132,6 +159,8 @@ RunMemory Run::memory() const {
     m.ledger = ledger_.messageBytes();
     m.trail = trail_.memoryBytes() + touched_.capacity() * sizeof(std::uint32_t) +
               isTouched_.capacity() / 8;
+    m.spilled = events_.spilledBytes() + changes_.spilledBytes() + trail_.spilledBytes() +
+                checkpoints_.spilledBytes();
     return m;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -17,6 +18,17 @@
 
 namespace qs {
 
+// Where a long run's old per-event detail goes (docs/run.md, "A flat live
+// run"): its events, change lists and trail keep their newest chunks in RAM
+// and write older ones to a nameless file in `directory`, read back a chunk
+// at a time when a seek, a journey or a scan reaches them.
+struct RunSpillOptions {
+    std::string directory;  // "" = keep everything in RAM
+    // Full chunks of each list kept in RAM besides the one being filled
+    // (events: 16,384 a chunk); also the newest checkpoints whose pages stay.
+    std::size_t chunksInRam = 2;
+};
+
 // How a Run keeps its state (not how a run is played: that is runner::RunOptions).
 struct RunModelOptions {
     LedgerOptions ledger;  // for the head ledger
@@ -25,6 +37,7 @@ struct RunModelOptions {
     // is about the pages of messages that changed in its interval
     // (docs/run.md has the figures this default was chosen by).
     std::uint32_t checkpointInterval = 16384;
+    RunSpillOptions spill;
 };
 
 // Bytes a Run holds, by part (estimates from capacities; see docs/run.md).
@@ -35,6 +48,8 @@ struct RunMemory {
     std::size_t checkpoints = 0;  // checkpoint pages, page tables, workers
     std::size_t timeIndex = 0;
     std::size_t trail = 0;  // which events touched each message
+    // Not in RAM: the chunks of events, changes and trail in the spill file.
+    std::uint64_t spilled = 0;
     // The head ledger's message records with their deliveries and indexes
     // (Ledger::messageBytes(): a walk over every record).
     std::size_t ledger = 0;
@@ -56,14 +71,17 @@ struct RunMemory {
 // so all the events of one operation (they share a time) are in or out
 // together; before the first event it is the empty state.
 //
-// Memory: everything is in RAM. The events are kept as 48-byte rows with their
+// Memory: without RunSpillOptions, everything is in RAM. The events are kept as 48-byte rows with their
 // distinct texts once (run::EventStore: 59-61 bytes an event in a pool run); the
 // change log, message table, checkpoints and time index add about 35 bytes per
 // event, the trail about 9, and the head ledger ~400 bytes per message it holds
 // (bounded by LedgerOptions::maxFinishedMessages) (memory(), docs/run.md).
+// With a spill folder, the events, change lists and trail keep only their
+// newest chunks in RAM; the rest is read back from the spill file on demand.
 // At most 2^32 - 2 events.
 //
-// Threading: not thread-safe. One owner thread appends and queries (the
+// Threading: not thread-safe, not even const queries (reading spilled
+// chunks fills caches). One owner thread appends and queries (the
 // console's UI thread; the headless runner's recorder thread, then its owner
 // after joining it). RunState values may be handed to any thread.
 class Run {
@@ -162,11 +180,15 @@ public:
     }
 
     const RunModelOptions& options() const { return options_; }
+    // Why old detail stays in RAM although a spill folder was given (the
+    // file could not be made, or a write failed: nothing was lost); "" = none.
+    std::string spillProblem() const;
     std::size_t checkpointCount() const { return checkpoints_.count(); }
     RunMemory memory() const;
 
 private:
     static void completeState(RunState& state);
+    void startSpilling();
     void noteTouched(std::uint32_t event);
 
     RunModelOptions options_;
@@ -178,6 +200,7 @@ private:
     run::MessageTrail trail_;
     std::vector<std::uint32_t> touched_;  // since takeTouchedMessages()
     std::vector<bool> isTouched_;
+    std::string spillOpenError_;
 };
 
 }  // namespace qs

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "run/chunked_vector.h"
+#include "run/spilling_chunks.h"
 
 namespace qs::run {
 
@@ -51,6 +51,13 @@ public:
 
     std::size_t memoryBytes() const { return entries_.memoryBytes(); }
 
+    // Old entries leave RAM for `file` (SpillingChunks::spillTo).
+    void spillTo(std::shared_ptr<SpillFile> file, std::size_t chunksInRam) {
+        entries_.spillTo(std::move(file), chunksInRam);
+    }
+    const std::string& spillError() const { return entries_.spillError(); }
+    std::uint64_t spilledBytes() const { return entries_.spilledBytes(); }
+
 private:
     // The top two bits of `head` say how the change is stored: the step in
     // `low` (kSmall); the step in the next entry (kStep32); the whole value in
@@ -70,7 +77,7 @@ private:
     std::uint32_t bitsAt(std::size_t index) const;
     Change read(std::size_t& index) const;  // moves index past the change
 
-    ChunkedVector<Entry, 16384> entries_;
+    SpillingChunks<Entry, 16384> entries_;
 };
 
 }  // namespace qs::run

@@ -1,10 +1,15 @@
 #include "controllers/console_run.h"
 
+#include <QDir>
+#include <QStandardPaths>
 #include <algorithm>
 
 namespace qs::ui {
 
-ConsoleRun::ConsoleRun(QObject* parent) : QObject(parent) {
+ConsoleRun::ConsoleRun(QObject* parent) : ConsoleRun(defaultSpillFolder(), parent) {}
+
+ConsoleRun::ConsoleRun(const QString& spillFolder, QObject* parent)
+    : QObject(parent), spillFolder_(spillFolder) {
     reset();
 }
 
@@ -12,6 +17,10 @@ ConsoleRun::~ConsoleRun() = default;
 
 LedgerOptions ConsoleRun::defaultLedgerOptions() {
     return LedgerOptions{};
+}
+
+QString ConsoleRun::defaultSpillFolder() {
+    return QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
 }
 
 void ConsoleRun::append(const std::vector<Event>& batch) {
@@ -27,7 +36,21 @@ void ConsoleRun::append(const std::vector<Event>& batch) {
     }
     touched_.clear();
     run_->takeTouchedMessages(touched_);
+    checkSpill();
     Q_EMIT appended();
+}
+
+// A spill that could not start, or a write that failed, costs the run memory,
+// not events: it is told once, in plain words.
+void ConsoleRun::checkSpill() {
+    if (spillChecked_ || spillFolder_.isEmpty()) {
+        return;
+    }
+    const std::string why = run_->spillProblem();
+    if (!why.empty()) {
+        spillChecked_ = true;
+        Q_EMIT spillProblemFound(QString::fromStdString(why));
+    }
 }
 
 std::vector<std::uint32_t> ConsoleRun::messagesReturnedBy(std::uint64_t event) const {
@@ -43,7 +66,12 @@ void ConsoleRun::reset(const LedgerOptions& options) {
     returnedBy_.clear();
     RunModelOptions runOptions;
     runOptions.ledger = options;
+    if (!spillFolder_.isEmpty()) {
+        QDir().mkpath(spillFolder_);  // if it cannot be made, the Run says why
+        runOptions.spill.directory = QDir::toNativeSeparators(spillFolder_).toStdString();
+    }
     run_ = std::make_unique<Run>(runOptions);
+    spillChecked_ = false;
     touched_.clear();
     Q_EMIT wasReset();
 }

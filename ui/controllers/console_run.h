@@ -22,6 +22,8 @@ class ConsoleRun : public QObject {
     Q_OBJECT
 public:
     explicit ConsoleRun(QObject* parent = nullptr);
+    // `spillFolder`: see setSpillFolder ("" keeps everything in RAM).
+    ConsoleRun(const QString& spillFolder, QObject* parent);
     ~ConsoleRun() override;
 
     const Run& run() const { return *run_; }
@@ -40,12 +42,26 @@ public:
     void reset() { reset(defaultLedgerOptions()); }
     static LedgerOptions defaultLedgerOptions();
 
+    // Where the run's old events, change lists and trail go once they leave
+    // RAM (a nameless spill file, docs/run.md "A flat live run"); "" keeps
+    // everything in RAM. Takes effect at the next reset.
+    // Default: QStandardPaths::CacheLocation.
+    static QString defaultSpillFolder();
+    void setSpillFolder(const QString& folder) { spillFolder_ = folder; }
+    QString spillFolder() const { return spillFolder_; }
+
 Q_SIGNALS:
     void appended();
     void wasReset();
+    // Once per run: its old detail stays in RAM after all (Run::spillProblem()).
+    void spillProblemFound(const QString& why);
 
 private:
+    void checkSpill();
+
     std::unique_ptr<Run> run_;
+    QString spillFolder_;
+    bool spillChecked_ = false;  // this run's problem, if any, was told
     std::vector<std::uint32_t> touched_;
     std::vector<std::pair<std::uint64_t, std::vector<std::uint32_t>>> returnedBy_;
 };

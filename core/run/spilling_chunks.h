@@ -1,0 +1,148 @@
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "run/spill_file.h"
+
+namespace qs::run {
+
+// An append-only sequence of plain values in fixed-size chunks (like
+// ChunkedVector: growing never moves what is there) whose old chunks can
+// leave RAM: after spillTo(), only the newest full chunks stay in memory,
+// older ones are written to the SpillFile and read back, a chunk at a time,
+// through a small cache when asked for. This is how a long live run keeps
+// its memory flat (docs/run.md, "A flat live run").
+//
+// Elements are read by value (operator[]): a spilled chunk's cache slot may
+// be reused by the next read, so there is no reference to hand out. The
+// first element of every chunk stays in RAM (chunkFront) for searches.
+//
+// Threading: none, not even for const reads (they fill the cache); that of
+// its owner, the Run.
+template <typename T, std::size_t ChunkSize>
+class SpillingChunks {
+    static_assert(std::is_trivially_copyable_v<T>);
+    static_assert(ChunkSize > 0 && (ChunkSize & (ChunkSize - 1)) == 0);
+
+public:
+    static constexpr std::size_t kCachedChunks = 4;
+
+    void push_back(const T& value) {
+        const std::size_t at = size_ % ChunkSize;
+        if (at == 0) {
+            chunks_.push_back({std::make_unique_for_overwrite<T[]>(ChunkSize), 0});
+            fronts_.push_back(value);
+            spillOld();
+        }
+        chunks_.back().data[at] = value;
+        ++size_;
+    }
+
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    T operator[](std::size_t index) const {
+        const std::size_t k = index / ChunkSize;
+        if (const T* inRam = chunks_[k].data.get()) {
+            return inRam[index % ChunkSize];
+        }
+        return readBack(k)[index % ChunkSize];
+    }
+    T back() const { return (*this)[size_ - 1]; }
+
+    static constexpr std::size_t chunkSize() { return ChunkSize; }
+    std::size_t chunkCount() const { return chunks_.size(); }
+    const T& chunkFront(std::size_t k) const { return fronts_[k]; }
+
+    // From now on keeps the newest `chunksInRam` full chunks (and the one
+    // being filled) in RAM and writes older ones to `file`. When a write
+    // fails, spilling stops (spillError() says why) and nothing is lost: the
+    // chunks stay in RAM.
+    void spillTo(std::shared_ptr<SpillFile> file, std::size_t chunksInRam) {
+        if (spilled_ == 0)  // chunks spilled already stay in the first file
+            file_ = std::move(file);
+        spilling_ = file_ != nullptr;
+        chunksInRam_ = chunksInRam;
+        spillOld();
+    }
+    std::size_t spilledChunks() const { return spilled_; }
+    const std::string& spillError() const { return spillError_; }
+
+    // RAM: the chunks held, the cache's buffers and the tables.
+    std::size_t memoryBytes() const {
+        std::size_t cacheBuffers = 0;
+        for (const CacheSlot& slot : cache_)
+            cacheBuffers += slot.data ? 1 : 0;
+        return (chunks_.size() - spilled_ + cacheBuffers) * ChunkSize * sizeof(T) +
+               chunks_.capacity() * sizeof(Chunk) + fronts_.capacity() * sizeof(T);
+    }
+    std::uint64_t spilledBytes() const {
+        return static_cast<std::uint64_t>(spilled_) * ChunkSize * sizeof(T);
+    }
+
+private:
+    static constexpr std::size_t kNoChunk = std::numeric_limits<std::size_t>::max();
+    struct Chunk {
+        std::unique_ptr<T[]> data;  // null once spilled
+        std::uint64_t offset;       // in the spill file, once spilled
+    };
+    struct CacheSlot {
+        std::size_t chunk = kNoChunk;
+        std::uint64_t lastUse = 0;
+        std::unique_ptr<T[]> data;
+    };
+
+    // Spilled chunks are always the oldest: [0, spilled_).
+    void spillOld() {
+        while (spilling_ && chunks_.size() - spilled_ > chunksInRam_ + 1) {
+            Chunk& oldest = chunks_[spilled_];
+            const auto offset = file_->append(oldest.data.get(), ChunkSize * sizeof(T), &spillError_);
+            if (!offset) {
+                spilling_ = false;  // the file keeps what it has; the rest stays in RAM
+                return;
+            }
+            oldest = {nullptr, *offset};
+            ++spilled_;
+        }
+    }
+
+    const T* readBack(std::size_t k) const {
+        ++clock_;
+        CacheSlot* victim = &cache_[0];
+        for (CacheSlot& slot : cache_) {
+            if (slot.chunk == k) {
+                slot.lastUse = clock_;
+                return slot.data.get();
+            }
+            if (slot.lastUse < victim->lastUse)
+                victim = &slot;
+        }
+        if (!victim->data)
+            victim->data = std::make_unique_for_overwrite<T[]>(ChunkSize);
+        victim->chunk = kNoChunk;  // until the read succeeds
+        file_->read(chunks_[k].offset, victim->data.get(), ChunkSize * sizeof(T));
+        victim->chunk = k;
+        victim->lastUse = clock_;
+        return victim->data.get();
+    }
+
+    std::vector<Chunk> chunks_;
+    std::vector<T> fronts_;  // chunk k's first element
+    std::size_t size_ = 0;
+    std::size_t spilled_ = 0;
+    std::size_t chunksInRam_ = 0;
+    std::shared_ptr<SpillFile> file_;  // holds chunks [0, spilled_)
+    bool spilling_ = false;            // older chunks go on leaving RAM
+    std::string spillError_;
+    mutable std::array<CacheSlot, kCachedChunks> cache_;
+    mutable std::uint64_t clock_ = 0;
+};
+
+}  // namespace qs::run
