@@ -2,6 +2,7 @@
 // and memory. Not a test; run it on an optimized build:
 //   bench_run_seek [--tasks 10000] [--events 1000000] [--seeks 200]
 //                  [--intervals 4096,16384,65536] [--repeats 3] [--seed 1]
+//                  [--spill DIR]   (the run spills as the console's does: run.md)
 //
 // The events are real: a pool run is recorded first (the embedded broker
 // through its observer, 8 workers at batch 10, 5 % of tasks rejected, every
@@ -47,6 +48,7 @@ struct Args {
     std::vector<std::uint32_t> intervals{4096, 16384, 65536};
     int repeats = 3;
     unsigned seed = 1;
+    std::string spillFolder;  // "" = everything in RAM
 };
 
 [[noreturn]] void fail(const std::string& what) {
@@ -214,6 +216,7 @@ double appendSeconds(qs::Run& run, const std::vector<qs::Event>& events) {
 void measureRun(const Args& args, const std::vector<qs::Event>& events, std::uint32_t interval) {
     qs::RunModelOptions options;
     options.checkpointInterval = interval;
+    options.spill.directory = args.spillFolder;
     const double n = static_cast<double>(events.size());
     // The ledger alone and the run, alternately: the first of each pays for
     // fresh pages from the system, as a new run does; medians of all.
@@ -263,9 +266,12 @@ void measureRun(const Args& args, const std::vector<qs::Event>& events, std::uin
         static_cast<unsigned long long>(checksum));
     std::printf(
         "memory bytes/event: events %.1f, changes %.1f, message table %.1f, checkpoints "
-        "%.1f, time index %.2f, trail %.1f, head ledger %.1f, total %.1f (%.0f MB)\n",
+        "%.1f, time index %.2f, trail %.1f, head ledger %.1f, total %.1f (%.0f MB); "
+        "spilled %.1f%s%s\n",
         m.events / n, m.changes / n, m.messages / n, m.checkpoints / n, m.timeIndex / n,
-        m.trail / n, m.ledger / n, m.total() / n, m.total() / 1e6);
+        m.trail / n, m.ledger / n, m.total() / n, m.total() / 1e6,
+        static_cast<double>(m.spilled) / n, run->spillProblem().empty() ? "" : "; ",
+        run->spillProblem().c_str());
 }
 
 std::vector<std::uint32_t> parseIntervals(const std::string& text) {
@@ -301,6 +307,8 @@ Args parseArgs(int argc, char** argv) {
             args.repeats = std::max(1, std::atoi(value));
         else if (a == "--seed")
             args.seed = static_cast<unsigned>(std::atoi(value));
+        else if (a == "--spill")
+            args.spillFolder = value;
         else {
             std::fprintf(stderr, "unknown option %s\n", a.c_str());
             std::exit(2);
