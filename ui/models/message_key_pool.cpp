@@ -1,47 +1,48 @@
 #include "models/message_key_pool.h"
 
-#include <functional>
 #include <stdexcept>
 
 #include "models/message_key.h"
 
 namespace qs::ui {
 
-std::size_t MessageKeyPool::ViewHash::operator()(const View& v) const noexcept {
-    const std::hash<std::string_view> hash;
-    return hash(v.messageId) * 31 ^ hash(v.channel);
+std::string_view MessageKeyPool::keyOf(Name channel, std::string_view messageId) const {
+    keyText_.assign(channel.view());
+    keyText_.push_back('\n');
+    keyText_.append(messageId);
+    return keyText_;
 }
 
 MessageKeyPool::Id MessageKeyPool::intern(Name channel, std::string_view messageId) {
-    const auto found = index_.find(View{channel.view(), messageId});
-    if (found != index_.end())
-        return found->second;
-    if (entries_.size() >= kNone)
+    const std::string_view text = keyOf(channel, messageId);
+    if (const std::uint32_t found = keys_.find(text); found != run::TextPool::kEmpty)
+        return found - 1;
+    if (channels_.size() >= kNone)
         throw std::length_error("MessageKeyPool: more than 2^32 - 1 messages");
-    const Id id = static_cast<Id>(entries_.size());
-    const Entry& entry = entries_.emplace_back(Entry{ShortText(messageId), channel});
-    index_.emplace(View{entry.channel.view(), entry.messageId.view()}, id);
-    return id;
+    const std::uint32_t made = keys_.intern(text);  // never empty: it holds the '\n'
+    channels_.push_back(channel);
+    return made - 1;
 }
 
 MessageKeyPool::Id MessageKeyPool::find(const QString& key) const {
-    const qsizetype cut = key.indexOf(QLatin1Char('\n'));
-    if (cut < 0)
+    if (!key.contains(QLatin1Char('\n')))
         return kNone;
-    const std::string channel = key.left(cut).toStdString();
-    const std::string messageId = key.mid(cut + 1).toStdString();
-    const auto found = index_.find(View{channel, messageId});
-    return found == index_.end() ? kNone : found->second;
+    const std::uint32_t found = keys_.find(key.toStdString());
+    return found == run::TextPool::kEmpty ? kNone : found - 1;
 }
 
 MessageKeyPool::Id MessageKeyPool::find(Name channel, std::string_view messageId) const {
-    const auto found = index_.find(View{channel.view(), messageId});
-    return found == index_.end() ? kNone : found->second;
+    const std::uint32_t found = keys_.find(keyOf(channel, messageId));
+    return found == run::TextPool::kEmpty ? kNone : found - 1;
+}
+
+std::string_view MessageKeyPool::messageId(Id id) const {
+    const std::string_view text = keys_.text(id + 1);
+    return text.substr(channels_[id].view().size() + 1);
 }
 
 QString MessageKeyPool::key(Id id) const {
-    const Entry& entry = entries_[id];
-    return messageKey(entry.channel.view(), entry.messageId.view());
+    return messageKey(channels_[id].view(), messageId(id));
 }
 
 }  // namespace qs::ui
