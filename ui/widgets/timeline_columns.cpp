@@ -31,15 +31,16 @@ void TimelineColumns::begin(const TimelineGeometry& g, int deviceHeight, double 
     }
 }
 
-void TimelineColumns::beginLane(int slotsUsed) {
+TimelineColumns::LaneTally TimelineColumns::beginLane(int slotsUsed) {
     slotsUsed_ = std::max(1, slotsUsed);
     cells_.assign(static_cast<std::size_t>(slotsUsed_) * static_cast<std::size_t>(columns_), -1);
-    firstCounted_ = columns_;
-    lastCounted_ = -1;
+    return LaneTally{cells_.data(), left_, columns_, columns_, -1};
 }
 
-void TimelineColumns::endLane(int laneIndex, QPainter& p) {
-    if (lastCounted_ < 0) {
+void TimelineColumns::endLane(const LaneTally& tally, int laneIndex, QPainter& p) {
+    const int first = tally.firstCounted;
+    const int last = tally.lastCounted;
+    if (last < 0) {
         return;
     }
     uchar* bits = image_.bits();
@@ -51,7 +52,8 @@ void TimelineColumns::endLane(int laneIndex, QPainter& p) {
         const int y0 = std::max(0, static_cast<int>(std::lround(r.top() * dpr_)));
         const int y1 = std::min(image_.height(), static_cast<int>(std::lround(r.bottom() * dpr_)));
         if (y0 < y1) {
-            writeRow(cells_.data() + static_cast<std::size_t>(s) * columns_, bits, y0, y1);
+            writeRow(cells_.data() + static_cast<std::size_t>(s) * columns_, first, last, bits, y0,
+                     y1);
             top = std::min(top, y0);
             bottom = std::max(bottom, y1);
         }
@@ -61,8 +63,8 @@ void TimelineColumns::endLane(int laneIndex, QPainter& p) {
     }
     // Drawn in the lane's turn, as its fills were, so what the next lanes paint
     // covers it where thin lanes' sub-rows overlap; then the strip is cleared.
-    const int x0 = deviceX_[static_cast<std::size_t>(firstCounted_)];
-    const int x1 = deviceX_[static_cast<std::size_t>(lastCounted_) + 1];
+    const int x0 = deviceX_[static_cast<std::size_t>(first)];
+    const int x1 = deviceX_[static_cast<std::size_t>(last) + 1];
     const QRectF source(x0, top, x1 - x0, bottom - top);
     p.drawImage(QRectF(left_ + x0 / dpr_, top / dpr_, (x1 - x0) / dpr_, (bottom - top) / dpr_),
                 image_, source);
@@ -73,9 +75,10 @@ void TimelineColumns::endLane(int laneIndex, QPainter& p) {
     }
 }
 
-void TimelineColumns::writeRow(const std::int8_t* row, uchar* bits, int y0, int y1) {
+void TimelineColumns::writeRow(const std::int8_t* row, int first, int last, uchar* bits, int y0,
+                               int y1) {
     const auto stride = static_cast<std::size_t>(image_.bytesPerLine());
-    for (int col = firstCounted_; col <= lastCounted_; ++col) {
+    for (int col = first; col <= last; ++col) {
         const std::int8_t c = row[col];
         if (c < 0) {
             continue;
