@@ -34,13 +34,11 @@ void TimelineColumns::begin(const TimelineGeometry& g, int deviceHeight, double 
 TimelineColumns::LaneTally TimelineColumns::beginLane(int slotsUsed) {
     slotsUsed_ = std::max(1, slotsUsed);
     cells_.assign(static_cast<std::size_t>(slotsUsed_) * static_cast<std::size_t>(columns_), -1);
-    return LaneTally{cells_.data(), left_, columns_, columns_, -1};
+    return LaneTally{cells_.data(), left_, columns_};
 }
 
-void TimelineColumns::endLane(const LaneTally& tally, int laneIndex, QPainter& p) {
-    const int first = tally.firstCounted;
-    const int last = tally.lastCounted;
-    if (last < 0) {
+void TimelineColumns::endLane(int first, int last, int laneIndex, QPainter& p) {
+    if (last < first) {
         return;
     }
     uchar* bits = image_.bits();
@@ -75,20 +73,21 @@ void TimelineColumns::endLane(const LaneTally& tally, int laneIndex, QPainter& p
     }
 }
 
+// Row by row, left to right (one pass over each line of the image), with the
+// column edges and colours in locals: a QRgb written may alias the members.
 void TimelineColumns::writeRow(const std::int8_t* row, int first, int last, uchar* bits, int y0,
                                int y1) {
     const auto stride = static_cast<std::size_t>(image_.bytesPerLine());
-    for (int col = first; col <= last; ++col) {
-        const std::int8_t c = row[col];
-        if (c < 0) {
-            continue;
-        }
-        const QRgb color = colors_[static_cast<std::size_t>(c)];
-        const int x0 = deviceX_[static_cast<std::size_t>(col)];
-        const int x1 = deviceX_[static_cast<std::size_t>(col) + 1];
-        for (int y = y0; y < y1; ++y) {
-            auto* line = reinterpret_cast<QRgb*>(bits + static_cast<std::size_t>(y) * stride);
-            std::fill(line + x0, line + x1, color);
+    const int* const edge = deviceX_.data();
+    const std::array<QRgb, static_cast<int>(Outcome::Count)> colors = colors_;
+    for (int y = y0; y < y1; ++y) {
+        auto* line = reinterpret_cast<QRgb*>(bits + static_cast<std::size_t>(y) * stride);
+        for (int col = first; col <= last; ++col) {
+            const std::int8_t c = row[col];
+            if (c >= 0) {
+                std::fill(line + edge[col], line + edge[col + 1],
+                          colors[static_cast<std::size_t>(c)]);
+            }
         }
     }
 }

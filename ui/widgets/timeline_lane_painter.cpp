@@ -135,7 +135,9 @@ void TimelineLanePainter::paintBatchBracket(double x0, double x1, double laneBot
 void TimelineLanePainter::paintBars(int laneIndex, const TimelineLane& lane,
                                     const std::vector<std::pair<int, const TimelineBar*>>& openBars,
                                     std::vector<LaneBar>* selectedPath) {
-    TimelineColumns::LaneTally tally = columns_->beginLane(lane.slotsUsed);
+    const TimelineColumns::LaneTally tally = columns_->beginLane(lane.slotsUsed);
+    int first = tally.columns;  // the columns counted
+    int last = -1;
     // Hundreds of thousands of bars are in view at 100,000 events/s: the common
     // case (a bar narrower than 2 px) is only counted into its pixel column, with
     // no colour, rect or string work. The visit stays small enough to be inlined
@@ -152,13 +154,17 @@ void TimelineLanePainter::paintBars(int laneIndex, const TimelineLane& lane,
         const double x0 = left + static_cast<double>(s.startNs - t0) * pxPerNs;
         const bool isSelected = s.key == selected;
         if (static_cast<double>(end - s.startNs) < thinNs && !isSelected) {
-            tally.count(s.slot, x0, static_cast<Outcome>(s.outcome));
+            const int col = tally.count(s.slot, x0, static_cast<Outcome>(s.outcome));
+            if (col >= 0) {
+                first = std::min(first, col);
+                last = std::max(last, col);
+            }
             return;
         }
         paintBarAlone(laneIndex, lane, i, x0, left + static_cast<double>(end - t0) * pxPerNs,
                       isSelected ? selectedPath : nullptr);
     });
-    columns_->endLane(tally, laneIndex, p_);
+    columns_->endLane(first, last, laneIndex, p_);
 }
 
 void TimelineLanePainter::paintBarAlone(int laneIndex, const TimelineLane& lane, std::size_t i,
