@@ -7,6 +7,7 @@
 #include "models/message_key.h"
 #include "models/timeline_model.h"
 #include "widgets/theme.h"
+#include "widgets/timeline_geometry.h"
 #include "widgets/timeline_view.h"
 
 using namespace qs;
@@ -26,6 +27,7 @@ private Q_SLOTS:
     void viewHitTestsBars();
     void viewHighlightsLanes();
     void viewPaintsThinBarsAsPixelColumns();
+    void viewVisitsOnlyWaitsWhenBracketsAreHidden();
 };
 
 // The paint reads each bar's packed span (models/timeline_spans.h): it must
@@ -360,6 +362,70 @@ void TestTimelineModel::viewPaintsThinBarsAsPixelColumns() {
         }
     }
     QVERIFY(gaps > 10);  // 20 ms apart at over 10 ms a pixel: some columns have none
+}
+
+// When none of a lane's batch brackets can be drawn at the span shown, the
+// paint visits only the lane's waits and its open poll
+// (TimelineGeometry::bracketsHidden): the model keeps the polls that got
+// nothing by batch number and the longest bracket the lane had, and the view
+// paints exactly what its walk over every poll paints (a copy of the model
+// whose polls are made irregular, so walked one by one).
+void TestTimelineModel::viewVisitsOnlyWaitsWhenBracketsAreHidden() {
+    TimelineModel m;
+    std::vector<Event> batch;
+    std::uint64_t seq = 0;
+    for (int i = 0; i < 60; ++i) {  // a poll every 200 ms; every 5th gets nothing
+        const int t = i * 200;
+        Event poll = ev(EventKind::PollStarted, t, "worker-1");
+        poll.value = 2;
+        Event ret = ev(EventKind::PollReturned, t + 4, "worker-1");
+        ret.value = i % 5 == 0 ? 0 : 2;
+        batch.push_back(poll);
+        batch.push_back(ret);
+        for (int k = 0; k < ret.value; ++k) {  // settled 3 and 5 ms after the return
+            const std::string id = "m" + std::to_string(++seq);
+            batch.push_back(ev(EventKind::MessageAssigned, t + 4, "worker-1", id, seq, 1));
+            batch.push_back(ev(EventKind::Acked, t + 7 + 2 * k, "worker-1", id, seq, 1));
+        }
+    }
+    Event open = ev(EventKind::PollStarted, 11950, "worker-1");  // still waiting at the end
+    open.value = 2;
+    batch.push_back(open);
+    m.apply(batch);
+    const TimelineLane& lane = m.lanes()[0];
+    QCOMPARE(lane.waitPolls.size(), 12u);
+    for (const std::uint64_t b : lane.waitPolls) {
+        QCOMPARE(lane.polls[static_cast<std::size_t>(b - lane.polls.front().batch)].received, 0);
+    }
+    QCOMPARE(lane.longestBracketNs, std::int64_t{5'000'000});
+    QVERIFY(!lane.pollsIrregular);
+
+    const std::int64_t nowNs = m.lastTimeNs() + 1'000'000'000LL;
+    TimelineView view;
+    view.resize(800, 200);
+    view.setClock([nowNs] { return nowNs; });
+    view.setSpanSeconds(10);
+    view.setModel(&m);
+    const QImage indexed = view.grab().toImage();
+    const TimelineGeometry g =
+        TimelineGeometry::compute(view.size(), QFontMetrics(view.font()), 1, nowNs, 10'000'000'000LL,
+                                  std::nullopt);
+    QVERIFY(g.bracketsHidden(lane));
+    // A wait is painted: poll 50 (at 10 s) got nothing, and nothing else is near it.
+    const int x = static_cast<int>(g.xOf(lane.polls[50].startNs));
+    const int y = static_cast<int>(g.laneTop(0) + g.laneHeight / 2);
+    bool waitPainted = false;
+    for (int dx = -1; dx <= 1; ++dx) {
+        waitPainted |= indexed.pixelColor(x + dx, y) != Theme::current().panel;
+    }
+    QVERIFY(waitPainted);
+
+    TimelineModel walked = m;
+    Event later = ev(EventKind::PollStarted, 100'000, "worker-1");  // past the view, both open
+    walked.apply({later, later});
+    QVERIFY(walked.lanes()[0].pollsIrregular);
+    view.setModel(&walked);
+    QCOMPARE(view.grab().toImage(), indexed);
 }
 
 QTEST_MAIN(TestTimelineModel)

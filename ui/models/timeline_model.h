@@ -63,6 +63,17 @@ struct TimelineLane {
     std::uint64_t pollCounter = 0;
     std::int64_t longestClosedNs = 0;
     std::int64_t longestPollNs = 0;  // start to end of its bracket (views search from t0 - this)
+    // The longest batch bracket (a poll's end to its batch's last settle) the
+    // lane has had: at a span where it is under a few pixels no bracket is
+    // drawn, and the paint visits only waitPolls instead of every poll.
+    std::int64_t longestBracketNs = 0;
+    // The polls that ended with nothing (drawn as waits), by batch number in
+    // order; polls.front().batch and later are held (older ones go at prune).
+    std::deque<std::uint64_t> waitPolls;
+    // A poll left open behind a newer one, or one that starts before the
+    // poll ahead of it: the paint then walks every poll (the index above
+    // assumes neither).
+    bool pollsIrregular = false;
     int slotsUsed = 1;
     std::array<std::int64_t, 8> slotBusyUntil{};  // INT64_MAX = open bar in the slot
     std::array<std::int64_t, static_cast<int>(Outcome::Count)> pruned{};  // summarised bars
@@ -140,6 +151,9 @@ private:
     // `handedOutBefore` null: the model's own count decides.
     void applyOne(const Event& event, const bool* handedOutBefore);
     TimelineLane& lane(std::string_view worker);
+    // Appends a poll to the lane, noting when the polls stop being regular
+    // (TimelineLane::pollsIrregular).
+    static void pushPoll(TimelineLane& lane, const TimelinePoll& poll);
     void compactKeys();
     TimelineBar* openBar(MessageKeyPool::Id key, int* laneIndex = nullptr);
     // The id of the message an event names, kNone if no bar named it yet.

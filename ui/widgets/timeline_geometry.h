@@ -70,6 +70,20 @@ struct TimelineGeometry {
     // `visit`: no poll lasts longer than longestPollNs, except the open one.
     template <typename Visit>
     void forEachPollInView(const TimelineLane& lane, Visit&& visit) const;
+    // Whether none of the lane's batch brackets can be drawn at this span (the
+    // longest it had is under 3 px; one is drawn from 4 px) and its polls are
+    // regular (TimelineLane::pollsIrregular): then only its waits and its open
+    // poll draw anything, and forEachWaitInView() finds them.
+    bool bracketsHidden(const TimelineLane& lane) const {
+        return !lane.pollsIrregular && static_cast<double>(lane.longestBracketNs) * plot.width() /
+                                               static_cast<double>(spanNs) <
+                                           3.0;
+    }
+    // What forEachPollInView() visits, in the same order, less the polls that
+    // returned tasks (those draw only a bracket): its waits from
+    // lane.waitPolls and its open poll. Only when bracketsHidden(lane).
+    template <typename Visit>
+    void forEachWaitInView(const TimelineLane& lane, Visit&& visit) const;
     // The bar of a lane at `pos` (2 px of slack either side), or null.
     const TimelineBar* barAt(const TimelineLane& lane, int laneIndex, QPointF pos) const;
 };
@@ -118,6 +132,35 @@ void TimelineGeometry::forEachPollInView(const TimelineLane& lane, Visit&& visit
                                         [&](const TimelinePoll& q) { return q.startNs < from; });
          it != lane.polls.end() && it->startNs <= t1; ++it) {
         visit(*it);
+    }
+}
+
+template <typename Visit>
+void TimelineGeometry::forEachWaitInView(const TimelineLane& lane, Visit&& visit) const {
+    if (lane.polls.empty()) {
+        return;
+    }
+    const std::int64_t from = t0 - std::max<std::int64_t>(lane.longestPollNs, 1);
+    const TimelinePoll& last = lane.polls.back();
+    const bool lastOpen = last.endNs == 0;  // regular polls: no other is open
+    if (lastOpen && last.startNs < from) {
+        visit(last);
+    }
+    // The polls forEachPollInView() walks, [first, end): sorted by start.
+    const auto first = std::partition_point(
+        lane.polls.begin(), lane.polls.end(), [&](const TimelinePoll& q) { return q.startNs < from; });
+    const auto end = std::partition_point(first, lane.polls.end(),
+                                          [&](const TimelinePoll& q) { return q.startNs <= t1; });
+    // Batch numbers run on by one from the front poll's.
+    const std::uint64_t base = lane.polls.front().batch;
+    const auto firstBatch = base + static_cast<std::uint64_t>(first - lane.polls.begin());
+    const auto endBatch = base + static_cast<std::uint64_t>(end - lane.polls.begin());
+    for (auto w = std::lower_bound(lane.waitPolls.begin(), lane.waitPolls.end(), firstBatch);
+         w != lane.waitPolls.end() && *w < endBatch; ++w) {
+        visit(lane.polls[static_cast<std::size_t>(*w - base)]);
+    }
+    if (lastOpen && last.batch >= firstBatch && last.batch < endBatch) {
+        visit(last);
     }
 }
 

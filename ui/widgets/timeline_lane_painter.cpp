@@ -92,7 +92,7 @@ void TimelineLanePainter::paintContents(
 // tasks were settled after the poll returned as a bracket under its bars.
 void TimelineLanePainter::paintPolls(int laneIndex, const TimelineLane& lane) const {
     const double laneBottom = g_.laneTop(laneIndex) + g_.laneHeight - 2.0;
-    g_.forEachPollInView(lane, [&](const TimelinePoll& q) {
+    const auto paintPoll = [&](const TimelinePoll& q) {
         const std::int64_t end = q.endNs == 0 ? g_.openEnd : q.endNs;
         if (std::max(end, q.lastSettleNs) < g_.t0) {
             return;
@@ -106,7 +106,14 @@ void TimelineLanePainter::paintPolls(int laneIndex, const TimelineLane& lane) co
         } else if (q.received > 0 && q.lastSettleNs > q.endNs) {
             paintBatchBracket(x1, g_.xOf(q.lastSettleNs), laneBottom);
         }
-    });
+    };
+    // At 64 workers tens of thousands of polls are in view, and their brackets
+    // are too short to draw: then only the waits are visited.
+    if (g_.bracketsHidden(lane)) {
+        g_.forEachWaitInView(lane, paintPoll);
+    } else {
+        g_.forEachPollInView(lane, paintPoll);
+    }
 }
 
 void TimelineLanePainter::paintWait(const QRectF& wait, bool open) const {
