@@ -147,16 +147,17 @@ void TimelineLanePainter::paintBars(int laneIndex, const TimelineLane& lane,
     int last = -1;
     // Hundreds of thousands of bars are in view at 100,000 events/s: the common
     // case (a bar narrower than 2 px) is only counted into its pixel column, with
-    // no colour, rect or string work. The visit stays small enough to be inlined
-    // into the walk, and what it reads is in locals (no member read per bar);
-    // a bar drawn on its own is a call.
+    // no colour, rect or string work. The visit is inlined into the walk, and
+    // what it reads is in locals (no member read per bar); a bar drawn on its
+    // own is a call.
     const double left = g_.plot.left();
     const double pxPerNs = g_.plot.width() / static_cast<double>(g_.spanNs);
     const double thinNs = 2.0 / pxPerNs;  // a bar shorter than this is under 2 px
     const std::int64_t t0 = g_.t0;
     const std::int64_t openEnd = g_.openEnd;
     const MessageKeyPool::Id selected = selected_;
-    g_.forEachBarInView(lane, laneIndex, openBars, [&](const TimelineSpan& s, std::size_t i) {
+    // (GCC left it out of line once it also kept the first and last column.)
+    const auto visit = [&](const TimelineSpan& s, std::size_t i) __attribute__((always_inline)) {
         const std::int64_t end = s.endNs == 0 ? openEnd : s.endNs;
         const double x0 = left + static_cast<double>(s.startNs - t0) * pxPerNs;
         const bool isSelected = s.key == selected;
@@ -170,7 +171,8 @@ void TimelineLanePainter::paintBars(int laneIndex, const TimelineLane& lane,
         }
         paintBarAlone(laneIndex, lane, i, x0, left + static_cast<double>(end - t0) * pxPerNs,
                       isSelected ? selectedPath : nullptr);
-    });
+    };
+    g_.forEachBarInView(lane, laneIndex, openBars, visit);
     columns_->endLane(first, last, laneIndex, p_);
 }
 
