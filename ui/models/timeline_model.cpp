@@ -155,7 +155,7 @@ void TimelineModel::closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Ou
             it->lastSettleNs = std::max(it->lastSettleNs, bar.endNs);
             l.longestPollNs = std::max(l.longestPollNs, it->lastSettleNs - it->startNs);
             if (it->endNs != 0) {
-                l.longestBracketNs = std::max(l.longestBracketNs, it->lastSettleNs - it->endNs);
+                noteBracket(l, it->batch, it->lastSettleNs - it->endNs);
             }
             break;
         }
@@ -172,6 +172,21 @@ void TimelineModel::pushPoll(TimelineLane& l, const TimelinePoll& p) {
         l.pollsIrregular = true;
     }
     l.polls.push_back(p);
+}
+
+void TimelineModel::noteBracket(TimelineLane& l, std::uint64_t batch, std::int64_t bracketNs) {
+    const std::uint64_t block = batch / kPollBlock;
+    if (l.bracketBlocks.empty()) {
+        l.firstBracketBlock = block;
+    }
+    for (; block < l.firstBracketBlock; --l.firstBracketBlock) {  // an older poll's batch
+        l.bracketBlocks.push_front(0);
+    }
+    while (l.firstBracketBlock + l.bracketBlocks.size() <= block) {
+        l.bracketBlocks.push_back(0);
+    }
+    std::int64_t& longest = l.bracketBlocks[static_cast<std::size_t>(block - l.firstBracketBlock)];
+    longest = std::max(longest, bracketNs);
 }
 
 void TimelineModel::applyEvent(const Event& e) {
@@ -470,6 +485,11 @@ void TimelineModel::prune() {
         while (!l.waitPolls.empty() &&
                (l.polls.empty() || l.waitPolls.front() < l.polls.front().batch)) {
             l.waitPolls.pop_front();
+        }
+        while (!l.bracketBlocks.empty() &&
+               (l.polls.empty() || l.firstBracketBlock < l.polls.front().batch / kPollBlock)) {
+            l.bracketBlocks.pop_front();
+            ++l.firstBracketBlock;
         }
         while (!l.marks.empty() && l.marks.front().timeNs < cutoff && l.marks.size() > 1) {
             l.marks.pop_front();

@@ -107,13 +107,9 @@ void TimelineLanePainter::paintPolls(int laneIndex, const TimelineLane& lane) co
             paintBatchBracket(x1, g_.xOf(q.lastSettleNs), laneBottom);
         }
     };
-    // At 64 workers tens of thousands of polls are in view, and their brackets
-    // are too short to draw: then only the waits are visited.
-    if (g_.bracketsHidden(lane)) {
-        g_.forEachWaitInView(lane, paintPoll);
-    } else {
-        g_.forEachPollInView(lane, paintPoll);
-    }
+    // At 64 workers tens of thousands of polls are in view, nearly all with
+    // brackets too short to draw: those are not visited.
+    g_.forEachPollThatMayDraw(lane, paintPoll);
 }
 
 void TimelineLanePainter::paintWait(const QRectF& wait, bool open) const {
