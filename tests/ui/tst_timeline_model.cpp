@@ -7,6 +7,7 @@
 #include "models/message_key.h"
 #include "models/timeline_model.h"
 #include "widgets/theme.h"
+#include "widgets/timeline_geometry.h"
 #include "widgets/timeline_view.h"
 
 using namespace qs;
@@ -26,6 +27,7 @@ private Q_SLOTS:
     void viewHitTestsBars();
     void viewHighlightsLanes();
     void viewPaintsThinBarsAsPixelColumns();
+    void viewVisitsOnlyWaitsWhenBracketsAreHidden();
 };
 
 // The paint reads each bar's packed span (models/timeline_spans.h): it must
@@ -360,6 +362,79 @@ void TestTimelineModel::viewPaintsThinBarsAsPixelColumns() {
         }
     }
     QVERIFY(gaps > 10);  // 20 ms apart at over 10 ms a pixel: some columns have none
+}
+
+// In a block of polls whose batch brackets are all too short to draw at the
+// span shown, the paint visits only the waits and the open poll
+// (TimelineGeometry::forEachPollThatMayDraw): the model keeps the polls that
+// got nothing by batch number and the longest bracket of each block of
+// kPollBlock polls, and the view paints exactly what its walk over every poll
+// paints (a copy of the model whose polls are made irregular, so walked one
+// by one), a block with a long bracket included.
+void TestTimelineModel::viewVisitsOnlyWaitsWhenBracketsAreHidden() {
+    TimelineModel m;
+    std::vector<Event> batch;
+    std::uint64_t seq = 0;
+    for (int i = 0; i < 150; ++i) {  // a poll every 80 ms; every 5th gets nothing
+        const int t = i * 80;
+        Event poll = ev(EventKind::PollStarted, t, "worker-1");
+        poll.value = 2;
+        Event ret = ev(EventKind::PollReturned, t + 4, "worker-1");
+        ret.value = i % 5 == 0 ? 0 : 2;
+        batch.push_back(poll);
+        batch.push_back(ret);
+        for (int k = 0; k < ret.value; ++k) {  // settled 3 and 5 ms after the return
+            const std::string id = "m" + std::to_string(++seq);
+            const int settled = i == 101 && k == 1 ? t + 1504 : t + 7 + 2 * k;  // one takes 1.5 s
+            batch.push_back(ev(EventKind::MessageAssigned, t + 4, "worker-1", id, seq, 1));
+            batch.push_back(ev(EventKind::Acked, settled, "worker-1", id, seq, 1));
+        }
+    }
+    std::stable_sort(batch.begin(), batch.end(),
+                     [](const Event& a, const Event& b) { return a.timeNs < b.timeNs; });
+    Event open = ev(EventKind::PollStarted, 11990, "worker-1");  // still waiting at the end
+    open.value = 2;
+    batch.push_back(open);
+    m.apply(batch);
+    const TimelineLane& lane = m.lanes()[0];
+    QCOMPARE(lane.waitPolls.size(), 30u);
+    for (const std::uint64_t b : lane.waitPolls) {
+        QCOMPARE(lane.polls[static_cast<std::size_t>(b - lane.polls.front().batch)].received, 0);
+    }
+    // Batches 1-63, 64-127 (poll 101 is batch 102) and 128-151.
+    QCOMPARE(lane.firstBracketBlock, std::uint64_t{0});
+    QCOMPARE(lane.bracketBlocks.size(), 3u);
+    QCOMPARE(lane.bracketBlocks[0], std::int64_t{5'000'000});
+    QCOMPARE(lane.bracketBlocks[1], std::int64_t{1'500'000'000});
+    QCOMPARE(lane.bracketBlocks[2], std::int64_t{5'000'000});
+    QVERIFY(!lane.pollsIrregular);
+
+    const std::int64_t nowNs = m.lastTimeNs() + 1'000'000'000LL;
+    TimelineView view;
+    view.resize(800, 200);
+    view.setClock([nowNs] { return nowNs; });
+    view.setSpanSeconds(10);
+    view.setModel(&m);
+    const QImage indexed = view.grab().toImage();
+    const TimelineGeometry g =
+        TimelineGeometry::compute(view.size(), QFontMetrics(view.font()), 1, nowNs, 10'000'000'000LL,
+                                  std::nullopt);
+    QVERIFY(5'000'000 * g.plot.width() / 1e10 < 3.0);  // the short brackets are hidden
+    // A wait is painted: poll 125 (at 10 s) got nothing, and nothing else is near it.
+    const int x = static_cast<int>(g.xOf(lane.polls[125].startNs));
+    const int y = static_cast<int>(g.laneTop(0) + g.laneHeight / 2);
+    bool waitPainted = false;
+    for (int dx = -1; dx <= 1; ++dx) {
+        waitPainted |= indexed.pixelColor(x + dx, y) != Theme::current().panel;
+    }
+    QVERIFY(waitPainted);
+
+    TimelineModel walked = m;
+    Event later = ev(EventKind::PollStarted, 100'000, "worker-1");  // past the view, both open
+    walked.apply({later, later});
+    QVERIFY(walked.lanes()[0].pollsIrregular);
+    view.setModel(&walked);
+    QCOMPARE(view.grab().toImage(), indexed);
 }
 
 QTEST_MAIN(TestTimelineModel)

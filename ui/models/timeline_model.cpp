@@ -154,6 +154,9 @@ void TimelineModel::closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Ou
         if (it->batch == bar.batch) {
             it->lastSettleNs = std::max(it->lastSettleNs, bar.endNs);
             l.longestPollNs = std::max(l.longestPollNs, it->lastSettleNs - it->startNs);
+            if (it->endNs != 0) {
+                noteBracket(l, it->batch, it->lastSettleNs - it->endNs);
+            }
             break;
         }
         if (it->batch < bar.batch) {
@@ -161,6 +164,29 @@ void TimelineModel::closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Ou
         }
     }
     open_.remove(bar.key);
+}
+
+void TimelineModel::pushPoll(TimelineLane& l, const TimelinePoll& p) {
+    if (!l.polls.empty() &&
+        (l.polls.back().endNs == 0 || p.startNs < l.polls.back().startNs)) {
+        l.pollsIrregular = true;
+    }
+    l.polls.push_back(p);
+}
+
+void TimelineModel::noteBracket(TimelineLane& l, std::uint64_t batch, std::int64_t bracketNs) {
+    const std::uint64_t block = batch / kPollBlock;
+    if (l.bracketBlocks.empty()) {
+        l.firstBracketBlock = block;
+    }
+    for (; block < l.firstBracketBlock; --l.firstBracketBlock) {  // an older poll's batch
+        l.bracketBlocks.push_front(0);
+    }
+    while (l.firstBracketBlock + l.bracketBlocks.size() <= block) {
+        l.bracketBlocks.push_back(0);
+    }
+    std::int64_t& longest = l.bracketBlocks[static_cast<std::size_t>(block - l.firstBracketBlock)];
+    longest = std::max(longest, bracketNs);
 }
 
 void TimelineModel::applyEvent(const Event& e) {
@@ -215,7 +241,7 @@ void TimelineModel::applyOne(const Event& e, const bool* handedOutBefore) {
             p.startNs = e.timeNs;
             p.requested = static_cast<int>(e.value);
             p.batch = ++l.pollCounter;
-            l.polls.push_back(p);
+            pushPoll(l, p);
             break;
         }
         case EventKind::PollReturned: {
@@ -227,13 +253,16 @@ void TimelineModel::applyOne(const Event& e, const bool* handedOutBefore) {
                 TimelinePoll np;
                 np.startNs = e.timeNs - e.count2 * 1'000'000;
                 np.batch = ++l.pollCounter;
-                l.polls.push_back(np);
+                pushPoll(l, np);
                 p = &l.polls.back();
             }
             p->endNs = std::max(e.timeNs, p->startNs + 1);
             p->received = static_cast<int>(e.value);
             p->lastSettleNs = p->endNs;
             l.longestPollNs = std::max(l.longestPollNs, p->endNs - p->startNs);
+            if (p->received == 0) {
+                l.waitPolls.push_back(p->batch);
+            }
             break;
         }
         case EventKind::MessageAssigned: {
@@ -390,6 +419,7 @@ void TimelineModel::applyOne(const Event& e, const bool* handedOutBefore) {
                     p.endNs = std::max(e.timeNs, p.startNs + 1);
                     p.received = 0;
                     l.longestPollNs = std::max(l.longestPollNs, p.endNs - p.startNs);
+                    l.waitPolls.push_back(p.batch);
                 }
             }
             break;
@@ -451,6 +481,15 @@ void TimelineModel::prune() {
         while (!l.polls.empty() && l.polls.front().endNs != 0 &&
                std::max(l.polls.front().endNs, l.polls.front().lastSettleNs) < cutoff) {
             l.polls.pop_front();
+        }
+        while (!l.waitPolls.empty() &&
+               (l.polls.empty() || l.waitPolls.front() < l.polls.front().batch)) {
+            l.waitPolls.pop_front();
+        }
+        while (!l.bracketBlocks.empty() &&
+               (l.polls.empty() || l.firstBracketBlock < l.polls.front().batch / kPollBlock)) {
+            l.bracketBlocks.pop_front();
+            ++l.firstBracketBlock;
         }
         while (!l.marks.empty() && l.marks.front().timeNs < cutoff && l.marks.size() > 1) {
             l.marks.pop_front();

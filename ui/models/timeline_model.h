@@ -53,6 +53,9 @@ struct LaneMark {
     LaneMarkKind kind = LaneMarkKind::Started;
 };
 
+// Polls per block of TimelineLane::bracketBlocks.
+inline constexpr std::uint64_t kPollBlock = 64;
+
 struct TimelineLane {
     QString worker;
     std::deque<TimelineBar> bars;  // sorted by startNs
@@ -63,6 +66,19 @@ struct TimelineLane {
     std::uint64_t pollCounter = 0;
     std::int64_t longestClosedNs = 0;
     std::int64_t longestPollNs = 0;  // start to end of its bracket (views search from t0 - this)
+    // The longest batch bracket (a poll's end to its batch's last settle) of
+    // each block of kPollBlock polls by batch number, from the block of
+    // polls.front() on: where it is under a few pixels at the span shown no
+    // bracket of the block is drawn, and the paint visits only its waitPolls.
+    std::deque<std::int64_t> bracketBlocks;
+    std::uint64_t firstBracketBlock = 0;  // the block bracketBlocks.front() is
+    // The polls that ended with nothing (drawn as waits), by batch number in
+    // order; polls.front().batch and later are held (older ones go at prune).
+    std::deque<std::uint64_t> waitPolls;
+    // A poll left open behind a newer one, or one that starts before the
+    // poll ahead of it: the paint then walks every poll (the index above
+    // assumes neither).
+    bool pollsIrregular = false;
     int slotsUsed = 1;
     std::array<std::int64_t, 8> slotBusyUntil{};  // INT64_MAX = open bar in the slot
     std::array<std::int64_t, static_cast<int>(Outcome::Count)> pruned{};  // summarised bars
@@ -140,6 +156,11 @@ private:
     // `handedOutBefore` null: the model's own count decides.
     void applyOne(const Event& event, const bool* handedOutBefore);
     TimelineLane& lane(std::string_view worker);
+    // Appends a poll to the lane, noting when the polls stop being regular
+    // (TimelineLane::pollsIrregular).
+    static void pushPoll(TimelineLane& lane, const TimelinePoll& poll);
+    // A bracket of `bracketNs` in poll `batch`'s block (TimelineLane::bracketBlocks).
+    static void noteBracket(TimelineLane& lane, std::uint64_t batch, std::int64_t bracketNs);
     void compactKeys();
     TimelineBar* openBar(MessageKeyPool::Id key, int* laneIndex = nullptr);
     // The id of the message an event names, kNone if no bar named it yet.

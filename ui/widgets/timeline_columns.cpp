@@ -31,15 +31,14 @@ void TimelineColumns::begin(const TimelineGeometry& g, int deviceHeight, double 
     }
 }
 
-void TimelineColumns::beginLane(int slotsUsed) {
+TimelineColumns::LaneTally TimelineColumns::beginLane(int slotsUsed) {
     slotsUsed_ = std::max(1, slotsUsed);
     cells_.assign(static_cast<std::size_t>(slotsUsed_) * static_cast<std::size_t>(columns_), -1);
-    firstCounted_ = columns_;
-    lastCounted_ = -1;
+    return LaneTally{cells_.data(), left_, columns_};
 }
 
-void TimelineColumns::endLane(int laneIndex, QPainter& p) {
-    if (lastCounted_ < 0) {
+void TimelineColumns::endLane(int first, int last, int laneIndex, QPainter& p) {
+    if (last < first) {
         return;
     }
     uchar* bits = image_.bits();
@@ -51,7 +50,8 @@ void TimelineColumns::endLane(int laneIndex, QPainter& p) {
         const int y0 = std::max(0, static_cast<int>(std::lround(r.top() * dpr_)));
         const int y1 = std::min(image_.height(), static_cast<int>(std::lround(r.bottom() * dpr_)));
         if (y0 < y1) {
-            writeRow(cells_.data() + static_cast<std::size_t>(s) * columns_, bits, y0, y1);
+            writeRow(cells_.data() + static_cast<std::size_t>(s) * columns_, first, last, bits, y0,
+                     y1);
             top = std::min(top, y0);
             bottom = std::max(bottom, y1);
         }
@@ -61,8 +61,8 @@ void TimelineColumns::endLane(int laneIndex, QPainter& p) {
     }
     // Drawn in the lane's turn, as its fills were, so what the next lanes paint
     // covers it where thin lanes' sub-rows overlap; then the strip is cleared.
-    const int x0 = deviceX_[static_cast<std::size_t>(firstCounted_)];
-    const int x1 = deviceX_[static_cast<std::size_t>(lastCounted_) + 1];
+    const int x0 = deviceX_[static_cast<std::size_t>(first)];
+    const int x1 = deviceX_[static_cast<std::size_t>(last) + 1];
     const QRectF source(x0, top, x1 - x0, bottom - top);
     p.drawImage(QRectF(left_ + x0 / dpr_, top / dpr_, (x1 - x0) / dpr_, (bottom - top) / dpr_),
                 image_, source);
@@ -73,19 +73,21 @@ void TimelineColumns::endLane(int laneIndex, QPainter& p) {
     }
 }
 
-void TimelineColumns::writeRow(const std::int8_t* row, uchar* bits, int y0, int y1) {
+// Row by row, left to right (one pass over each line of the image), with the
+// column edges and colours in locals: a QRgb written may alias the members.
+void TimelineColumns::writeRow(const std::int8_t* row, int first, int last, uchar* bits, int y0,
+                               int y1) {
     const auto stride = static_cast<std::size_t>(image_.bytesPerLine());
-    for (int col = firstCounted_; col <= lastCounted_; ++col) {
-        const std::int8_t c = row[col];
-        if (c < 0) {
-            continue;
-        }
-        const QRgb color = colors_[static_cast<std::size_t>(c)];
-        const int x0 = deviceX_[static_cast<std::size_t>(col)];
-        const int x1 = deviceX_[static_cast<std::size_t>(col) + 1];
-        for (int y = y0; y < y1; ++y) {
-            auto* line = reinterpret_cast<QRgb*>(bits + static_cast<std::size_t>(y) * stride);
-            std::fill(line + x0, line + x1, color);
+    const int* const edge = deviceX_.data();
+    const std::array<QRgb, static_cast<int>(Outcome::Count)> colors = colors_;
+    for (int y = y0; y < y1; ++y) {
+        auto* line = reinterpret_cast<QRgb*>(bits + static_cast<std::size_t>(y) * stride);
+        for (int col = first; col <= last; ++col) {
+            const std::int8_t c = row[col];
+            if (c >= 0) {
+                std::fill(line + edge[col], line + edge[col + 1],
+                          colors[static_cast<std::size_t>(c)]);
+            }
         }
     }
 }

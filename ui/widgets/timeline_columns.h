@@ -26,40 +26,48 @@ class TimelineColumns {
 public:
     // Starts a paint of `g` onto a device of `deviceHeight` logical pixels at `dpr`.
     void begin(const TimelineGeometry& g, int deviceHeight, double dpr, const Theme& theme);
+    // One lane's count in progress. The paint keeps it, and the first and last
+    // column counted, in locals while it walks the lane's bars (hundreds of
+    // thousands a frame): held as members, every one was read again after
+    // each cell written through a char pointer.
+    struct LaneTally {
+        std::int8_t* cells = nullptr;  // per sub-row and pixel column: the outcome, -1 = none
+        double left = 0;
+        int columns = 0;
+
+        // Counts a thin bar starting at x (widget coordinates) in `slot`: its
+        // column, or -1 when x is outside the plot.
+        int count(int slot, double x, Outcome outcome) const {
+            const int col = static_cast<int>(x - left);
+            if (col < 0 || col >= columns) {
+                return -1;
+            }
+            std::int8_t& c = cells[static_cast<std::size_t>(slot) * columns + col];
+            if (c < 0 || c == kAcked) {
+                c = static_cast<std::int8_t>(outcome);
+            }
+            return col;
+        }
+    };
+
     // Starts a lane with `slotsUsed` sub-rows (nothing counted yet).
-    void beginLane(int slotsUsed);
-    // Counts a thin bar starting at x (widget coordinates) in `slot`;
-    // false when x is outside the plot.
-    bool count(int slot, double x, Outcome outcome) {
-        const int col = static_cast<int>(x - left_);
-        if (col < 0 || col >= columns_) {
-            return false;
-        }
-        std::int8_t& c = cells_[static_cast<std::size_t>(slot) * columns_ + col];
-        if (c < 0 || c == kAcked) {
-            c = static_cast<std::int8_t>(outcome);
-        }
-        firstCounted_ = std::min(firstCounted_, col);
-        lastCounted_ = std::max(lastCounted_, col);
-        return true;
-    }
-    // Writes the lane's counted columns into the image where each sub-row's
-    // bars are drawn (TimelineGeometry::slotRect; later sub-rows over earlier
-    // ones) and draws them with `p` (its clip applies).
-    void endLane(int laneIndex, QPainter& p);
+    LaneTally beginLane(int slotsUsed);
+    // Writes the lane's columns `first` to `last` (those counted; none when
+    // last < first) into the image where each sub-row's bars are drawn
+    // (TimelineGeometry::slotRect; later sub-rows over earlier ones) and draws
+    // them with `p` (its clip applies).
+    void endLane(int first, int last, int laneIndex, QPainter& p);
 
 private:
     static constexpr std::int8_t kAcked = static_cast<std::int8_t>(Outcome::Acked);
 
-    void writeRow(const std::int8_t* row, uchar* bits, int y0, int y1);
+    void writeRow(const std::int8_t* row, int first, int last, uchar* bits, int y0, int y1);
 
     const TimelineGeometry* g_ = nullptr;
     double left_ = 0;
     double dpr_ = 1;
     int columns_ = 0;
     int slotsUsed_ = 1;
-    int firstCounted_ = 0;  // the columns counted in the lane being counted
-    int lastCounted_ = -1;  // (none while below firstCounted_)
     std::vector<int> deviceX_;        // per column and one more: its left edge in the image
     std::vector<std::int8_t> cells_;  // per sub-row and pixel column: the outcome, -1 = none
     std::array<QRgb, static_cast<int>(Outcome::Count)> colors_{};

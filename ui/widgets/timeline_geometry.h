@@ -70,6 +70,14 @@ struct TimelineGeometry {
     // `visit`: no poll lasts longer than longestPollNs, except the open one.
     template <typename Visit>
     void forEachPollInView(const TimelineLane& lane, Visit&& visit) const;
+    // What forEachPollInView() visits, in the same order, less the polls that
+    // draw nothing: a poll that returned tasks draws only its batch bracket,
+    // from 4 px long, so in a block of polls whose longest bracket is under
+    // 3 px at this span (TimelineLane::bracketBlocks) only the waits
+    // (lane.waitPolls) and the open poll are visited. A lane whose polls are
+    // not regular (TimelineLane::pollsIrregular) is walked poll by poll.
+    template <typename Visit>
+    void forEachPollThatMayDraw(const TimelineLane& lane, Visit&& visit) const;
     // The bar of a lane at `pos` (2 px of slack either side), or null.
     const TimelineBar* barAt(const TimelineLane& lane, int laneIndex, QPointF pos) const;
 };
@@ -118,6 +126,57 @@ void TimelineGeometry::forEachPollInView(const TimelineLane& lane, Visit&& visit
                                         [&](const TimelinePoll& q) { return q.startNs < from; });
          it != lane.polls.end() && it->startNs <= t1; ++it) {
         visit(*it);
+    }
+}
+
+template <typename Visit>
+void TimelineGeometry::forEachPollThatMayDraw(const TimelineLane& lane, Visit&& visit) const {
+    if (lane.pollsIrregular) {
+        forEachPollInView(lane, visit);
+        return;
+    }
+    if (lane.polls.empty()) {
+        return;
+    }
+    const std::int64_t from = t0 - std::max<std::int64_t>(lane.longestPollNs, 1);
+    const TimelinePoll& last = lane.polls.back();
+    const bool lastOpen = last.endNs == 0;  // regular polls: no other is open
+    if (lastOpen && last.startNs < from) {
+        visit(last);
+    }
+    // The polls forEachPollInView() walks, [first, end): sorted by start, their
+    // batch numbers running on by one from the front poll's.
+    const auto first = std::partition_point(
+        lane.polls.begin(), lane.polls.end(), [&](const TimelinePoll& q) { return q.startNs < from; });
+    const auto end = std::partition_point(first, lane.polls.end(),
+                                          [&](const TimelinePoll& q) { return q.startNs <= t1; });
+    const std::uint64_t base = lane.polls.front().batch;
+    const std::uint64_t endBatch = base + static_cast<std::uint64_t>(end - lane.polls.begin());
+    const double pxPerNs = plot.width() / static_cast<double>(spanNs);
+    auto wait = lane.waitPolls.begin();
+    for (auto it = first; it != end;) {
+        const std::uint64_t batch = base + static_cast<std::uint64_t>(it - lane.polls.begin());
+        const std::uint64_t block = batch / kPollBlock;
+        const std::uint64_t blockEnd = std::min((block + 1) * kPollBlock, endBatch);
+        const auto next = it + static_cast<std::ptrdiff_t>(blockEnd - batch);
+        const std::size_t b = static_cast<std::size_t>(block - lane.firstBracketBlock);
+        const std::int64_t longest = block >= lane.firstBracketBlock && b < lane.bracketBlocks.size()
+                                         ? lane.bracketBlocks[b]
+                                         : 0;
+        if (static_cast<double>(longest) * pxPerNs < 3.0) {
+            wait = std::lower_bound(wait, lane.waitPolls.end(), batch);
+            for (; wait != lane.waitPolls.end() && *wait < blockEnd; ++wait) {
+                visit(lane.polls[static_cast<std::size_t>(*wait - base)]);
+            }
+            if (lastOpen && last.batch >= batch && last.batch < blockEnd) {
+                visit(last);
+            }
+        } else {
+            for (auto q = it; q != next; ++q) {
+                visit(*q);
+            }
+        }
+        it = next;
     }
 }
 

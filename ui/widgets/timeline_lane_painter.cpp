@@ -92,7 +92,7 @@ void TimelineLanePainter::paintContents(
 // tasks were settled after the poll returned as a bracket under its bars.
 void TimelineLanePainter::paintPolls(int laneIndex, const TimelineLane& lane) const {
     const double laneBottom = g_.laneTop(laneIndex) + g_.laneHeight - 2.0;
-    g_.forEachPollInView(lane, [&](const TimelinePoll& q) {
+    const auto paintPoll = [&](const TimelinePoll& q) {
         const std::int64_t end = q.endNs == 0 ? g_.openEnd : q.endNs;
         if (std::max(end, q.lastSettleNs) < g_.t0) {
             return;
@@ -106,7 +106,10 @@ void TimelineLanePainter::paintPolls(int laneIndex, const TimelineLane& lane) co
         } else if (q.received > 0 && q.lastSettleNs > q.endNs) {
             paintBatchBracket(x1, g_.xOf(q.lastSettleNs), laneBottom);
         }
-    });
+    };
+    // At 64 workers tens of thousands of polls are in view, nearly all with
+    // brackets too short to draw: those are not visited.
+    g_.forEachPollThatMayDraw(lane, paintPoll);
 }
 
 void TimelineLanePainter::paintWait(const QRectF& wait, bool open) const {
@@ -135,30 +138,49 @@ void TimelineLanePainter::paintBatchBracket(double x0, double x1, double laneBot
 void TimelineLanePainter::paintBars(int laneIndex, const TimelineLane& lane,
                                     const std::vector<std::pair<int, const TimelineBar*>>& openBars,
                                     std::vector<LaneBar>* selectedPath) {
-    columns_->beginLane(lane.slotsUsed);
+    const TimelineColumns::LaneTally tally = columns_->beginLane(lane.slotsUsed);
+    int first = tally.columns;  // the columns counted
+    int last = -1;
     // Hundreds of thousands of bars are in view at 100,000 events/s: the common
     // case (a bar narrower than 2 px) is only counted into its pixel column, with
-    // no colour, rect or string work.
+    // no colour, rect or string work. The visit is inlined into the walk, and
+    // what it reads is in locals (no member read per bar); a bar drawn on its
+    // own is a call.
     const double left = g_.plot.left();
     const double pxPerNs = g_.plot.width() / static_cast<double>(g_.spanNs);
     const double thinNs = 2.0 / pxPerNs;  // a bar shorter than this is under 2 px
-    g_.forEachBarInView(lane, laneIndex, openBars, [&](const TimelineSpan& s, std::size_t i) {
-        const std::int64_t end = s.endNs == 0 ? g_.openEnd : s.endNs;
-        const double x0 = left + static_cast<double>(s.startNs - g_.t0) * pxPerNs;
-        const bool selected = s.key == selected_;
-        if (static_cast<double>(end - s.startNs) < thinNs && !selected) {
-            columns_->count(s.slot, x0, static_cast<Outcome>(s.outcome));
+    const std::int64_t t0 = g_.t0;
+    const std::int64_t openEnd = g_.openEnd;
+    const MessageKeyPool::Id selected = selected_;
+    // (GCC left it out of line once it also kept the first and last column.)
+    const auto visit = [&](const TimelineSpan& s, std::size_t i) __attribute__((always_inline)) {
+        const std::int64_t end = s.endNs == 0 ? openEnd : s.endNs;
+        const double x0 = left + static_cast<double>(s.startNs - t0) * pxPerNs;
+        const bool isSelected = s.key == selected;
+        if (static_cast<double>(end - s.startNs) < thinNs && !isSelected) {
+            const int col = tally.count(s.slot, x0, static_cast<Outcome>(s.outcome));
+            if (col >= 0) {
+                first = std::min(first, col);
+                last = std::max(last, col);
+            }
             return;
         }
-        const double x1 = left + static_cast<double>(end - g_.t0) * pxPerNs;
-        const TimelineBar& b = lane.bars[i];
-        const QRectF r = g_.slotRect(laneIndex, lane.slotsUsed, b.slot, x0, x1 - x0);
-        paintWideBar(r, b);
-        if (selected) {
-            selectedPath->emplace_back(laneIndex, &b);
-        }
-    });
-    columns_->endLane(laneIndex, p_);
+        paintBarAlone(laneIndex, lane, i, x0, left + static_cast<double>(end - t0) * pxPerNs,
+                      isSelected ? selectedPath : nullptr);
+    };
+    g_.forEachBarInView(lane, laneIndex, openBars, visit);
+    columns_->endLane(first, last, laneIndex, p_);
+}
+
+void TimelineLanePainter::paintBarAlone(int laneIndex, const TimelineLane& lane, std::size_t i,
+                                        double x0, double x1,
+                                        std::vector<LaneBar>* selectedPath) const {
+    const TimelineBar& b = lane.bars[i];
+    const QRectF r = g_.slotRect(laneIndex, lane.slotsUsed, b.slot, x0, x1 - x0);
+    paintWideBar(r, b);
+    if (selectedPath != nullptr) {
+        selectedPath->emplace_back(laneIndex, &b);
+    }
 }
 
 void TimelineLanePainter::paintWideBar(const QRectF& r, const TimelineBar& b) const {

@@ -61,6 +61,10 @@ private:
     void paintBars(int laneIndex, const TimelineLane& lane,
                    const std::vector<std::pair<int, const TimelineBar*>>& openBars,
                    std::vector<LaneBar>* selectedPath);
+    // lane.bars[i] from x0 to x1, filled on its own; added to `selectedPath` if given.
+    [[gnu::noinline]] void paintBarAlone(int laneIndex, const TimelineLane& lane, std::size_t i,
+                                         double x0, double x1,
+                                         std::vector<LaneBar>* selectedPath) const;
     void paintWideBar(const QRectF& r, const TimelineBar& bar) const;
     void paintMarks(int laneIndex, const TimelineLane& lane) const;
     void paintCrashMark(double x, double top) const;
