@@ -366,7 +366,6 @@ struct RecordingWriter::Encoding {
     // Names -> their names-table ids, given here in the order of first use
     // (the writer's thread learns them with the chunk: Chunk::newNames).
     std::unordered_map<Name, std::int64_t> nameIds;
-    std::string scratch;  // keeps its capacity from chunk to chunk
 
     void encode(const std::vector<Event>& events, Chunk& chunk) {
         const Event* previous = nullptr;
@@ -384,9 +383,7 @@ struct RecordingWriter::Encoding {
         }
         // Copied out at its size: a blob kept until it becomes rows holds no
         // spare bytes.
-        scratch.clear();
-        encoder.encode(events, originNs, nameIds, scratch);
-        chunk.data = scratch;
+        chunk.data = encoder.encode(events, originNs, nameIds);
     }
 };
 

@@ -28,22 +28,39 @@ enum : std::uint8_t {
 constexpr std::uint32_t kVersion6Flags = 7;
 constexpr std::uint32_t kAllFlags = 31;
 
-// A hash of a text, for the encoder's table (8 bytes at a time).
+// A hash of a text, for the encoder's table: 8 bytes at a time, then
+// MurmurHash3's finaliser, so every byte reaches the low bits the table uses
+// (message ids differ mostly in their last characters).
 std::uint32_t textHash(std::string_view text) {
-    std::uint64_t h = text.size() * 0x9E3779B97F4A7C15ull;
+    auto mix = [](std::uint64_t h, std::uint64_t word) {
+        h = (h ^ word) * 0x9E3779B97F4A7C15ull;
+        return h ^ (h >> 29);
+    };
+    std::uint64_t h = text.size();
     std::size_t i = 0;
     for (; i + 8 <= text.size(); i += 8) {
         std::uint64_t word = 0;
         std::memcpy(&word, text.data() + i, 8);
-        h = (h ^ word) * 0xFF51AFD7ED558CCDull;
-        h ^= h >> 32;
+        h = mix(h, word);
     }
     if (i < text.size()) {
+        // The last 8 bytes (overlapping the previous word), or the few there
+        // are: a fixed-size read is much cheaper than a copy of the rest.
         std::uint64_t word = 0;
-        std::memcpy(&word, text.data() + i, text.size() - i);
-        h = (h ^ word) * 0xFF51AFD7ED558CCDull;
-        h ^= h >> 32;
+        if (text.size() >= 8) {
+            std::memcpy(&word, text.data() + text.size() - 8, 8);
+        } else {
+            for (std::size_t j = 0; j < text.size(); ++j) {
+                word |= std::uint64_t{static_cast<std::uint8_t>(text[j])} << (8 * j);
+            }
+        }
+        h = mix(h, word);
     }
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ull;
+    h ^= h >> 33;
     return static_cast<std::uint32_t>(h);
 }
 
@@ -68,18 +85,11 @@ struct VarintWriter {
         std::memcpy(at, bytes.data(), bytes.size());
         at += bytes.size();
     }
-    // Appends what was written since `start` to `out` and starts again there.
-    void flushTo(std::string& out, std::uint8_t* start) {
-        out.append(reinterpret_cast<const char*>(start), static_cast<std::size_t>(at - start));
-        at = start;
-    }
 };
 
-// An event's numbers take at most this many bytes: 9 varints, up to 10 bytes
-// each, and three text lengths of up to 5.
-constexpr std::size_t kMaxEventNumberBytes = 9 * 10 + 3 * 5;
-// An event whose new texts fit in the rest is written in one append.
-constexpr std::size_t kEventBytesOnStack = 256;
+// An event's numbers take at most this many bytes: 11 varints (two of them
+// references), up to 10 bytes each, and three text lengths of up to 5.
+constexpr std::size_t kMaxEventNumberBytes = 11 * 10 + 3 * 5;
 
 std::uint64_t zigZag64(std::int64_t v) {
     return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
@@ -216,9 +226,8 @@ private:
 
 }  // namespace
 
-void StagedEncoder::encode(const std::vector<Event>& events, std::int64_t originNs,
-                           const std::unordered_map<Name, std::int64_t>& nameIds,
-                           std::string& out) {
+std::string_view StagedEncoder::encode(const std::vector<Event>& events, std::int64_t originNs,
+                                       const std::unordered_map<Name, std::int64_t>& nameIds) {
     startBlob(events.size());
     std::int64_t previousT = 0;
     const Event* previous = nullptr;
@@ -234,11 +243,11 @@ void StagedEncoder::encode(const std::vector<Event>& events, std::int64_t origin
         Lookup transaction;
         if (first ? !e.messageId.empty() : e.messageId.view() != previous->messageId.view()) {
             message = lookUp(e.messageId.view());
-            flags |= message.found ? kSeenMessageId : kNewMessageId;
+            flags |= message.number != 0 ? kSeenMessageId : kNewMessageId;
         }
         if (first ? !e.transaction.empty() : e.transaction.view() != previous->transaction.view()) {
             transaction = lookUp(e.transaction.view());
-            flags |= transaction.found ? kSeenTransaction : kNewTransaction;
+            flags |= transaction.number != 0 ? kSeenTransaction : kNewTransaction;
         }
         if (first ? !e.detail.empty() : e.detail != previous->detail) {
             flags |= kNewDetail;
@@ -250,29 +259,21 @@ void StagedEncoder::encode(const std::vector<Event>& events, std::int64_t origin
         if (first || e.channel != previous->channel) {
             channelId = idOf(nameIds, e.channel);
         }
-        // The numbers go into a buffer on the stack and the event's bytes
-        // into `out` in one append when they fit (nearly always).
         std::size_t texts = 0;
         texts += (flags & kNewMessageId) != 0 ? e.messageId.size() : 0;
         texts += (flags & kNewTransaction) != 0 ? e.transaction.size() : 0;
         texts += (flags & kNewDetail) != 0 ? e.detail.size() : 0;
-        std::uint8_t buffer[kEventBytesOnStack];
-        VarintWriter w{buffer};
+        reserve(kMaxEventNumberBytes + texts);
+        VarintWriter w{bytes_.get() + size_};
         w.put(zigZag64(wrappingDifference(t, previousT)));
         w.put(static_cast<std::uint32_t>(e.kind));
         w.put(static_cast<std::uint32_t>(e.source));
         w.put(actorId);
         w.put(channelId);
         w.put(flags);
-        const bool inOne = texts <= kEventBytesOnStack - kMaxEventNumberBytes;
-        auto text = [&](std::string_view bytes) {
+        auto text = [&w](std::string_view bytes) {
             w.put(static_cast<std::uint32_t>(bytes.size()));
-            if (inOne) {
-                w.raw(bytes);
-            } else {  // a long text: flush what is there, append the text itself
-                w.flushTo(out, buffer);
-                out.append(bytes);
-            }
+            w.raw(bytes);
         };
         if ((flags & kNewMessageId) != 0) {
             text(e.messageId.view());
@@ -293,11 +294,26 @@ void StagedEncoder::encode(const std::vector<Event>& events, std::int64_t origin
         w.put(zigZag32(e.receiveCount));
         w.put(zigZag64(e.value));
         w.put(zigZag64(e.count2));
-        w.flushTo(out, buffer);
+        size_ = static_cast<std::size_t>(w.at - bytes_.get());
         previousT = t;
         previous = &e;
     }
     texts_.clear();  // its views point into `events`
+    return {reinterpret_cast<const char*>(bytes_.get()), size_};
+}
+
+// Room for `more` bytes after size_, keeping what is there.
+void StagedEncoder::reserve(std::size_t more) {
+    if (capacity_ - size_ >= more) {
+        return;
+    }
+    const std::size_t capacity = std::max({2 * capacity_, size_ + more, std::size_t{4096}});
+    auto bigger = std::make_unique_for_overwrite<std::uint8_t[]>(capacity);
+    if (size_ > 0) {
+        std::memcpy(bigger.get(), bytes_.get(), size_);
+    }
+    bytes_ = std::move(bigger);
+    capacity_ = capacity;
 }
 
 // The table is not cleared between blobs: a slot counts only when it holds
@@ -306,6 +322,7 @@ void StagedEncoder::encode(const std::vector<Event>& events, std::int64_t origin
 void StagedEncoder::startBlob(std::size_t events) {
     texts_.clear();
     inTable_ = 0;
+    size_ = 0;
     // A table at most half full: lookUp() stops listing there.
     std::size_t size = 1024;
     while (size < 2 * std::min<std::size_t>(events, kMaxTextsPerTable)) {
@@ -318,7 +335,7 @@ void StagedEncoder::startBlob(std::size_t events) {
     }
 }
 
-StagedEncoder::Lookup StagedEncoder::lookUp(std::string_view text) const {
+inline StagedEncoder::Lookup StagedEncoder::lookUp(std::string_view text) const {
     Lookup result;
     if (text.empty() || 2 * inTable_ >= slots_.size()) {
         return result;  // written in full, listed, never looked up
@@ -329,14 +346,12 @@ StagedEncoder::Lookup StagedEncoder::lookUp(std::string_view text) const {
     for (std::size_t i = result.hash & mask;; i = (i + 1) & mask) {
         const std::uint32_t slot = slots_[i];
         if ((slot & ~kNumberMask) != current) {
-            result.slot = i;
-            result.inTable = true;
+            result.slot = static_cast<std::uint32_t>(i);
             return result;
         }
         const std::uint32_t number = slot & kNumberMask;
         const Listed& listed = texts_[number - 1];
         if (listed.hash == result.hash && listed.text == text) {
-            result.found = true;
             result.number = number;
             return result;
         }
@@ -345,16 +360,16 @@ StagedEncoder::Lookup StagedEncoder::lookUp(std::string_view text) const {
 
 // How many texts back the reader finds it (0 = the text listed last), counted
 // when it is written: the event's message id may have been listed since.
-std::uint32_t StagedEncoder::back(const Lookup& found) const {
+inline std::uint32_t StagedEncoder::back(const Lookup& found) const {
     return static_cast<std::uint32_t>(texts_.size()) - found.number;
 }
 
 // Lists a text written in full, as the reader does; lookUp() found the free
 // slot it goes into (the message id's and the transaction's can be the same
 // slot when both are the same text: the later one takes it).
-void StagedEncoder::list(std::string_view text, const Lookup& lookup) {
+inline void StagedEncoder::list(std::string_view text, const Lookup& lookup) {
     texts_.push_back({text, lookup.hash});
-    if (lookup.inTable && texts_.size() <= kNumberMask) {
+    if (lookup.slot != kNoSlot && texts_.size() <= kNumberMask) {
         slots_[lookup.slot] =
             generation_ << kNumberBits | static_cast<std::uint32_t>(texts_.size());
         ++inTable_;
@@ -363,7 +378,7 @@ void StagedEncoder::list(std::string_view text, const Lookup& lookup) {
 
 void encodeStagedEvents(const std::vector<Event>& events, std::int64_t originNs,
                         const std::unordered_map<Name, std::int64_t>& nameIds, std::string& out) {
-    StagedEncoder().encode(events, originNs, nameIds, out);
+    out.append(StagedEncoder().encode(events, originNs, nameIds));
 }
 
 bool decodeStagedEvents(std::string_view blob, std::uint64_t count, std::int64_t originNs,

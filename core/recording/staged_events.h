@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -31,10 +32,11 @@ namespace qs::recording {
 // them. Not thread-safe: one thread (the recording's writer) uses it.
 class StagedEncoder {
 public:
-    // Appends the encoding of `events` to `out`. `nameIds` maps every actor
-    // and channel of the events (empty names excepted) to its names-table id.
-    void encode(const std::vector<Event>& events, std::int64_t originNs,
-                const std::unordered_map<Name, std::int64_t>& nameIds, std::string& out);
+    // The encoding of `events`, valid until the next call. `nameIds` maps
+    // every actor and channel of the events (empty names excepted) to its
+    // names-table id.
+    std::string_view encode(const std::vector<Event>& events, std::int64_t originNs,
+                            const std::unordered_map<Name, std::int64_t>& nameIds);
 
 private:
     // The table has room for this many texts of a blob (at most half full);
@@ -49,15 +51,15 @@ private:
         std::string_view text;  // in the events being encoded
         std::uint32_t hash = 0;
     };
+    static constexpr std::uint32_t kNoSlot = ~std::uint32_t{0};
     struct Lookup {
-        bool found = false;
-        std::uint32_t number = 0;  // found: its place in texts_, from 1
-        bool inTable = false;      // not found: it goes into slots_[slot]
-        std::size_t slot = 0;
+        std::uint32_t number = 0;      // found: its place in texts_, from 1; 0 = not found
+        std::uint32_t slot = kNoSlot;  // not found: where it goes in slots_
         std::uint32_t hash = 0;
     };
     void startBlob(std::size_t events);
-    Lookup lookUp(std::string_view text) const;
+    void reserve(std::size_t more);
+    [[gnu::always_inline]] inline Lookup lookUp(std::string_view text) const;
     std::uint32_t back(const Lookup& found) const;
     void list(std::string_view text, const Lookup& lookup);
 
@@ -65,6 +67,11 @@ private:
     std::vector<std::uint32_t> slots_;  // open addressing, linear probing
     std::uint32_t generation_ = 0;      // this blob's; a slot of another is free
     std::size_t inTable_ = 0;           // texts in slots_ this blob
+    // The blob being written: a buffer of its own, grown and never zeroed
+    // (appending to a std::string event by event cost more than the encoding).
+    std::unique_ptr<std::uint8_t[]> bytes_;
+    std::size_t capacity_ = 0;
+    std::size_t size_ = 0;
 };
 
 // The same, with an encoder of its own.

@@ -137,8 +137,7 @@ private Q_SLOTS:
                     events.push_back(e);
                 }
             }
-            std::string blob;
-            encoder.encode(events, 0, ids, blob);
+            const std::string blob(encoder.encode(events, 0, ids));
             std::vector<Event> got;
             std::string error;
             QVERIFY2(decodeStagedEvents(
