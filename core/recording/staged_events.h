@@ -28,8 +28,9 @@
 namespace qs::recording {
 
 // Encodes chunks of events one after the other, each into a blob of its
-// own, keeping its working memory (the table of the blob's texts) between
-// them. Not thread-safe: one thread (the recording's writer) uses it.
+// own, keeping its working memory (the table of the blob's texts, the
+// buffer) between them. Not thread-safe: one thread at a time uses it
+// (RecordingWriter::append(), under its lock).
 class StagedEncoder {
 public:
     // The encoding of `events`, valid until the next call. `nameIds` maps
@@ -74,7 +75,7 @@ private:
     std::size_t size_ = 0;
 };
 
-// The same, with an encoder of its own.
+// Appends the encoding of `events` to `out`, with an encoder of its own.
 void encodeStagedEvents(const std::vector<Event>& events, std::int64_t originNs,
                         const std::unordered_map<Name, std::int64_t>& nameIds, std::string& out);
 
