@@ -67,8 +67,8 @@ public:
     RecordingWriter& operator=(const RecordingWriter&) = delete;
 
     // Takes the batch's events (the next index follows on) and encodes them
-    // on the calling thread, where they are in the cache (about 40 ns an
-    // event: docs/recording.md); the SQLite work is the writer thread's.
+    // on the calling thread, where they are in the cache (30-80 ns an event:
+    // docs/recording.md, "Figures"); the SQLite work is the writer thread's.
     // `batch` is left empty, keeping its capacity. Appends from several
     // threads take turns.
     void append(std::vector<Event>& batch);
