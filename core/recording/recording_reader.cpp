@@ -551,8 +551,8 @@ bool RecordingReader::scanStaged(std::uint64_t fromIndex, std::uint64_t toIndex,
             "SELECT data FROM staged_events WHERE first_id = " +
                 std::to_string(block.firstIndex),
             [&](const Statement& s) {
-                read = decodeStagedEvents(s.columnBlob(0), block.count, originNs_, names_, each,
-                                          &why);
+                read = decodeStagedEvents(s.columnBlob(0), block.count, originNs_, names_,
+                                          schemaVersion_, each, &why);
             },
             &why);
         if (!ok || !read) {

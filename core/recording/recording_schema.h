@@ -34,9 +34,15 @@ inline constexpr std::int32_t kApplicationId = 0x5153524E;
 // auto_vacuum=INCREMENTAL. Files of versions 1-5 have no staged events; a
 // version-5 reader refuses a version-6 file by its version, since it would
 // miss the staged events of a killed run.
-inline constexpr int kSchemaVersion = 6;
+// Version 7: a staged blob refers back to a message id or transaction written
+// earlier in the same blob instead of writing it again (staged_events.h).
+// Same tables; version-6 blobs read as before, and a version-6 reader refuses
+// a version-7 file by its version rather than by the first blob it misreads.
+inline constexpr int kSchemaVersion = 7;
 // The first version with the staged_events table.
 inline constexpr int kFirstSchemaWithStagedEvents = 6;
+// The first version whose staged blobs refer back to earlier texts.
+inline constexpr int kFirstSchemaWithTextReferences = 7;
 inline constexpr int kOldestReadableSchema = 1;
 
 // Events per row of the event_blocks time index.

@@ -20,17 +20,14 @@ namespace {
 // A writer woken this far ahead of its interval commits early, so a burst
 // becomes several moderate transactions rather than one huge one.
 constexpr std::size_t kEagerCommitEvents = 1u << 16;
-// Written buffers kept for append() to hand back: a busy run's writer takes
-// dozens of batches per commit, and every one not recycled is freed here and
-// allocated again by the producer (bench_workers: 4 kept cost several per
-// cent more of its throughput than 16).
-constexpr std::size_t kMaxSpareBuffers = 16;
 constexpr int kColumns = 13;  // of the events table
 constexpr std::size_t kRowsPerInsert = 32;
-// Staged events copied into rows per transaction while the run is calm: a few
+// Staged events copied into rows per transaction while the run is idle: a few
 // tens of milliseconds of the writer's time, so a batch arriving meanwhile
 // waits little.
 constexpr std::uint64_t kRowsPerCopy = 32768;
+// Idle: fewer than stageAtEvents / kIdleDivisor events in an interval.
+constexpr std::size_t kIdleDivisor = 64;
 
 std::string insertSql(std::size_t rows) {
     std::string sql = "INSERT INTO events VALUES";
@@ -97,8 +94,8 @@ struct RecordingWriter::Impl {
         std::string lastText;
         std::int64_t lastId = 0;
     };
-    std::unordered_map<Name, std::int64_t> names;
-    std::vector<Name> nameById{Name()};  // names-table id -> Name, for staged events
+    std::unordered_map<Name, std::int64_t> names;  // as append() numbered them
+    std::vector<Name> nameById{Name()};            // names-table id -> Name, for staged events
     TextIds messageIds;
     TextIds transactions;
     // The event_blocks row being filled.
@@ -113,7 +110,8 @@ struct RecordingWriter::Impl {
         std::string data;
     };
     std::deque<StagedBlob> staged;
-    std::vector<Event> unstaged;  // reused by copyStaged()
+    std::vector<Name> newNames;   // given an id, not yet in the names table
+    std::vector<Event> unstaged;  // reused by writeRows()
     std::string error;
 
     bool prepare(std::string* why) {
@@ -150,68 +148,74 @@ struct RecordingWriter::Impl {
             return true;
         }
         const std::int64_t id = nameId(name);
-        if (id == 0) {
-            return false;
-        }
         target.bindInt(column, id);
+        return id != 0;
+    }
+
+    // The file's id of a name append() gave an id (addNames()); 0 for any
+    // other, which cannot happen short of a bug.
+    std::int64_t nameId(Name name) {
+        const auto it = names.find(name);
+        if (it == names.end()) {
+            error = "a name with no id: " + name.str();
+            return 0;
+        }
+        return it->second;
+    }
+
+    // Names append() gave ids to, for the rows and the names table (written
+    // with the transaction: writeNewNames()).
+    void addNames(const std::vector<Name>& added) {
+        for (Name name : added) {
+            names.emplace(name, static_cast<std::int64_t>(nameById.size()));
+            nameById.push_back(name);
+            newNames.push_back(name);
+        }
+    }
+
+    bool writeNewNames() {
+        for (Name name : newNames) {
+            insertName.bindInt(1, names.at(name));
+            insertName.bindText(2, name.view());
+            if (!run(insertName)) {
+                return false;
+            }
+        }
+        newNames.clear();
         return true;
     }
 
-    // The file's id of a non-empty name; 0 when inserting it failed.
-    std::int64_t nameId(Name name) {
-        if (const auto it = names.find(name); it != names.end()) {
-            return it->second;
-        }
-        const auto id = static_cast<std::int64_t>(names.size()) + 1;
-        insertName.bindInt(1, id);
-        insertName.bindText(2, name.view());
-        if (!run(insertName)) {
-            return 0;
-        }
-        names.emplace(name, id);
-        nameById.push_back(name);
-        return id;
-    }
-
-    // Writes a chunk as one staged blob (docs/recording.md): a fraction of
-    // the rows' cost, so a busy run's writer keeps up; copyStaged() makes
-    // the rows later.
-    bool stage(std::uint64_t firstIndex, const std::vector<Event>& events) {
-        const Event* previous = nullptr;
-        for (const Event& e : events) {
-            const bool sameNames =
-                previous != nullptr && e.actor == previous->actor && e.channel == previous->channel;
-            if (!sameNames && ((!e.actor.empty() && nameId(e.actor) == 0) ||
-                               (!e.channel.empty() && nameId(e.channel) == 0))) {
-                return false;
-            }
-            previous = &e;
-        }
-        StagedBlob blob{firstIndex, events.size(), {}};
-        encodeStagedEvents(events, originNs, names, blob.data);
-        insertStaged.bindInt(1, asStored(firstIndex));
-        insertStaged.bindInt(2, asStored(blob.count));
-        insertStaged.bindBlob(3, blob.data);
+    // Writes a blob staged (docs/recording.md): a fraction of the rows' cost,
+    // so a busy run's writer keeps up; copyStaged() makes the rows later.
+    bool stage(Chunk& chunk) {
+        insertStaged.bindInt(1, asStored(chunk.firstIndex));
+        insertStaged.bindInt(2, asStored(chunk.count));
+        insertStaged.bindBlob(3, chunk.data);
         if (!run(insertStaged)) {
             return false;
         }
-        staged.push_back(std::move(blob));
+        staged.push_back({chunk.firstIndex, chunk.count, std::move(chunk.data)});
         return true;
+    }
+
+    // Writes a blob's events as rows.
+    bool writeRows(std::uint64_t firstIndex, std::uint64_t count, std::string_view data) {
+        unstaged.clear();
+        std::string why;
+        if (!decodeStagedEvents(
+                data, count, originNs, nameById, kSchemaVersion,
+                [this](const Event& e) { unstaged.push_back(e); }, &why)) {
+            error = why;  // cannot happen short of a bug: the blob was made here
+            return false;
+        }
+        return writeEvents(firstIndex, unstaged);
     }
 
     // Copies the oldest staged blob into rows and drops it; its events count.
     bool copyStaged(std::uint64_t* events) {
         const StagedBlob& blob = staged.front();
-        unstaged.clear();
-        std::string why;
-        if (!decodeStagedEvents(
-                blob.data, blob.count, originNs, nameById,
-                [this](const Event& e) { unstaged.push_back(e); }, &why)) {
-            error = why;  // cannot happen short of a bug: the blob was made here
-            return false;
-        }
         deleteStaged.bindInt(1, asStored(blob.firstIndex));
-        if (!writeEvents(blob.firstIndex, unstaged) || !run(deleteStaged)) {
+        if (!writeRows(blob.firstIndex, blob.count, blob.data) || !run(deleteStaged)) {
             return false;
         }
         *events = blob.count;
@@ -354,8 +358,40 @@ struct RecordingWriter::Impl {
     }
 };
 
+// What append() needs to encode a chunk, on the caller's thread: the events
+// are in its cache there, and the writer's thread is left the SQLite work.
+struct RecordingWriter::Encoding {
+    std::int64_t originNs = 0;
+    StagedEncoder encoder;
+    // Names -> their names-table ids, given here in the order of first use
+    // (the writer's thread learns them with the chunk: Chunk::newNames).
+    std::unordered_map<Name, std::int64_t> nameIds;
+
+    void encode(const std::vector<Event>& events, Chunk& chunk) {
+        const Event* previous = nullptr;
+        for (const Event& e : events) {
+            if (previous == nullptr || e.actor != previous->actor ||
+                e.channel != previous->channel) {
+                for (Name n : {e.actor, e.channel}) {
+                    if (!n.empty() && !nameIds.contains(n)) {
+                        nameIds.emplace(n, static_cast<std::int64_t>(nameIds.size()) + 1);
+                        chunk.newNames.push_back(n);
+                    }
+                }
+            }
+            previous = &e;
+        }
+        // Copied out at its size: a blob kept until it becomes rows holds no
+        // spare bytes.
+        chunk.data = encoder.encode(events, originNs, nameIds);
+    }
+};
+
 RecordingWriter::RecordingWriter(std::string path, RecordingWriterOptions options)
-    : path_(std::move(path)), options_(options), impl_(std::make_unique<Impl>()) {}
+    : path_(std::move(path)),
+      options_(options),
+      impl_(std::make_unique<Impl>()),
+      encoding_(std::make_unique<Encoding>()) {}
 
 std::unique_ptr<RecordingWriter> RecordingWriter::create(const std::string& path,
                                                          std::int64_t originNs,
@@ -371,6 +407,7 @@ std::unique_ptr<RecordingWriter> RecordingWriter::create(const std::string& path
     std::unique_ptr<RecordingWriter> w(new RecordingWriter(path, options));
     Impl& impl = *w->impl_;
     impl.originNs = originNs;
+    w->encoding_->originNs = originNs;
     std::string why;
     const bool ok =
         impl.db.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &why) &&
@@ -416,11 +453,13 @@ void RecordingWriter::append(std::vector<Event>& batch) {
     if (batch.empty()) {
         return;
     }
-    std::vector<Event> taken;
-    bool wakeNow = false;
+    // Appends from several threads take turns: indexes, names and blobs in one order.
+    std::lock_guard encodeLock(encodeMutex_);
+    Chunk chunk;
+    chunk.count = batch.size();
     {
         std::lock_guard lock(mutex_);
-        const std::uint64_t first = nextIndex_;
+        chunk.firstIndex = nextIndex_;
         nextIndex_ += batch.size();
         stats_.eventsAppended += batch.size();
         const bool failed = !stats_.error.empty() || stop_;
@@ -430,24 +469,26 @@ void RecordingWriter::append(std::vector<Event>& batch) {
                 failed ? "not written: " +
                              (stats_.error.empty() ? std::string("writer closed") : stats_.error)
                        : "the writer could not keep up";
-            if (!gaps_.empty() && gaps_.back().firstIndex + gaps_.back().count == first &&
+            if (!gaps_.empty() &&
+                gaps_.back().firstIndex + gaps_.back().count == chunk.firstIndex &&
                 gaps_.back().why == why) {
                 gaps_.back().count += batch.size();
             } else {
-                gaps_.push_back({first, batch.size(), why});
+                gaps_.push_back({chunk.firstIndex, batch.size(), why});
             }
             batch.clear();
             return;
         }
         stats_.pendingEvents += batch.size();
-        wakeNow = stats_.pendingEvents >= kEagerCommitEvents;
-        if (!spare_.empty()) {
-            taken = std::move(spare_.back());
-            spare_.pop_back();
-        }
-        pending_.push_back({first, std::move(batch)});
     }
-    batch = std::move(taken);
+    encoding_->encode(batch, chunk);
+    batch.clear();
+    bool wakeNow = false;
+    {
+        std::lock_guard lock(mutex_);
+        pending_.push_back(std::move(chunk));
+        wakeNow = stats_.pendingEvents >= kEagerCommitEvents;
+    }
     if (wakeNow) {
         wake_.notify_one();
     }
@@ -479,8 +520,8 @@ void RecordingWriter::loop() {
             if (!stats_.error.empty()) {
                 // After a failure nothing more is written; count what was queued.
                 for (const Chunk& c : chunks) {
-                    stats_.eventsLost += c.events.size();
-                    stats_.pendingEvents -= c.events.size();
+                    stats_.eventsLost += c.count;
+                    stats_.pendingEvents -= c.count;
                 }
                 chunks.clear();
                 facts.clear();
@@ -488,9 +529,9 @@ void RecordingWriter::loop() {
                 continue;
             }
         }
-        const bool busy = commitQueued(chunks, facts, gaps);
-        if (stopping || (!busy && options_.copyStagedWhileRunning)) {
-            copyStagedWhileCalm(stopping);
+        commitQueued(chunks, facts, gaps);
+        if (stopping || (idle_ && options_.copyStagedWhileRunning)) {
+            copyStagedWhileIdle(stopping);
         }
     }
 }
@@ -503,7 +544,8 @@ bool RecordingWriter::commitQueued(std::vector<Chunk>& chunks, std::vector<Fact>
     Impl& impl = *impl_;
     std::uint64_t events = 0;
     for (const Chunk& c : chunks) {
-        events += c.events.size();
+        events += c.count;
+        impl.addNames(c.newNames);
     }
     const bool busy = noteRate(events);
     if (chunks.empty() && facts.empty() && gaps.empty()) {
@@ -511,16 +553,15 @@ bool RecordingWriter::commitQueued(std::vector<Chunk>& chunks, std::vector<Fact>
     }
     const bool stage = busy || !impl.staged.empty();
     const std::size_t stagedBefore = impl.staged.size();
-    bool ok = impl.exec("BEGIN");
+    bool ok = impl.exec("BEGIN") && impl.writeNewNames();
     for (const Fact& f : facts) {
         ok = ok && impl.writeFact(f);
     }
     for (const Gap& g : gaps) {
         ok = ok && impl.writeGap(g);
     }
-    for (const Chunk& c : chunks) {
-        ok = ok && (stage ? impl.stage(c.firstIndex, c.events)
-                          : impl.writeEvents(c.firstIndex, c.events));
+    for (Chunk& c : chunks) {
+        ok = ok && (stage ? impl.stage(c) : impl.writeRows(c.firstIndex, c.count, c.data));
     }
     ok = ok && impl.writeBlock() && impl.exec("COMMIT");
     if (!ok) {
@@ -528,6 +569,9 @@ bool RecordingWriter::commitQueued(std::vector<Chunk>& chunks, std::vector<Fact>
         impl.db.exec("ROLLBACK", &ignored);
         impl.staged.resize(stagedBefore);
     }
+    chunks.clear();
+    facts.clear();
+    gaps.clear();
     std::lock_guard lock(mutex_);
     stats_.pendingEvents -= events;
     if (ok) {
@@ -538,21 +582,14 @@ bool RecordingWriter::commitQueued(std::vector<Chunk>& chunks, std::vector<Fact>
         stats_.eventsLost += events;
         stats_.error = impl.error.empty() ? std::string("write failed") : impl.error;
     }
-    for (Chunk& c : chunks) {
-        if (spare_.size() < kMaxSpareBuffers) {
-            c.events.clear();
-            spare_.push_back(std::move(c.events));
-        }
-    }
-    chunks.clear();
-    facts.clear();
-    gaps.clear();
     return busy;
 }
 
 // Busy from the moment stageAtEvents events came within one commit interval;
-// calm again only after a whole interval with fewer (a short wake right
-// after an eager commit says nothing about the rate).
+// not busy again only after a whole interval with fewer (a short wake right
+// after an eager commit says nothing about the rate). Idle after a whole
+// interval with fewer than idleBelow(), and no longer from the moment as many
+// come.
 bool RecordingWriter::noteRate(std::uint64_t events) {
     if (options_.stageAtEvents == 0) {
         return false;
@@ -562,24 +599,31 @@ bool RecordingWriter::noteRate(std::uint64_t events) {
     if (windowEvents_ >= options_.stageAtEvents) {
         busy_ = true;
     }
+    if (windowEvents_ >= idleBelow()) {
+        idle_ = false;
+    }
     if (now - windowStart_ >= options_.commitInterval) {
         busy_ = windowEvents_ >= options_.stageAtEvents;
+        idle_ = windowEvents_ < idleBelow();
         windowEvents_ = 0;
         windowStart_ = now;
     }
     return busy_;
 }
 
+std::size_t RecordingWriter::idleBelow() const {
+    return std::max<std::size_t>(options_.stageAtEvents / kIdleDivisor, 1);
+}
+
 // Copies staged events into rows, a transaction of up to kRowsPerCopy at a
 // time, until none is left, or (unless the writer is stopping) until events
-// pile up again.
-void RecordingWriter::copyStagedWhileCalm(bool stopping) {
+// come again.
+void RecordingWriter::copyStagedWhileIdle(bool stopping) {
     Impl& impl = *impl_;
-    const std::size_t calm = std::max<std::size_t>(options_.stageAtEvents, 1);
     while (!impl.staged.empty()) {
         {
             std::lock_guard lock(mutex_);
-            if (!stats_.error.empty() || (!stopping && stats_.pendingEvents >= calm)) {
+            if (!stats_.error.empty() || (!stopping && stats_.pendingEvents >= idleBelow())) {
                 return;
             }
         }

@@ -23,15 +23,19 @@ struct RecordingWriterOptions {
     std::chrono::milliseconds commitInterval{250};
     // Events handed over but not yet written. A batch that would go beyond is
     // not queued: its events are counted as lost and recorded as a gap.
-    // 2,097,152 events are about 340 MB at the most.
+    // They wait encoded (about 24 bytes an event in a full-speed pool's run,
+    // so 2,097,152 events are about 50 MB; long texts take more).
     std::size_t maxPendingEvents = std::size_t{1} << 21;
     // Once this many events come within one commit interval (32,768 a second
     // at the defaults), the writer stages them: one compact blob per batch
     // instead of a row per event, for a fraction of the CPU. Staged events
-    // become rows once a whole interval brings fewer, and at the latest at
-    // close() (docs/recording.md). 0 = never stage.
+    // become rows once the run is idle (a whole interval with fewer than
+    // stageAtEvents / 64: 128 at the defaults, 512 a second), and at the
+    // latest at close() (docs/recording.md): copying costs about 0.8 us a row,
+    // which a run that is merely slower would pay on the cores it uses.
+    // 0 = never stage.
     std::size_t stageAtEvents = 8192;
-    // False: staged events stay staged until close(), however calm the run.
+    // False: staged events stay staged until close(), however idle the run.
     bool copyStagedWhileRunning = true;
 };
 
@@ -62,8 +66,11 @@ public:
     RecordingWriter(const RecordingWriter&) = delete;
     RecordingWriter& operator=(const RecordingWriter&) = delete;
 
-    // Takes the batch's events (the next index follows on); `batch` is left
-    // empty, possibly holding a recycled buffer.
+    // Takes the batch's events (the next index follows on) and encodes them
+    // on the calling thread, where they are in the cache (30-80 ns an event:
+    // docs/recording.md, "Figures"); the SQLite work is the writer thread's.
+    // `batch` is left empty, keeping its capacity. Appends from several
+    // threads take turns.
     void append(std::vector<Event>& batch);
     // Key/value facts of the run (the settings table, the outcome table),
     // written with the next commit; a later value replaces an earlier one.
@@ -80,6 +87,7 @@ public:
 
 private:
     struct Impl;
+    struct Encoding;
     RecordingWriter(std::string path, RecordingWriterOptions options);
     struct Chunk;
     struct Fact;
@@ -87,16 +95,23 @@ private:
     void loop();
     bool commitQueued(std::vector<Chunk>& chunks, std::vector<Fact>& facts,
                       std::vector<Gap>& gaps);
-    void copyStagedWhileCalm(bool stopping);
+    void copyStagedWhileIdle(bool stopping);
+    std::size_t idleBelow() const;
     bool noteRate(std::uint64_t events);
 
     const std::string path_;
     const RecordingWriterOptions options_;
-    std::unique_ptr<Impl> impl_;  // the SQLite side: writer thread only (and create/close)
+    std::unique_ptr<Impl> impl_;          // the SQLite side: writer thread only (and create/close)
+    std::mutex encodeMutex_;              // taken by append() first, then mutex_
+    std::unique_ptr<Encoding> encoding_;  // under encodeMutex_
 
+    // A batch encoded by append() (recording/staged_events.h), written staged
+    // or as rows by the writer thread.
     struct Chunk {
         std::uint64_t firstIndex = 0;
-        std::vector<Event> events;
+        std::uint64_t count = 0;
+        std::string data;
+        std::vector<Name> newNames;  // numbered by this chunk, in id order
     };
     struct Fact {
         bool outcome = false;
@@ -113,7 +128,6 @@ private:
     std::vector<Chunk> pending_;
     std::vector<Fact> facts_;
     std::vector<Gap> gaps_;
-    std::vector<std::vector<Event>> spare_;  // written buffers, handed back by append()
     std::uint64_t nextIndex_ = 1;
     bool stop_ = false;
     bool closed_ = false;
@@ -122,6 +136,7 @@ private:
     std::chrono::steady_clock::time_point windowStart_ = std::chrono::steady_clock::now();
     std::uint64_t windowEvents_ = 0;
     bool busy_ = false;
+    bool idle_ = false;
     std::thread thread_;
 };
 

@@ -7,7 +7,7 @@
 // pays while it runs: staged blobs, or rows with --rows) and in all (close
 // included: staged events become rows there), events per second of wall time
 // and bytes per event. Not a test; run it on an optimized build:
-//   bench_recording_write [--events 1000000] [--runs 3] [--dir /tmp] [--rows]
+//   bench_recording_write [--events 1000000] [--runs 3] [--dir /tmp] [--rows] [--pool-order]
 #include <sys/resource.h>
 
 #include <chrono>
@@ -59,6 +59,31 @@ std::vector<qs::Event> taskEvents(int task) {
     return out;
 }
 
+// --pool-order: the same events in the order a full-speed pool's stream
+// delivers them (docs/recording.md, "Figures"): per batch of 50 tasks, the
+// producer's 50 sends and the broker's 50 stores, the 50 hand-outs and 50
+// assignments to the batch's worker, then per task its start, finish and
+// ack, then the broker's 50 acks. Consecutive events then mostly name
+// different messages, as in a real run.
+std::vector<qs::Event> batchEvents(int firstTask) {
+    std::vector<std::vector<qs::Event>> tasks;
+    for (int task = firstTask; task < firstTask + 50; ++task)
+        tasks.push_back(taskEvents(task));
+    std::vector<qs::Event> out;
+    auto all = [&](int k) {
+        for (auto& t : tasks)
+            out.push_back(t[static_cast<std::size_t>(k)]);
+    };
+    all(0);  // TaskSent
+    all(1);  // BrokerStored
+    all(2);  // BrokerDelivered
+    all(3);  // MessageAssigned
+    for (auto& t : tasks)
+        out.insert(out.end(), t.begin() + 4, t.begin() + 7);  // started, finished, acked
+    all(7);                                                   // BrokerAcked
+    return out;
+}
+
 double threadlessCpuSeconds() {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
@@ -72,11 +97,14 @@ int main(int argc, char** argv) {
     int events = 1000000;
     int runs = 3;
     std::string dir = "/tmp";
+    bool poolOrder = false;
     qs::recording::RecordingWriterOptions options;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--rows")
             options.stageAtEvents = 0;
+        else if (a == "--pool-order")
+            poolOrder = true;
         else if (i + 1 < argc && a == "--events")
             events = std::atoi(argv[++i]);
         else if (i + 1 < argc && a == "--runs")
@@ -85,7 +113,8 @@ int main(int argc, char** argv) {
             dir = argv[++i];
         else {
             std::fprintf(stderr,
-                         "usage: bench_recording_write [--events N] [--runs N] [--dir D] [--rows]\n");
+                         "usage: bench_recording_write [--events N] [--runs N] [--dir D] [--rows] "
+                         "[--pool-order]\n");
             return 2;
         }
     }
@@ -94,8 +123,8 @@ int main(int argc, char** argv) {
     for (int task = 0;
          static_cast<int>(batches.size() - 1) * 4096 + static_cast<int>(batches.back().size()) <
          events;
-         ++task) {
-        for (qs::Event& e : taskEvents(task)) {
+         task += poolOrder ? 50 : 1) {
+        for (qs::Event& e : poolOrder ? batchEvents(task) : taskEvents(task)) {
             if (batches.back().size() == 4096)
                 batches.emplace_back();
             batches.back().push_back(std::move(e));

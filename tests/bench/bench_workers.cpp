@@ -8,7 +8,8 @@
 //   bench_workers [--tasks 200000] [--workers 8] [--batch 50] [--settle each|batch]
 //                 [--runs 1] [--ledger] [--only on|off] [--sliced MS]
 //                 [--recording [--record-dir DIR]]
-// --only runs one side (for profiling it alone, e.g. under perf or callgrind).
+// --only runs one side (for profiling it alone, e.g. under perf or callgrind);
+// with --recording, the recording's side (events on for both).
 // --sliced MS measures both sides inside each run instead: the stream and the
 // broker observer are switched on and off every MS milliseconds, and each
 // side's rate is its acks over its time. A run's two sides then share the
@@ -17,8 +18,10 @@
 // both; the reader feeds a ledger and, on one side, a RecordingWriter into
 // DIR/bench_workers.qsrun, as `queuescope run --record` does), and prints the
 // recording's bytes per event and the events it lost (must be 0).
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/time.h>
+#include <time.h>
 
 #include <algorithm>
 #include <atomic>
@@ -27,6 +30,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
@@ -77,6 +81,8 @@ struct Outcome {
     std::uint64_t recordingLost = 0;
     std::uint64_t recordingBytes = 0;
     double closeSeconds = 0;
+    double writerCpuSeconds = 0;  // the writer thread's share of cpuSeconds
+    double readerCpuSeconds = 0;  // the reader thread's (it encodes for the recording)
     // --sliced: each side's share of the steady part of the run (the first
     // slice, a warm-up, the start of every slice and the slice cut short by
     // the steady point are left out).
@@ -88,6 +94,26 @@ struct Outcome {
     };
     Side slicedOn, slicedOff;
 };
+
+// CPU seconds of this process's thread named `name` (the recording writer
+// names its thread "qs-recording"), 0 when there is none. Linux: a thread's
+// CPU clock from its id, as clock_getcpuclockid does for a process.
+double threadCpuSeconds(const std::string& name) {
+    std::error_code ec;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ec)) {
+        std::ifstream commFile(task.path() / "comm");
+        std::string comm;
+        if (!std::getline(commFile, comm) || comm != name)
+            continue;
+        const auto tid = static_cast<clockid_t>(std::stol(task.path().filename().string()));
+        const clockid_t clock = (~tid << 3) | 6;  // MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED)
+        timespec ts{};
+        if (clock_gettime(clock, &ts) != 0)
+            return 0;
+        return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+    }
+    return 0;
+}
 
 // Events on (stream enabled, broker observed) or off, switchable mid-run.
 void setEvents(qs::broker::Broker& broker, qs::EventStream& stream, qs::BrokerEventSink& sink,
@@ -123,6 +149,7 @@ Outcome runOnce(const Args& args, bool events, bool record = false) {
     std::uint64_t drained = 0;
     std::string firstProblem;  // the first Error / SendFailed event, for diagnosis
     std::thread reader([&] {
+        pthread_setname_np(pthread_self(), "bench-reader");  // for threadCpuSeconds()
         std::vector<qs::Event> batch;
         qs::Ledger ledger;
         while (!readerStop.load()) {
@@ -244,6 +271,10 @@ Outcome runOnce(const Args& args, bool events, bool record = false) {
     out.steadySeconds = std::chrono::duration<double>(steadyAt.value_or(end) - start).count();
     out.steadyTasks = static_cast<double>(steadyTarget);
     out.cpuSeconds = processCpuSeconds() - cpuStart;
+    // Both threads started before the run: nearly all of their time is the run's.
+    out.readerCpuSeconds = threadCpuSeconds("bench-reader");
+    if (writer)
+        out.writerCpuSeconds = threadCpuSeconds("qs-recording");
     producer.wait();
     pool.stop();
     out.acked = pool.totals().acked;
@@ -273,11 +304,34 @@ Outcome runOnce(const Args& args, bool events, bool record = false) {
 // --recording: whole runs in pairs, recording on and off (events on for both),
 // alternating which side runs first.
 int compareRecording(const Args& args) {
+    for (int r = 0; r < args.runs && args.only >= 0; ++r) {
+        const bool record = args.only == 1;
+        const Outcome one = runOnce(args, true, record);
+        std::printf(
+            "run %d: recording %s %.0f tasks/s steady (cpu %.1f us/task, writer %.2f, reader "
+            "%.2f, %llu events, %llu recorded, %llu lost, close %.2f s)\n",
+            r + 1, record ? "on" : "off", one.steadyTasks / one.steadySeconds,
+            one.cpuSeconds * 1e6 / args.tasks, one.writerCpuSeconds * 1e6 / args.tasks,
+            one.readerCpuSeconds * 1e6 / args.tasks, static_cast<unsigned long long>(one.events),
+            static_cast<unsigned long long>(one.recorded),
+            static_cast<unsigned long long>(one.recordingLost), one.closeSeconds);
+        std::fflush(stdout);
+        if (one.acked != static_cast<std::uint64_t>(args.tasks) || one.recordingLost > 0 ||
+            (record && one.recorded != one.events)) {
+            std::fprintf(stderr, "a task was not acked, or the recording lost events\n");
+            return 1;
+        }
+    }
+    if (args.only >= 0)
+        return 0;
     std::printf(
         "bench_workers: %d tasks, %d workers, batch %d, zero work, events on, recording "
         "on vs off (%s)\n",
         args.tasks, args.workers, args.batch, args.recordDir.c_str());
-    std::vector<double> rateOn, rateOff, overheads, bytesPerEvent, cpuOn, cpuOff;
+    std::vector<double> rateOn, rateOff, overheads, bytesPerEvent, cpuOn, cpuOff, cpuWriter;
+    // The recording's own CPU per task: its writer thread, and what the reader
+    // spends more with it (the encoding in append()).
+    std::vector<double> cpuOwn;
     for (int r = 0; r < args.runs; ++r) {
         const bool onFirst = r % 2 == 0;
         const Outcome first = runOnce(args, true, onFirst);
@@ -289,13 +343,15 @@ int compareRecording(const Args& args) {
                                                    static_cast<double>(on.recorded)
                                              : 0.0;
         std::printf(
-            "run %d (%s first): recording on %.0f tasks/s steady (cpu %.1f us/task, %llu events "
-            "recorded, %llu lost, %.1f bytes/event, close %.2f s) | off %.0f tasks/s steady (cpu "
-            "%.1f us/task) | recording overhead %.1f%%\n",
+            "run %d (%s first): recording on %.0f tasks/s steady (cpu %.1f us/task, writer %.2f, "
+            "reader %.2f, %llu events recorded, %llu lost, %.1f bytes/event, close %.2f s) | off "
+            "%.0f tasks/s steady (cpu %.1f us/task, reader %.2f) | recording overhead %.1f%%\n",
             r + 1, onFirst ? "on" : "off", on.steadyTasks / on.steadySeconds,
-            on.cpuSeconds * 1e6 / args.tasks, static_cast<unsigned long long>(on.recorded),
+            on.cpuSeconds * 1e6 / args.tasks, on.writerCpuSeconds * 1e6 / args.tasks,
+            on.readerCpuSeconds * 1e6 / args.tasks, static_cast<unsigned long long>(on.recorded),
             static_cast<unsigned long long>(on.recordingLost), bytes, on.closeSeconds,
-            off.steadyTasks / off.steadySeconds, off.cpuSeconds * 1e6 / args.tasks, overhead);
+            off.steadyTasks / off.steadySeconds, off.cpuSeconds * 1e6 / args.tasks,
+            off.readerCpuSeconds * 1e6 / args.tasks, overhead);
         std::fflush(stdout);
         if (on.acked != static_cast<std::uint64_t>(args.tasks) ||
             off.acked != static_cast<std::uint64_t>(args.tasks) || on.recordingLost > 0 ||
@@ -309,13 +365,17 @@ int compareRecording(const Args& args) {
         bytesPerEvent.push_back(bytes);
         cpuOn.push_back(on.cpuSeconds * 1e6 / args.tasks);
         cpuOff.push_back(off.cpuSeconds * 1e6 / args.tasks);
+        cpuWriter.push_back(on.writerCpuSeconds * 1e6 / args.tasks);
+        cpuOwn.push_back((on.writerCpuSeconds + on.readerCpuSeconds - off.readerCpuSeconds) * 1e6 /
+                         args.tasks);
     }
     std::printf(
-        "median of %zu: recording on %.0f tasks/s steady (cpu %.1f us/task) | off %.0f tasks/s "
-        "steady (cpu %.1f us/task) | recording overhead %.1f%% (per-run median, steady) | %.1f "
+        "median of %zu: recording on %.0f tasks/s steady (cpu %.1f us/task, writer %.2f) | off "
+        "%.0f tasks/s steady (cpu %.1f us/task) | recording overhead %.1f%% (per-run median, "
+        "steady) | recording's own cpu %.2f us/task (writer + reader on - reader off) | %.1f "
         "bytes/event\n",
-        rateOn.size(), median(rateOn), median(cpuOn), median(rateOff), median(cpuOff),
-        median(overheads), median(bytesPerEvent));
+        rateOn.size(), median(rateOn), median(cpuOn), median(cpuWriter), median(rateOff),
+        median(cpuOff), median(overheads), median(cpuOwn), median(bytesPerEvent));
     return 0;
 }
 
@@ -376,8 +436,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "all counts must be > 0\n");
         return 2;
     }
-    if (args.recording && (args.slicedMs > 0 || args.only >= 0)) {
-        std::fprintf(stderr, "--recording compares whole runs: no --sliced or --only with it\n");
+    if (args.recording && args.slicedMs > 0) {
+        std::fprintf(stderr, "--recording compares whole runs: no --sliced with it\n");
         return 2;
     }
     if (args.recording)

@@ -256,6 +256,38 @@ private Q_SLOTS:
         QVERIFY2(writer->close(&error), error.c_str());
     }
 
+    // A busy stretch is staged; once the run is idle (a whole interval with
+    // fewer than stageAtEvents / 64 events: here none), the writer copies it
+    // into rows while the recording is still open.
+    void stagedEventsBecomeRowsWhenIdle() {
+        const std::string file = path("idle.qsrun");
+        std::string error;
+        RecordingWriterOptions options;
+        options.stageAtEvents = 64;
+        options.commitInterval = std::chrono::milliseconds(20);
+        auto writer = RecordingWriter::create(file, 0, options, &error);
+        QVERIFY2(writer, error.c_str());
+        std::vector<Event> want(1000);
+        for (std::size_t i = 0; i < want.size(); ++i) {
+            want[i].kind = EventKind::Acked;
+            want[i].timeNs = static_cast<std::int64_t>(i);
+            want[i].messageId = "task-" + std::to_string(i / 8);
+        }
+        std::vector<Event> batch = want;
+        writer->append(batch);  // one commit of 1,000 events: busy, staged
+        QVERIFY(test::waitUntil([&] {
+            const RecordingWriterStats st = writer->stats();
+            return st.eventsCommitted == want.size() && st.eventsStaged == 0;
+        }));
+        auto reader = RecordingReader::open(file, &error);
+        QVERIFY2(reader, error.c_str());
+        QCOMPARE(reader->stagedEvents(), std::uint64_t{0});
+        QCOMPARE(reader->eventCount(), static_cast<std::uint64_t>(want.size()));
+        reader.reset();
+        expectEvents(file, want);
+        QVERIFY2(writer->close(&error), error.c_str());
+    }
+
     // A queue that is full loses whole batches, counts them and records the gap.
     void fullQueueIsCountedAsAGap() {
         const std::string file = path("gap.qsrun");

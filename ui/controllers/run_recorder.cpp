@@ -90,7 +90,8 @@ void RunRecorder::record(const std::vector<Event>& batch) {
     if (writer_ == nullptr && !startRecording(batch)) {
         return;
     }
-    // The UI thread only copies: the writer's thread does the SQLite work.
+    // The UI thread copies and append() encodes (tens of ns an event); the
+    // writer's thread does the SQLite work (docs/recording.md).
     buffer_.assign(batch.begin(), batch.end());
     recorded_ += buffer_.size();
     writer_->append(buffer_);
