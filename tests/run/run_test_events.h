@@ -40,4 +40,12 @@ inline Event settled(std::int64_t timeNs, EventKind kind, const Event& assignmen
     return e;
 }
 
+// Every field equal: what a store or a spill must give back.
+inline bool sameEvent(const Event& x, const Event& y) {
+    return x.timeNs == y.timeNs && x.kind == y.kind && x.source == y.source && x.actor == y.actor &&
+           x.channel == y.channel && x.messageId == y.messageId && x.sequence == y.sequence &&
+           x.receiveCount == y.receiveCount && x.transaction == y.transaction &&
+           x.value == y.value && x.count2 == y.count2 && x.detail == y.detail;
+}
+
 }  // namespace qs::test

@@ -11,19 +11,14 @@
 #include "run/event_store.h"
 #include "run/run.h"
 #include "run/text_pool.h"
+#include "run_test_events.h"
 
 using namespace qs;
 using qs::run::EventStore;
+using qs::test::sameEvent;
 using qs::run::TextPool;
 
 namespace {
-
-bool sameEvent(const Event& x, const Event& y) {
-    return x.timeNs == y.timeNs && x.kind == y.kind && x.source == y.source && x.actor == y.actor &&
-           x.channel == y.channel && x.messageId == y.messageId && x.sequence == y.sequence &&
-           x.receiveCount == y.receiveCount && x.transaction == y.transaction &&
-           x.value == y.value && x.count2 == y.count2 && x.detail == y.detail;
-}
 
 // An event with every field set, all different, derived from `n`.
 Event fullEvent(int n) {

@@ -21,13 +21,6 @@ using namespace qs::test;
 
 namespace {
 
-bool sameEvent(const Event& x, const Event& y) {
-    return x.timeNs == y.timeNs && x.kind == y.kind && x.source == y.source && x.actor == y.actor &&
-           x.channel == y.channel && x.messageId == y.messageId && x.sequence == y.sequence &&
-           x.receiveCount == y.receiveCount && x.transaction == y.transaction &&
-           x.value == y.value && x.count2 == y.count2 && x.detail == y.detail;
-}
-
 // A busy pool, by hand: 9,000 tasks handed out to 6 workers in batches,
 // about one in five rejected once (redelivered to another worker), one in
 // fifty a poison dead-lettered after 2 receives, a crash now and then.
