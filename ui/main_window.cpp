@@ -73,6 +73,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks |
                    QMainWindow::AllowNestedDocks);
 
+    timeline_.setDetailBudget(options.liveTimelineBars);
     timelinePanel_ = new TimelinePanel(&timeline_, this);
     charts_ = new ChartsPanel(&chartsModel_, this);
     transport_ = new TransportBar(consoleRun_, cursor_, replay_, this);

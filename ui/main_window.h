@@ -76,6 +76,10 @@ struct MainWindowOptions {
     // The run keeps all its events in RAM, with no spill file (ConsoleRun's
     // spill folder ""): benchmarks compare the two.
     bool keepRunInRam = false;
+    // Hand-outs the live timeline holds one by one; older ones (within its
+    // retention) are kept as a summary (TimelineModel::setDetailBudget; 0 =
+    // every one: benchmarks compare the two).
+    std::size_t liveTimelineBars = 100'000;
 };
 
 class MainWindow : public QMainWindow {

@@ -11,6 +11,8 @@
 //
 //   bench_ui [--rate EVENTS_PER_S] [--seconds S] [--fps N] [--workers N] [--record DIR]
 //            [--keep-in-ram 1]   (the run keeps every event in RAM: no spill file)
+//            [--timeline-bars N] (hand-outs the live timeline holds one by one; 0 = all)
+//            [--screenshot PNG]  (the window at the end, to look at)
 //
 // It also prints the resident memory at 10 s and at the end: issue #19 asks
 // for 64 workers at 100,000 events/s for 60 s to stay within +10 % of it.
@@ -204,6 +206,8 @@ int main(int argc, char** argv) {
     int workers = 8;
     QString recordFolder;
     bool keepRunInRam = false;
+    long long timelineBars = -1;  // -1: the console's default
+    QString screenshot;
     double slowFrameMs = 0;  // > 0: print each frame whose UI-thread CPU time exceeds it
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--rate")) {
@@ -218,19 +222,25 @@ int main(int argc, char** argv) {
             slowFrameMs = std::atof(argv[i + 1]);
         } else if (!std::strcmp(argv[i], "--keep-in-ram")) {
             keepRunInRam = std::atoi(argv[i + 1]) != 0;
+        } else if (!std::strcmp(argv[i], "--timeline-bars")) {
+            timelineBars = std::atoll(argv[i + 1]);
+        } else if (!std::strcmp(argv[i], "--screenshot")) {
+            screenshot = QString::fromLocal8Bit(argv[i + 1]);
         } else if (!std::strcmp(argv[i], "--record")) {
             recordFolder = QString::fromLocal8Bit(argv[i + 1]);
         } else {
             std::fprintf(stderr,
                          "usage: bench_ui [--rate N] [--seconds S] [--fps N] [--workers N] "
-                         "[--record DIR] [--slow-frames MS] [--keep-in-ram 0|1]\n");
+                         "[--record DIR] [--slow-frames MS] [--keep-in-ram 0|1] "
+                         "[--timeline-bars N] [--screenshot PNG]\n");
             return 2;
         }
     }
-    if (rate <= 0 || seconds <= 0 || fps <= 0 || fps > 240 || workers < 1 || workers > 1024) {
+    if (rate <= 0 || seconds <= 0 || fps <= 0 || fps > 240 || workers < 1 || workers > 1024 ||
+        timelineBars < -1) {
         std::fprintf(stderr,
                      "bench_ui: rate, seconds and fps must be positive (fps <= 240), "
-                     "workers 1 to 1024\n");
+                     "workers 1 to 1024, timeline bars 0 or more\n");
         return 2;
     }
     QApplication app(argc, argv);
@@ -238,6 +248,9 @@ int main(int argc, char** argv) {
     options.autoConnect = false;
     options.useSettings = false;
     options.keepRunInRam = keepRunInRam;
+    if (timelineBars >= 0) {
+        options.liveTimelineBars = static_cast<std::size_t>(timelineBars);
+    }
     qs::ui::MainWindow window(options);
     if (!recordFolder.isEmpty()) {
         window.recorder()->setFolder(recordFolder);
@@ -334,6 +347,9 @@ int main(int argc, char** argv) {
         std::printf("    %-10s median %.2f ms, p99 %.2f ms\n",
                     qPrintable(window.pump()->sinkNames().value(static_cast<int>(i))),
                     pctOf(sinkMs[i], 0.5), pctOf(sinkMs[i], 0.99));
+    }
+    if (!screenshot.isEmpty() && !window.grab().save(screenshot)) {
+        std::fprintf(stderr, "bench_ui: cannot write %s\n", qPrintable(screenshot));
     }
     const qs::RunMemory runMemory = window.consoleRun()->run().memory();
     std::printf("message rows %d, event log rows %d, timeline bars %zu\n",

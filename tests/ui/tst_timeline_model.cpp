@@ -24,9 +24,12 @@ private Q_SLOTS:
     void aClosedClientIsNotACrash();
     void emptyPollsAndMarkers();
     void pruneKeepsSummary();
+    void detailBudgetSummarisesTheOldestBars();
+    void summaryForgetsWhatIsPastTheRetention();
     void viewHitTestsBars();
     void viewHighlightsLanes();
     void viewPaintsThinBarsAsPixelColumns();
+    void viewPaintsTheSummaryAsItsBarsWere();
     void viewVisitsOnlyWaitsWhenBracketsAreHidden();
 };
 
@@ -242,6 +245,83 @@ void TestTimelineModel::pruneKeepsSummary() {
     verifySpansMatchBars(m);
 }
 
+// 400 hand-outs, 2 ms each, one every 20 ms, alternating between two
+// workers; the 101st is rejected, the rest acked.
+static std::vector<Event> alternatingHandOuts() {
+    std::vector<Event> batch;
+    for (int i = 0; i < 400; ++i) {
+        const std::string id = "m" + std::to_string(i);
+        const std::string worker = i % 2 == 0 ? "worker-1" : "worker-2";
+        const auto seq = static_cast<std::uint64_t>(i + 1);
+        batch.push_back(ev(EventKind::MessageAssigned, i * 20, worker, id, seq, 1));
+        batch.push_back(ev(i == 100 ? EventKind::Rejected : EventKind::Acked, i * 20 + 2, worker,
+                           id, seq, 1));
+    }
+    return batch;
+}
+
+// Over the budget, prune() keeps the newest bars of all lanes (down to 7/8 of
+// it) and puts the older ones into their lane's summary, by start and outcome.
+void TestTimelineModel::detailBudgetSummarisesTheOldestBars() {
+    TimelineModel m;
+    m.setDetailBudget(200);
+    const std::vector<Event> batch = alternatingHandOuts();
+    for (const Event& e : batch) {
+        m.applyEvent(e);
+    }
+    QCOMPARE(m.barCount(), 400u);  // nothing goes before prune()
+    QCOMPARE(m.detailFromNs(), 0);
+    m.prune();
+    QVERIFY2(m.barCount() >= 175 && m.barCount() <= 200, qPrintable(QString::number(m.barCount())));
+    const std::int64_t edge = m.detailFromNs();
+    QVERIFY(edge > batch.front().timeNs);
+    std::size_t summarised = 0;
+    for (const TimelineLane& lane : m.lanes()) {
+        QVERIFY(lane.bars.front().startNs >= edge);
+        for (std::int64_t n : lane.pruned) {
+            summarised += static_cast<std::size_t>(n);
+        }
+    }
+    QCOMPARE(summarised + m.barCount(), 400u);
+    verifySpansMatchBars(m);
+    // Each hand-out that left is in its lane's summary with its outcome; the
+    // buckets between them are empty.
+    for (std::size_t i = 0; i < batch.size(); i += 2) {
+        const Event& assigned = batch[i];
+        if (assigned.timeNs >= edge) {
+            break;
+        }
+        const TimelineLane& lane = m.lanes()[static_cast<std::size_t>(
+            m.laneOf(i % 4 == 0 ? QStringLiteral("worker-1") : QStringLiteral("worker-2")))];
+        const Outcome expected = i == 200 ? Outcome::Rejected : Outcome::Acked;
+        QCOMPARE(lane.summary.outcomeAt(assigned.timeNs, 0), static_cast<int>(expected));
+        QCOMPARE(lane.summary.outcomeAt(assigned.timeNs + TimelineSummary::kBucketNs, 0), -1);
+    }
+    // No budget: every bar stays.
+    TimelineModel all;
+    all.apply(batch);
+    all.prune();
+    QCOMPARE(all.barCount(), 400u);
+    QCOMPARE(all.detailFromNs(), 0);
+}
+
+void TestTimelineModel::summaryForgetsWhatIsPastTheRetention() {
+    TimelineModel m;
+    m.setDetailBudget(100);
+    m.setRetentionNs(5'000'000'000LL);
+    const std::vector<Event> batch = alternatingHandOuts();  // 8 s of them
+    for (const Event& e : batch) {
+        m.applyEvent(e);
+    }
+    m.prune();
+    for (const TimelineLane& lane : m.lanes()) {
+        QVERIFY(!lane.summary.empty());
+        QVERIFY(lane.summary.startNs() >=
+                m.lastTimeNs() - m.retentionNs() - TimelineSummary::kBucketNs);
+        QCOMPARE(lane.summary.outcomeAt(batch.front().timeNs, 0), -1);
+    }
+}
+
 // `view` over `m` at `size`, its clock 1 s after the model's last event and
 // 10 s in view: every bar of these hand-built runs is wide enough to hit.
 static void frameTenSeconds(TimelineView& view, const TimelineModel& m, QSize size) {
@@ -362,6 +442,52 @@ void TestTimelineModel::viewPaintsThinBarsAsPixelColumns() {
         }
     }
     QVERIFY(gaps > 10);  // 20 ms apart at over 10 ms a pixel: some columns have none
+}
+
+// Zoomed out so a summary's 10 ms is under a pixel, the lane left of the
+// summary's edge shows what the same lane with every bar held shows.
+void TestTimelineModel::viewPaintsTheSummaryAsItsBarsWere() {
+    TimelineModel summarised;
+    summarised.setDetailBudget(200);
+    TimelineModel every;
+    for (const Event& e : alternatingHandOuts()) {
+        summarised.applyEvent(e);
+        every.applyEvent(e);
+    }
+    summarised.prune();
+    QVERIFY(summarised.detailFromNs() > 0);
+    TimelineView withSummary;
+    frameTenSeconds(withSummary, summarised, QSize(800, 200));
+    TimelineView withBars;
+    frameTenSeconds(withBars, every, QSize(800, 200));
+    const QImage a = withSummary.grab().toImage();
+    const QImage b = withBars.grab().toImage();
+    const Theme& theme = Theme::current();
+    // Up to the column of the last hand-out summarised (the edge's dotted line is there).
+    int lastX = 0;
+    for (int lane = 0; lane < 2; ++lane) {
+        for (const TimelineBar& bar : every.lanes()[static_cast<std::size_t>(lane)].bars) {
+            if (bar.startNs < summarised.detailFromNs()) {
+                lastX = std::max(lastX, static_cast<int>(withBars.barRect(lane, bar).left()));
+            }
+        }
+    }
+    const TimelineBar& rejected = every.lanes()[0].bars[50];  // hand-out 100, in the summary
+    QVERIFY(rejected.outcome == Outcome::Rejected);
+    const QRectF r = withBars.barRect(0, rejected);
+    QVERIFY(r.left() < lastX - 10);
+    for (int lane = 0; lane < 2; ++lane) {
+        const auto& bars = every.lanes()[static_cast<std::size_t>(lane)].bars;
+        const int y = static_cast<int>(withBars.barRect(lane, bars[0]).center().y());
+        int coloured = 0;
+        for (int x = static_cast<int>(r.left()) - 100; x < lastX; ++x) {
+            QCOMPARE(a.pixelColor(x, y), b.pixelColor(x, y));
+            coloured += a.pixelColor(x, y) == theme.outcome(Outcome::Acked) ? 1 : 0;
+        }
+        QVERIFY(coloured > 20);
+    }
+    QCOMPARE(a.pixelColor(static_cast<int>(r.left()), static_cast<int>(r.center().y())),
+             theme.outcome(Outcome::Rejected));
 }
 
 // In a block of polls whose batch brackets are all too short to draw at the

@@ -24,6 +24,7 @@ void TimelineModel::clear() {
     keys_ = std::make_shared<MessageKeyPool>();
     firstNs_ = 0;
     lastNs_ = 0;
+    detailFromNs_ = 0;
 }
 
 int TimelineModel::laneOf(const QString& worker) const {
@@ -470,16 +471,16 @@ void TimelineModel::prune() {
             if (!old && l.bars.size() <= kMaxBarsPerLane) {
                 break;
             }
-            if (b.endNs == 0) {
-                open_.remove(b.key);
-            }
-            ++l.pruned[static_cast<int>(b.outcome)];
-            l.bars.pop_front();
-            l.spans.pop_front();
-            ++l.barBase;
+            dropOldestBar(l, false);
         }
+        l.summary.dropBefore(cutoff);
+    }
+    keepToBudget();
+    // Polls before the bars held are not drawn (a summary has none).
+    const std::int64_t pollCutoff = std::max(cutoff, detailFromNs_);
+    for (auto& l : lanes_) {
         while (!l.polls.empty() && l.polls.front().endNs != 0 &&
-               std::max(l.polls.front().endNs, l.polls.front().lastSettleNs) < cutoff) {
+               std::max(l.polls.front().endNs, l.polls.front().lastSettleNs) < pollCutoff) {
             l.polls.pop_front();
         }
         while (!l.waitPolls.empty() &&
@@ -504,6 +505,64 @@ void TimelineModel::prune() {
         keys_->size() > 2 * barCount()) {
         compactKeys();
     }
+}
+
+void TimelineModel::dropOldestBar(TimelineLane& l, bool summarise) {
+    const TimelineBar& b = l.bars.front();
+    if (b.endNs == 0) {
+        open_.remove(b.key);
+    }
+    if (summarise) {
+        l.summary.add(b.startNs, b.slot, b.outcome);
+    }
+    ++l.pruned[static_cast<int>(b.outcome)];
+    l.bars.pop_front();
+    l.spans.pop_front();
+    ++l.barBase;
+}
+
+void TimelineModel::keepToBudget() {
+    const std::size_t bars = barCount();
+    if (detailBudget_ == 0 || bars <= detailBudget_) {
+        return;
+    }
+    const std::int64_t cut = timeAfterOldest(bars - detailBudget_ + detailBudget_ / 8);
+    for (TimelineLane& l : lanes_) {
+        while (!l.bars.empty() && l.bars.front().startNs < cut) {
+            dropOldestBar(l, true);
+        }
+    }
+    detailFromNs_ = std::max(detailFromNs_, cut);
+}
+
+// A binary search over time; each step counts by a binary search per lane.
+std::int64_t TimelineModel::timeAfterOldest(std::size_t bars) const {
+    const auto startingBefore = [this](std::int64_t t) {
+        std::size_t n = 0;
+        for (const TimelineLane& l : lanes_) {
+            n += static_cast<std::size_t>(
+                std::partition_point(l.bars.begin(), l.bars.end(),
+                                     [t](const TimelineBar& b) { return b.startNs < t; }) -
+                l.bars.begin());
+        }
+        return n;
+    };
+    std::int64_t lo = lastNs_ + 1;  // the oldest bar's start
+    for (const TimelineLane& l : lanes_) {
+        if (!l.bars.empty()) {
+            lo = std::min(lo, l.bars.front().startNs);
+        }
+    }
+    std::int64_t hi = lastNs_ + 1;
+    while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        if (startingBefore(mid) >= bars) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return hi;
 }
 
 // The bars' messages move to a new pool under new ids; copies of this model

@@ -12,6 +12,7 @@
 #include "events/event.h"
 #include "models/message_key_pool.h"
 #include "models/timeline_spans.h"
+#include "models/timeline_summary.h"
 #include "widgets/theme.h"
 
 // The data behind the assignment timeline: one lane per worker, one bar per
@@ -82,6 +83,8 @@ struct TimelineLane {
     int slotsUsed = 1;
     std::array<std::int64_t, 8> slotBusyUntil{};  // INT64_MAX = open bar in the slot
     std::array<std::int64_t, static_cast<int>(Outcome::Count)> pruned{};  // summarised bars
+    // The bars the detail budget took, within the retention (setDetailBudget).
+    TimelineSummary summary;
     bool paused = false;
     bool crashed = false;
 };
@@ -126,6 +129,16 @@ public:
     // Bars ending before (newest event - retention) are summarised and dropped.
     void setRetentionNs(std::int64_t ns) { retentionNs_ = ns; }
     std::int64_t retentionNs() const { return retentionNs_; }
+    // At most `bars` hand-outs are held one by one (0, the default: no
+    // limit): beyond it, prune() moves the oldest of all lanes into their
+    // lanes' summaries (TimelineLane::summary), down to 7/8 of the budget, and
+    // their polls go. A live timeline at 100,000 events/s would otherwise
+    // hold ~2 million bars for its 180 s.
+    void setDetailBudget(std::size_t bars) { detailBudget_ = bars; }
+    std::size_t detailBudget() const { return detailBudget_; }
+    // Every hand-out that started from this time on is a bar; before it, a
+    // lane has its summary. 0 while the budget never cut.
+    std::int64_t detailFromNs() const { return detailFromNs_; }
 
     const std::vector<TimelineLane>& lanes() const { return lanes_; }
     const std::deque<TimelineMarker>& markers() const { return markers_; }
@@ -162,6 +175,12 @@ private:
     // A bracket of `bracketNs` in poll `batch`'s block (TimelineLane::bracketBlocks).
     static void noteBracket(TimelineLane& lane, std::uint64_t batch, std::int64_t bracketNs);
     void compactKeys();
+    // Drops lane l's oldest bar, into its summary when `summarise`.
+    void dropOldestBar(TimelineLane& l, bool summarise);
+    // Moves the oldest bars into the summaries when over the detail budget.
+    void keepToBudget();
+    // The earliest start time such that at least `bars` bars start before it.
+    std::int64_t timeAfterOldest(std::size_t bars) const;
     TimelineBar* openBar(MessageKeyPool::Id key, int* laneIndex = nullptr);
     // The id of the message an event names, kNone if no bar named it yet.
     MessageKeyPool::Id knownKey(const Event& event) const;
@@ -183,6 +202,8 @@ private:
     std::deque<TimelineMarker> markers_;
     QHash<MessageKeyPool::Id, int> handouts_;  // hand-outs seen per message (redelivery detection)
     std::int64_t retentionNs_ = 180'000'000'000LL;
+    std::size_t detailBudget_ = 0;
+    std::int64_t detailFromNs_ = 0;
     std::int64_t firstNs_ = 0;
     std::int64_t lastNs_ = 0;
     int sincePrune_ = 0;

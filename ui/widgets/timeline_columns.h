@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/timeline_summary.h"
 #include "widgets/theme.h"
 #include "widgets/timeline_geometry.h"
 
@@ -43,7 +44,7 @@ public:
                 return -1;
             }
             std::int8_t& c = cells[static_cast<std::size_t>(slot) * columns + col];
-            if (c < 0 || c == kAcked) {
+            if (newOutcomeShows(c)) {
                 c = static_cast<std::int8_t>(outcome);
             }
             return col;
@@ -59,8 +60,6 @@ public:
     void endLane(int first, int last, int laneIndex, QPainter& p);
 
 private:
-    static constexpr std::int8_t kAcked = static_cast<std::int8_t>(Outcome::Acked);
-
     void writeRow(const std::int8_t* row, int first, int last, uchar* bits, int y0, int y1);
 
     const TimelineGeometry* g_ = nullptr;

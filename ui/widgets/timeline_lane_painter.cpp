@@ -141,6 +141,7 @@ void TimelineLanePainter::paintBars(int laneIndex, const TimelineLane& lane,
     const TimelineColumns::LaneTally tally = columns_->beginLane(lane.slotsUsed);
     int first = tally.columns;  // the columns counted
     int last = -1;
+    countSummary(lane, tally, first, last);
     // Hundreds of thousands of bars are in view at 100,000 events/s: the common
     // case (a bar narrower than 2 px) is only counted into its pixel column, with
     // no colour, rect or string work. The visit is inlined into the walk, and
@@ -170,6 +171,32 @@ void TimelineLanePainter::paintBars(int laneIndex, const TimelineLane& lane,
     };
     g_.forEachBarInView(lane, laneIndex, openBars, visit);
     columns_->endLane(first, last, laneIndex, p_);
+}
+
+void TimelineLanePainter::countSummary(const TimelineLane& lane,
+                                       const TimelineColumns::LaneTally& tally, int& first,
+                                       int& last) const {
+    const std::int64_t until = std::min(g_.t1, summaryUntil_);
+    if (until <= g_.t0 || lane.summary.empty()) {
+        return;
+    }
+    const int slots = lane.slotsUsed;
+    lane.summary.forEachIn(g_.t0, until, [&](std::int64_t start, int slot, Outcome outcome) {
+        if (slot >= slots) {
+            return;
+        }
+        const double x1 = g_.xOf(std::min(start + TimelineSummary::kBucketNs, until));
+        for (double x = g_.xOf(start);; x += 1) {
+            const int col = tally.count(slot, x, outcome);
+            if (col >= 0) {
+                first = std::min(first, col);
+                last = std::max(last, col);
+            }
+            if (x + 1 >= x1) {
+                break;
+            }
+        }
+    });
 }
 
 void TimelineLanePainter::paintBarAlone(int laneIndex, const TimelineLane& lane, std::size_t i,

@@ -50,6 +50,8 @@ public:
                        const std::vector<std::pair<int, const TimelineBar*>>& openBars,
                        std::vector<LaneBar>* selectedPath);
     void setColumns(TimelineColumns* columns) { columns_ = columns; }
+    // Before this time lanes show their summaries (TimelineModel::detailFromNs; 0: none).
+    void setSummaryUntil(std::int64_t ns) { summaryUntil_ = ns; }
 
 private:
     void paintLabel(const QRectF& laneRect, const TimelineLane& lane) const;
@@ -62,6 +64,10 @@ private:
                    const std::vector<std::pair<int, const TimelineBar*>>& openBars,
                    std::vector<LaneBar>* selectedPath);
     // lane.bars[i] from x0 to x1, filled on its own; added to `selectedPath` if given.
+    // The lane's summary in view, counted into the pixel columns as its bars
+    // were: a bucket wider than a pixel fills each column it covers.
+    void countSummary(const TimelineLane& lane, const TimelineColumns::LaneTally& tally,
+                      int& first, int& last) const;
     [[gnu::noinline]] void paintBarAlone(int laneIndex, const TimelineLane& lane, std::size_t i,
                                          double x0, double x1,
                                          std::vector<LaneBar>* selectedPath) const;
@@ -78,6 +84,7 @@ private:
     QBrush hatch_;
     std::function<QString(const TimelineBar&)> labelOf_;
     MessageKeyPool::Id selected_ = MessageKeyPool::kNone;
+    std::int64_t summaryUntil_ = 0;
     TimelineColumns* columns_ = nullptr;
 };
 

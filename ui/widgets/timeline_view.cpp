@@ -177,6 +177,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     paintLaneBackgrounds(p, g);
     paintAxis(p, g);
     paintLanes(p, g);
+    paintSummaryEdge(p, g);
     paintMarkers(p, g);
     paintCursor(p, g);
     paintBadge(p);
@@ -229,6 +230,7 @@ void TimelineView::paintLanes(QPainter& p, const TimelineGeometry& g) const {
     }
     painter.setSelectedKey(selected_.isEmpty() ? MessageKeyPool::kNone : model_->keyId(selected_));
     painter.setColumns(&columns_);
+    painter.setSummaryUntil(model_->detailFromNs());
     const auto& lanes = model_->lanes();
     const auto openBars = model_->openBars();
     int shown = 0;  // lanes that start inside the view
@@ -286,6 +288,40 @@ void TimelineView::paintMarkers(QPainter& p, const TimelineGeometry& g) const {
         p.setPen(theme.marker);
         p.drawText(label.rect, Qt::AlignCenter, label.text);
     }
+}
+
+// Where the lanes' summaries end and each hand-out is a bar again: a dotted
+// line, "summary" left of it (the tooltip says more).
+void TimelineView::paintSummaryEdge(QPainter& p, const TimelineGeometry& g) const {
+    const std::int64_t edge = model_->detailFromNs();
+    if (edge <= g.t0 || edge > g.t1) {
+        return;
+    }
+    const Theme& theme = Theme::current();
+    const double x = g.xOf(edge);
+    p.setPen(QPen(theme.mutedText, 1, Qt::DotLine));
+    p.drawLine(QPointF(x, g.plot.top()), QPointF(x, g.lanesBottom(laneCount())));
+    const QString text = QStringLiteral("summary");
+    const QFontMetrics fm(font());
+    const QRectF label(x - fm.horizontalAdvance(text) - 8, g.plot.top() + 1,
+                       fm.horizontalAdvance(text) + 6, fm.height());
+    if (label.left() > g.plot.left()) {
+        QColor bg = theme.panel;
+        bg.setAlpha(220);
+        p.fillRect(label, bg);
+        p.setPen(theme.mutedText);
+        p.drawText(label, Qt::AlignCenter, text);
+    }
+}
+
+QString TimelineView::summaryTooltip() const {
+    return QStringLiteral(
+               "<b>Summary</b><br>Before %1 the live timeline keeps, per worker and per 10 ms,"
+               " only the colour of the hand-outs that started then (a problem over an ack),"
+               " so that its memory stays bounded: it holds the newest %2 hand-outs one by one."
+               "<br>Move the time cursor there to see each hand-out.")
+        .arg(formatClock(model_->detailFromNs(), true))
+        .arg(model_->detailBudget());
 }
 
 // What has not happened yet at the cursor is greyed; the cursor is a line.
@@ -481,6 +517,10 @@ bool TimelineView::event(QEvent* e) {
     li = g.laneAt(help->pos().y());
     if (text.isEmpty() && help->pos().x() < g.plot.left() && li >= 0 && li < laneCount()) {
         text = laneTooltip(model_->lanes()[static_cast<std::size_t>(li)]);
+    }
+    if (text.isEmpty() && g.plot.contains(help->pos()) && li >= 0 && li < laneCount() &&
+        help->pos().x() < g.xOf(model_->detailFromNs())) {
+        text = summaryTooltip();
     }
     if (text.isEmpty()) {
         return QWidget::event(e);

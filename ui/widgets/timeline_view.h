@@ -115,6 +115,8 @@ private:
     void paintSelectedPath(QPainter& p, const TimelineGeometry& g,
                            std::vector<std::pair<int, const TimelineBar*>> path) const;
     void paintMarkers(QPainter& p, const TimelineGeometry& g) const;
+    void paintSummaryEdge(QPainter& p, const TimelineGeometry& g) const;
+    QString summaryTooltip() const;
     void paintCursor(QPainter& p, const TimelineGeometry& g) const;
     void paintBadge(QPainter& p) const;
 
