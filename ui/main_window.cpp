@@ -102,6 +102,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 
     // New tasks become rows 5 times a second, not every frame (docs/ui.md, "Frames").
     messages_->setCommitIntervalMs(200);
+    messages_->setLiveWindow(options.liveTableRows);
     // A send numbers its tasks after every task the run has seen (issue #17 item 5).
     run_->setRunTaskCount([this] { return consoleRun_->run().messageCount(); });
     buildDocks();

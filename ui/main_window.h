@@ -80,6 +80,9 @@ struct MainWindowOptions {
     // retention) are kept as a summary (TimelineModel::setDetailBudget; 0 =
     // every one: benchmarks compare the two).
     std::size_t liveTimelineBars = 100'000;
+    // Rows of the message table while live: the newest tasks (0 = every
+    // task; at a fixed time every task seen by then is a row).
+    int liveTableRows = 100'000;
 };
 
 class MainWindow : public QMainWindow {

@@ -12,6 +12,7 @@
 //   bench_ui [--rate EVENTS_PER_S] [--seconds S] [--fps N] [--workers N] [--record DIR]
 //            [--keep-in-ram 1]   (the run keeps every event in RAM: no spill file)
 //            [--timeline-bars N] (hand-outs the live timeline holds one by one; 0 = all)
+//            [--table-rows N]    (rows of the message table while live; 0 = every task)
 //            [--screenshot PNG]  (the window at the end, to look at)
 //
 // It also prints the resident memory at 10 s and at the end: issue #19 asks
@@ -207,6 +208,7 @@ int main(int argc, char** argv) {
     QString recordFolder;
     bool keepRunInRam = false;
     long long timelineBars = -1;  // -1: the console's default
+    long long tableRows = -1;     // -1: the console's default
     QString screenshot;
     double slowFrameMs = 0;  // > 0: print each frame whose UI-thread CPU time exceeds it
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -224,6 +226,8 @@ int main(int argc, char** argv) {
             keepRunInRam = std::atoi(argv[i + 1]) != 0;
         } else if (!std::strcmp(argv[i], "--timeline-bars")) {
             timelineBars = std::atoll(argv[i + 1]);
+        } else if (!std::strcmp(argv[i], "--table-rows")) {
+            tableRows = std::atoll(argv[i + 1]);
         } else if (!std::strcmp(argv[i], "--screenshot")) {
             screenshot = QString::fromLocal8Bit(argv[i + 1]);
         } else if (!std::strcmp(argv[i], "--record")) {
@@ -232,15 +236,15 @@ int main(int argc, char** argv) {
             std::fprintf(stderr,
                          "usage: bench_ui [--rate N] [--seconds S] [--fps N] [--workers N] "
                          "[--record DIR] [--slow-frames MS] [--keep-in-ram 0|1] "
-                         "[--timeline-bars N] [--screenshot PNG]\n");
+                         "[--timeline-bars N] [--table-rows N] [--screenshot PNG]\n");
             return 2;
         }
     }
     if (rate <= 0 || seconds <= 0 || fps <= 0 || fps > 240 || workers < 1 || workers > 1024 ||
-        timelineBars < -1) {
+        timelineBars < -1 || tableRows < -1 || tableRows > 1'000'000'000) {
         std::fprintf(stderr,
                      "bench_ui: rate, seconds and fps must be positive (fps <= 240), "
-                     "workers 1 to 1024, timeline bars 0 or more\n");
+                     "workers 1 to 1024, timeline bars and table rows 0 or more\n");
         return 2;
     }
     QApplication app(argc, argv);
@@ -250,6 +254,9 @@ int main(int argc, char** argv) {
     options.keepRunInRam = keepRunInRam;
     if (timelineBars >= 0) {
         options.liveTimelineBars = static_cast<std::size_t>(timelineBars);
+    }
+    if (tableRows >= 0) {
+        options.liveTableRows = static_cast<int>(tableRows);
     }
     qs::ui::MainWindow window(options);
     if (!recordFolder.isEmpty()) {

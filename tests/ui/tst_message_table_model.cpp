@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include "controllers/console_run.h"
+#include "controllers/time_cursor.h"
 #include "event_factory.h"
 #include "models/message_filter_proxy.h"
 #include "models/message_table_model.h"
@@ -36,6 +37,7 @@ private Q_SLOTS:
     void proxySortsByTaskNumber();
     void rowsHeldBackAppearWithoutAnotherAppend();
     void keepsEveryTaskAndItsWholeHistory();
+    void aLiveWindowShowsTheNewestTasks();
     void resetEmptiesTheTable();
     void manyChangesGiveOneSignal();
     void distantChangesDoNotCoverTheRowsBetween();
@@ -290,6 +292,56 @@ void TestMessageTableModel::keepsEveryTaskAndItsWholeHistory() {
     const auto first = model.taskByKey(messageKey("tasks", "m1"));
     QVERIFY(first);
     QCOMPARE(run.run().messageEvents(first->index).size(), 3u);
+}
+
+// While live the rows are the newest tasks (trimmed an eighth over the
+// window); at a fixed time every task seen by then is a row again; back to
+// live, the window again. The watched task keeps its signal when out of it.
+void TestMessageTableModel::aLiveWindowShowsTheNewestTasks() {
+    ConsoleRun run;
+    TimeCursor cursor(&run);
+    MessageTableModel model(&run);
+    model.setCursor(&cursor);
+    model.setLiveWindow(16);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    MessageFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester proxyTester(&proxy,
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setWatchedKey(messageKey("tasks", "m1"));
+    QSignalSpy watched(&model, &MessageTableModel::watchedTaskChanged);
+    for (int i = 1; i <= 50; ++i) {
+        const std::string id = "m" + std::to_string(i);
+        run.append({sent(i * 10, id, i),
+                    ev(EventKind::MessageAssigned, i * 10 + 1, "worker-1", id, i, 1)});
+        QVERIFY(model.rowCount() <= 18);
+    }
+    QVERIFY(model.rowCount() >= 16);
+    QCOMPARE(model.rowCount() + model.tasksBeforeFirstRow(), 50);
+    QCOMPARE(proxy.rowCount(), model.rowCount());
+    QCOMPARE(model.task(model.rowCount() - 1)->task, 50);
+    QCOMPARE(model.task(0)->task, 51 - model.rowCount());
+    QCOMPARE(model.data(model.index(0, MessageTableModel::TaskColumn)).toString(),
+             QString::number(51 - model.rowCount()));
+    QCOMPARE(model.rowOfKey(messageKey("tasks", "m1")), -1);
+    QCOMPARE(model.rowOfKey(messageKey("tasks", "m50")), model.rowCount() - 1);
+    QVERIFY(model.taskByKey(messageKey("tasks", "m1")));  // still a task of the run
+    watched.clear();
+    run.append({ev(EventKind::Acked, 600, "worker-1", "m1", 1, 1)});
+    QCOMPARE(watched.count(), 1);
+    // A fixed time: every task seen by then.
+    cursor.moveTo(run.run().streamTimeNs(0) + 295'000'000);  // the first 30 tasks sent
+    QCOMPARE(model.tasksBeforeFirstRow(), 0);
+    QCOMPARE(model.rowCount(), 30);
+    QCOMPARE(model.task(0)->task, 1);
+    cursor.goLive();
+    QCOMPARE(model.rowCount(), 16);
+    QCOMPARE(model.tasksBeforeFirstRow(), 34);
+    QCOMPARE(model.task(15)->task, 50);
+    cursor.moveTo(run.run().streamTimeNs(run.run().eventCount() - 1));  // every task
+    QCOMPARE(model.rowCount(), 50);
+    cursor.goLive();
+    QCOMPARE(model.rowCount(), 16);
 }
 
 void TestMessageTableModel::resetEmptiesTheTable() {

@@ -18,7 +18,7 @@ MessageTableModel::MessageTableModel(const ConsoleRun* run, QObject* parent)
 }
 
 int MessageTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : committed_;
+    return parent.isValid() ? 0 : committed_ - static_cast<int>(first_);
 }
 
 int MessageTableModel::columnCount(const QModelIndex& parent) const {
@@ -44,7 +44,7 @@ bool MessageTableModel::atFixedTime() const {
 
 const TaskView& MessageTableModel::cachedView(int row) const {
     const Run& run = run_->run();
-    const auto index = static_cast<std::uint32_t>(row);
+    const std::uint32_t index = messageOf(row);
     if (!cache_ || cache_->index != index || cacheGeneration_ != generation_) {
         if (atFixedTime()) {
             const RunState& state = cursor_->state();
@@ -58,7 +58,7 @@ const TaskView& MessageTableModel::cachedView(int row) const {
 }
 
 std::optional<TaskView> MessageTableModel::task(int row) const {
-    if (row < 0 || row >= committed_) {
+    if (row < 0 || row >= rowCount()) {
         return std::nullopt;
     }
     return cachedView(row);
@@ -82,7 +82,9 @@ std::optional<TaskView> MessageTableModel::taskByKey(const QString& key) const {
 
 int MessageTableModel::rowOfKey(const QString& key) const {
     const auto index = taskIndexOfKey(run_->run(), key);
-    return index && static_cast<int>(*index) < committed_ ? static_cast<int>(*index) : -1;
+    return index && *index >= first_ && static_cast<int>(*index) < committed_
+               ? static_cast<int>(*index - first_)
+               : -1;
 }
 
 QString MessageTableModel::bodyOf(const TaskView& t) const {
@@ -121,16 +123,17 @@ QString MessageTableModel::longestDeadLetterChannel() const {
 }
 
 QVariant MessageTableModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= committed_) {
+    if (!index.isValid() || index.row() >= rowCount()) {
         return {};
     }
     const std::size_t known = atFixedTime() ? cursor_->state().messages.size()
                                             : run_->run().messageCount();
-    if (static_cast<std::size_t>(index.row()) >= known) {
+    if (messageOf(index.row()) >= known) {
         return {};  // a row on its way out (a move or reset being signalled)
     }
     if (role == SortRole && index.column() == TaskColumn) {
-        return index.row() + 1;  // the default order: sorting thousands of new rows reads it
+        // The default order: sorting thousands of new rows reads it.
+        return static_cast<qulonglong>(messageOf(index.row())) + 1;
     }
     const TaskView& t = cachedView(index.row());
     switch (role) {
@@ -323,6 +326,7 @@ QVariant MessageTableModel::headerData(int section, Qt::Orientation orientation,
 
 void MessageTableModel::runReset() {
     beginResetModel();
+    first_ = 0;
     committed_ = 0;
     shown_.clear();
     shownFixed_ = false;
@@ -354,24 +358,35 @@ void MessageTableModel::cursorMoved() {
     if (!fixed && committed_ > static_cast<int>(run_->run().messageCount())) {
         runReset();  // the run was reset before this model heard of it
     }
-    const int oldRows = committed_;
-    if (fixed) {
-        setRowCount(static_cast<int>(cursor_->state().messages.size()));
+    const auto oldEnd = static_cast<std::uint32_t>(committed_);
+    if (fixed && first_ > 0) {
+        showEveryTask();
+    } else if (fixed) {
+        setRowEnd(static_cast<std::uint32_t>(cursor_->state().messages.size()));
     } else {
         commitRows(true);
+        keepToLiveWindow();  // also when no row was to come
     }
-    signalRows(rowsChangedByMove(std::min(oldRows, committed_)));
+    signalRows(tasksChangedByMove(std::min(oldEnd, static_cast<std::uint32_t>(committed_))));
     shown_ = fixed ? cursor_->state().messages : std::vector<MessageAt>();
     shownFixed_ = fixed;
     Q_EMIT watchedTaskChanged();  // its history marks what comes after the cursor
 }
 
-std::vector<std::uint32_t> MessageTableModel::rowsChangedByMove(int rows) const {
+void MessageTableModel::showEveryTask() {
+    beginResetModel();
+    first_ = 0;
+    committed_ = static_cast<int>(cursor_->state().messages.size());
+    cache_.reset();
+    endResetModel();
+}
+
+std::vector<std::uint32_t> MessageTableModel::tasksChangedByMove(std::uint32_t end) const {
     const Run& run = run_->run();
     const bool fixed = atFixedTime();
     const std::vector<MessageAt>* now = fixed ? &cursor_->state().messages : nullptr;
     std::vector<std::uint32_t> changed;
-    for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(rows); ++i) {
+    for (std::uint32_t i = first_; i < end; ++i) {
         const MessageAt& before = shownFixed_ && i < shown_.size() ? shown_[i] : run.messageNow(i);
         const MessageAt& after = now != nullptr ? (*now)[i] : run.messageNow(i);
         if (!(before == after) || (shownFixed_ && i >= shown_.size())) {
@@ -381,46 +396,63 @@ std::vector<std::uint32_t> MessageTableModel::rowsChangedByMove(int rows) const 
     return changed;
 }
 
-void MessageTableModel::setRowCount(int rows) {
-    if (rows > committed_) {
-        beginInsertRows({}, committed_, rows - 1);
-        committed_ = rows;
+void MessageTableModel::setRowEnd(std::uint32_t end) {
+    const int rows = static_cast<int>(end) - static_cast<int>(first_);
+    const int shown = rowCount();
+    if (rows > shown) {
+        beginInsertRows({}, shown, rows - 1);
+        committed_ = static_cast<int>(end);
         endInsertRows();
-    } else if (rows < committed_) {
-        beginRemoveRows({}, rows, committed_ - 1);
-        committed_ = rows;
+    } else if (rows < shown) {
+        beginRemoveRows({}, std::max(0, rows), shown - 1);
+        committed_ = static_cast<int>(std::max(end, first_));
         endRemoveRows();
     }
+}
+
+void MessageTableModel::setLiveWindow(int rows) {
+    liveWindow_ = std::max(0, rows);
+    keepToLiveWindow();
+}
+
+void MessageTableModel::keepToLiveWindow() {
+    const int rows = rowCount();
+    if (liveWindow_ == 0 || atFixedTime() || rows <= liveWindow_ + liveWindow_ / 8) {
+        return;
+    }
+    const int leaving = rows - liveWindow_;
+    beginRemoveRows({}, 0, leaving - 1);
+    first_ += static_cast<std::uint32_t>(leaving);
+    cache_.reset();
+    endRemoveRows();
 }
 
 void MessageTableModel::signalChangedRows() {
     signalRows(run_->touchedByLastAppend());
 }
 
-void MessageTableModel::signalRows(std::vector<std::uint32_t> rows) {
+void MessageTableModel::signalRows(std::vector<std::uint32_t> tasks) {
     if (!watchedKey_.isEmpty() && !watchedIndex_) {
         watchedIndex_ = taskIndexOfKey(run_->run(), watchedKey_);
     }
-    bool watchedTouched = false;
-    std::sort(rows.begin(), rows.end());
-    // One signal per run of nearby rows. Not one range from the first to the last
+    std::sort(tasks.begin(), tasks.end());
+    // The watched task may be older than the first row (a live window).
+    const bool watchedTouched =
+        watchedIndex_ && std::binary_search(tasks.begin(), tasks.end(), *watchedIndex_);
+    tasks.erase(tasks.begin(), std::lower_bound(tasks.begin(), tasks.end(), first_));
+    // One signal per run of nearby tasks. Not one range from the first to the last
     // changed row: a single old task touched again would make that range cover the
     // rows on screen, and the table would repaint every frame for nothing.
     constexpr std::uint32_t kGap = 8;
     std::size_t i = 0;
-    while (i < rows.size()) {
+    while (i < tasks.size()) {
         std::size_t j = i;
-        while (j + 1 < rows.size() && rows[j + 1] <= rows[j] + kGap) {
+        while (j + 1 < tasks.size() && tasks[j + 1] <= tasks[j] + kGap) {
             ++j;
         }
-        if (watchedIndex_ && *watchedIndex_ >= rows[i] && *watchedIndex_ <= rows[j]) {
-            watchedTouched = std::binary_search(rows.begin() + static_cast<std::ptrdiff_t>(i),
-                                                rows.begin() + static_cast<std::ptrdiff_t>(j) + 1,
-                                                *watchedIndex_);
-        }
-        const int first = static_cast<int>(rows[i]);
-        const int last = std::min(static_cast<int>(rows[j]), committed_ - 1);
-        if (first < committed_) {
+        const int first = static_cast<int>(tasks[i] - first_);
+        const int last = std::min(static_cast<int>(tasks[j] - first_), rowCount() - 1);
+        if (first < rowCount()) {
             Q_EMIT dataChanged(index(first, 0), index(last, ColumnCount - 1));
         }
         i = j + 1;
@@ -443,9 +475,8 @@ void MessageTableModel::commitRows(bool force) {
         return;
     }
     commitLater_.stop();
-    beginInsertRows({}, committed_, total - 1);
-    committed_ = total;
-    endInsertRows();
+    setRowEnd(static_cast<std::uint32_t>(total));
+    keepToLiveWindow();
     lastCommit_.start();
 }
 

@@ -16,7 +16,9 @@
 // live; at a fixed t, the tasks seen by then, as Run::stateAt(t) has them). It keeps no state about
 // messages; every cell is read from the Run (TaskView). After each appended
 // batch it tells the views which rows changed and which were added.
-// Every task of the run is a row: nothing is trimmed.
+// While live it may show only the newest tasks (setLiveWindow; the console
+// shows 100,000), so that a long run's rows do not grow without end in the
+// views and their proxies; at a fixed time every task seen by then is a row.
 // UI thread only.
 namespace qs::ui {
 
@@ -64,6 +66,13 @@ public:
     void setCommitIntervalMs(int ms) { commitIntervalMs_ = ms; }
     // Shows rows still held back by the commit interval (tests, end of a run).
     void commitPendingRows();
+    // While live, at most about `rows` rows: the newest tasks (0, the
+    // default: every task). Over it by an eighth, the oldest rows go in one
+    // removal, down to `rows`.
+    void setLiveWindow(int rows);
+    int liveWindow() const { return liveWindow_; }
+    // Tasks of the run at the cursor that are not rows (the oldest, while live).
+    int tasksBeforeFirstRow() const { return static_cast<int>(first_); }
 
     // Follows `cursor` (not owned; it outlives the model). Without one: the head.
     void setCursor(const TimeCursor* cursor);
@@ -98,12 +107,19 @@ private:
     void runReset();
     void cursorMoved();
     bool atFixedTime() const;
-    void setRowCount(int rows);
+    // The rows become the tasks before message index `end` (from first_).
+    void setRowEnd(std::uint32_t end);
+    // Leaves only the newest liveWindow_ rows while live.
+    void keepToLiveWindow();
+    // Every task seen by the cursor's instant a row again (a fixed time).
+    void showEveryTask();
+    std::uint32_t messageOf(int row) const { return first_ + static_cast<std::uint32_t>(row); }
     void signalChangedRows();
-    // One dataChanged per run of nearby rows (and watchedTaskChanged when it is among them).
-    void signalRows(std::vector<std::uint32_t> rows);
-    // Of the first `rows` rows, those whose state the move changed.
-    std::vector<std::uint32_t> rowsChangedByMove(int rows) const;
+    // One dataChanged per run of nearby rows of these tasks (message indexes;
+    // and watchedTaskChanged when it is among them).
+    void signalRows(std::vector<std::uint32_t> tasks);
+    // The tasks (message indexes) shown before `end` whose state the move changed.
+    std::vector<std::uint32_t> tasksChangedByMove(std::uint32_t end) const;
     void commitRows(bool force);
     const TaskView& cachedView(int row) const;
     QVariant displayData(const TaskView& t, int column) const;
@@ -114,7 +130,10 @@ private:
     const TimeCursor* cursor_ = nullptr;
     std::vector<MessageAt> shown_;  // what the rows showed at the last fixed-time move
     bool shownFixed_ = false;        // the rows show shown_ (else the head)
-    int committed_ = 0;  // rows the views know about (a prefix of the run's messages)
+    // The rows the views know about are the run's messages first_ .. committed_ - 1.
+    std::uint32_t first_ = 0;
+    int committed_ = 0;
+    int liveWindow_ = 0;
     QString watchedKey_;
     std::optional<std::uint32_t> watchedIndex_;
     int commitIntervalMs_ = 0;

@@ -6,6 +6,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QSplitter>
 #include <QStyle>
 #include <QStyleOptionHeader>
@@ -258,6 +259,17 @@ void MessagePanel::showHistory() {
             .arg(rows));
 }
 
+// While live the table may hold only the newest tasks: it says so.
+QString MessagePanel::windowNote() const {
+    const int hidden = model_->tasksBeforeFirstRow();
+    if (hidden == 0) {
+        return {};
+    }
+    return QStringLiteral(" · rows: the newest %1 of %2 tasks (move the time cursor to list all)")
+        .arg(QLocale().toString(model_->rowCount()),
+             QLocale().toString(model_->rowCount() + hidden));
+}
+
 void MessagePanel::refresh() {
     const QStringList workers = model_->workers();
     if (workers.size() + 1 != worker_->count()) {
@@ -280,7 +292,8 @@ void MessagePanel::refresh() {
             .arg(s.count(MessageState::DeadLettered) + s.count(MessageState::Dropped)) +
         (s.count(MessageState::Purged) > 0
              ? QStringLiteral(" · purged %1").arg(s.count(MessageState::Purged))
-             : QString()));
+             : QString()) +
+        windowNote());
     // A dead-lettered task names its dead-letter channel in the State column:
     // make room for it rather than eliding the part that says where it went.
     const QString dlq = model_->longestDeadLetterChannel();

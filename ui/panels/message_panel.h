@@ -36,6 +36,7 @@ Q_SIGNALS:
     void messageSelected(const QString& key);
 
 private:
+    QString windowNote() const;
     void sizeColumns();
     void showHistory();
 
