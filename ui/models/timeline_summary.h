@@ -40,8 +40,8 @@ public:
     // (-1 = no bar started there).
     int outcomeAt(std::int64_t bucketStartNs, int slot) const;
 
-    // Calls f(bucketStartNs, slot, outcome) for every sub-row with a bar in
-    // the buckets that overlap [t0, t1).
+    // Calls f(bucketStartNs, cell) for every bucket with a bar that overlaps
+    // [t0, t1); cell >> (4 * slot) & 0xF is sub-row slot's outcome + 1 (0 = none).
     template <typename F>
     void forEachIn(std::int64_t t0, std::int64_t t1, F&& f) const {
         if (cells_.empty() || t1 <= startNs() || t0 >= endNs()) {
@@ -50,12 +50,10 @@ public:
         const std::int64_t from = std::max<std::int64_t>(first_, floorDiv(t0));
         const std::int64_t to = std::min<std::int64_t>(
             first_ + static_cast<std::int64_t>(cells_.size()), floorDiv(t1 - 1) + 1);
-        for (std::int64_t b = from; b < to; ++b) {
-            std::uint32_t cell = cells_[static_cast<std::size_t>(b - first_)];
-            for (int slot = 0; cell != 0; ++slot, cell >>= 4) {
-                if ((cell & 0xF) != 0) {
-                    f(b * kBucketNs, slot, static_cast<Outcome>((cell & 0xF) - 1));
-                }
+        auto it = cells_.begin() + (from - first_);
+        for (std::int64_t b = from; b < to; ++b, ++it) {
+            if (*it != 0) {
+                f(b * kBucketNs, *it);
             }
         }
     }

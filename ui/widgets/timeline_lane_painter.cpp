@@ -180,20 +180,29 @@ void TimelineLanePainter::countSummary(const TimelineLane& lane,
     if (until <= g_.t0 || lane.summary.empty()) {
         return;
     }
+    // As paintBars: hundreds of buckets per lane, the geometry in locals.
     const int slots = lane.slotsUsed;
-    lane.summary.forEachIn(g_.t0, until, [&](std::int64_t start, int slot, Outcome outcome) {
-        if (slot >= slots) {
-            return;
-        }
-        const double x1 = g_.xOf(std::min(start + TimelineSummary::kBucketNs, until));
-        for (double x = g_.xOf(start);; x += 1) {
-            const int col = tally.count(slot, x, outcome);
-            if (col >= 0) {
-                first = std::min(first, col);
-                last = std::max(last, col);
+    const double left = g_.plot.left();
+    const double pxPerNs = g_.plot.width() / static_cast<double>(g_.spanNs);
+    const std::int64_t t0 = g_.t0;
+    lane.summary.forEachIn(t0, until, [&](std::int64_t start, std::uint32_t cell) {
+        const double x0 = left + static_cast<double>(start - t0) * pxPerNs;
+        const std::int64_t end = std::min(start + TimelineSummary::kBucketNs, until);
+        const double x1 = left + static_cast<double>(end - t0) * pxPerNs;
+        for (int slot = 0; cell != 0 && slot < slots; ++slot, cell >>= 4) {
+            if ((cell & 0xF) == 0) {
+                continue;
             }
-            if (x + 1 >= x1) {
-                break;
+            const auto outcome = static_cast<Outcome>((cell & 0xF) - 1);
+            for (double x = x0;; x += 1) {  // a bucket wider than a pixel fills each it covers
+                const int col = tally.count(slot, x, outcome);
+                if (col >= 0) {
+                    first = std::min(first, col);
+                    last = std::max(last, col);
+                }
+                if (x + 1 >= x1) {
+                    break;
+                }
             }
         }
     });
