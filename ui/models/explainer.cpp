@@ -372,6 +372,9 @@ void Explainer::explainAssigned(std::uint64_t index, const Event& e, Batch& out)
     if (!message) {
         return;
     }
+    if (firstAssignSeen_ && run.messageNow(*message).deliveries <= 1) {
+        return;  // handed out once so far: no redelivery (most assignments; no trail read)
+    }
     const TrailAround t = trailAround(run, *message, index);
     const bool redelivery = t.deliveries > 1 && t.before;
     if (!redelivery && firstAssignSeen_) {
@@ -410,8 +413,8 @@ void Explainer::explainAssigned(std::uint64_t index, const Event& e, Batch& out)
 void Explainer::explainAcked(std::uint64_t index, const Event& e, Batch& out) {
     const Run& run = run_->run();
     const auto message = run.messageIndex(e.messageId.view());
-    if (!message) {
-        return;
+    if (!message || run.messageNow(*message).deliveries <= 1) {
+        return;  // acked at its only hand-out so far (most acks; no trail read)
     }
     const TrailAround t = trailAround(run, *message, index);
     if (t.deliveries > 1) {
