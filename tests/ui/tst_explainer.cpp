@@ -1,4 +1,5 @@
 #include <QTest>
+#include <algorithm>
 
 #include "controllers/console_run.h"
 #include "event_factory.h"
@@ -18,6 +19,7 @@ private Q_SLOTS:
     void configChangesInPlainWords();
     void theLastNackSaysDeadLetteredNotRequeued();
     void theLastNackWithoutABrokerSaysDeadLettered();
+    void floodsAreSummarisedPerSecondAcrossAppends();
     void explainsOnlyWhatIsNewAndStartsOverOnReset();
     void visibilityExpiryOnTheV1Stream();
 };
@@ -85,8 +87,32 @@ void TestExplainer::floodsAreSummarised() {
         batch.push_back(ev(EventKind::Rejected, 1, "worker-1", std::to_string(i), i + 1, 1));
     }
     const auto lines = x.say(batch);
-    QVERIFY(lines.size() < 12);
-    QVERIFY(joined(lines).contains(QStringLiteral("and 94 more rejections")));
+    QVERIFY(lines.size() <= 12);  // 6 rejections, 6 redeliveries: the second is still open
+    QVERIFY(!joined(lines).contains(QStringLiteral("more rejections")));
+    const auto leftOut = x.x.sayWhatWasLeftOut();  // the run went quiet
+    QCOMPARE(leftOut.size(), 1u);
+    QCOMPARE(leftOut[0].text, QStringLiteral("… and 94 more rejections in the same second."));
+    QVERIFY(x.x.sayWhatWasLeftOut().empty());
+}
+
+// The quota is per second of the run, not per append: thirty appends in one
+// second say 6 rejections; the first event of the next second says the rest.
+void TestExplainer::floodsAreSummarisedPerSecondAcrossAppends() {
+    Explained x;
+    std::vector<Explanation> lines;
+    for (int i = 0; i < 30; ++i) {
+        const std::string id = std::to_string(i);
+        const auto said = x.say({ev(EventKind::MessageAssigned, i * 30, "worker-1", id, i + 1, 1),
+                                 ev(EventKind::Rejected, i * 30 + 1, "worker-1", id, i + 1, 1)});
+        lines.insert(lines.end(), said.begin(), said.end());
+    }
+    const auto rejections = std::count_if(lines.begin(), lines.end(), [](const Explanation& e) {
+        return e.kind == Explanation::Kind::Rejection;
+    });
+    QCOMPARE(rejections, 6);
+    const auto next = x.say({ev(EventKind::MessageAssigned, 1500, "worker-2", "late", 99, 1)});
+    QVERIFY2(joined(next).contains(QStringLiteral("… and 24 more rejections in the same second.")),
+             qPrintable(joined(next)));
 }
 
 void TestExplainer::configChangesInPlainWords() {

@@ -90,31 +90,40 @@ QString describeConfig(const Event& e) {
 }
 }  // namespace
 
-// The explanations of one call, at most a few per kind; the rest are counted.
+// The explanations of one call. At most a few per kind in each second of
+// stream time (Explainer::Quota); the rest are counted, and said in one line
+// per kind once that second is over.
 class Explainer::Batch {
 public:
-    explicit Batch(int maxPerKind) : maxPerKind_(maxPerKind) {}
+    Batch(Quota& quota, int maxPerKind) : quota_(quota), maxPerKind_(maxPerKind) {}
     void add(std::int64_t t, Explanation::Kind kind, QString text, QString key = {}) {
-        lastT_ = std::max(lastT_, t);
-        if (++perKind_[kind] > maxPerKind_) {
-            ++suppressed_[kind];
+        note(t);
+        if (++quota_.perKind[kind] > maxPerKind_) {
+            ++quota_.suppressed[kind];
+            quota_.lastSuppressedNs = std::max(quota_.lastSuppressedNs, t);
             return;
         }
         out_.push_back({t, kind, std::move(text), std::move(key)});
     }
-    void note(std::int64_t t) { lastT_ = std::max(lastT_, t); }
-    std::vector<Explanation> finish();
+    // An event at t: the second it ends closes the quota's window.
+    void note(std::int64_t t) {
+        if (t >= quota_.windowEndNs) {
+            summarise();
+            quota_.windowEndNs = t + kQuotaWindowNs;
+        }
+    }
+    // One line per kind for what the window left unsaid; a new window starts.
+    void summarise();
+    std::vector<Explanation> finish() { return std::move(out_); }
 
 private:
+    Quota& quota_;
     int maxPerKind_;
-    std::int64_t lastT_ = 0;
     std::vector<Explanation> out_;
-    std::map<Explanation::Kind, int> perKind_;
-    std::map<Explanation::Kind, int> suppressed_;
 };
 
-std::vector<Explanation> Explainer::Batch::finish() {
-    for (const auto& [kind, n] : suppressed_) {
+void Explainer::Batch::summarise() {
+    for (const auto& [kind, n] : quota_.suppressed) {
         QString what;
         switch (kind) {
             case Explanation::Kind::Redelivery:
@@ -133,12 +142,14 @@ std::vector<Explanation> Explainer::Batch::finish() {
                 what = QStringLiteral("similar events");
                 break;
         }
-        out_.push_back({lastT_,
+        out_.push_back({quota_.lastSuppressedNs,
                         Explanation::Kind::Summary,
-                        QStringLiteral("… and %1 more %2 in the same moment.").arg(n).arg(what),
+                        QStringLiteral("… and %1 more %2 in the same second.").arg(n).arg(what),
                         {}});
     }
-    return std::move(out_);
+    quota_.perKind.clear();
+    quota_.suppressed.clear();
+    quota_.lastSuppressedNs = 0;
 }
 
 namespace {
@@ -227,6 +238,7 @@ std::optional<QString> deadLetteredBy(const Run& run, const TrailAround& t, std:
 
 void Explainer::clear() {
     explained_ = 0;
+    quota_ = Quota();
     lastWaitNote_.clear();
     autoAck_ = false;
     firstAssignSeen_ = false;
@@ -244,10 +256,17 @@ QString Explainer::label(const QString& key) const {
 
 std::vector<Explanation> Explainer::explainNew() {
     const Run& run = run_->run();
-    Batch out(maxPerKind_);
+    Batch out(quota_, maxPerKind_);
     for (; explained_ < run.eventCount(); ++explained_) {
         explainEvent(explained_, out);
     }
+    return out.finish();
+}
+
+std::vector<Explanation> Explainer::sayWhatWasLeftOut() {
+    Batch out(quota_, maxPerKind_);
+    out.summarise();
+    quota_.windowEndNs = 0;
     return out.finish();
 }
 

@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "events/event.h"
@@ -12,7 +13,9 @@
 // Turns notable events into plain-language sentences a newcomer can follow
 // ("Task #7 came back to the queue because worker-1 crashed before acking it;
 // worker-2 received it at 12:01:07"). Floods are summarised: at most a few
-// sentences per kind per batch, then one "and N more" line.
+// sentences per kind in each second of the run, then one "and N more" line
+// when that second is over (nobody reads hundreds of sentences a second, and
+// each costs the list a text layout).
 // Plain C++; UI thread only.
 namespace qs::ui {
 
@@ -37,15 +40,27 @@ public:
 
     // "Task #7" for a message identity; default: the message id.
     void setLabelFunction(std::function<QString(const QString& key)> fn) { label_ = std::move(fn); }
-    void setMaxPerKindPerBatch(int n) { maxPerKind_ = n; }
+    void setMaxPerKindPerSecond(int n) { maxPerKind_ = n; }
 
     // Explains the run's events not explained yet (those of its last appends).
     std::vector<Explanation> explainNew();
+    // The "and N more" lines of the second still open (the run went quiet:
+    // no later event will close it); the next event starts a new second.
+    std::vector<Explanation> sayWhatWasLeftOut();
     // The run was reset: start over at its first event.
     void clear();
 
 private:
     class Batch;
+    // Sentences said and left out per kind in the current second of stream time.
+    struct Quota {
+        std::int64_t windowEndNs = 0;  // the first event at or after it closes the second
+        std::int64_t lastSuppressedNs = 0;
+        std::map<Explanation::Kind, int> perKind;
+        std::map<Explanation::Kind, int> suppressed;
+    };
+    static constexpr std::int64_t kQuotaWindowNs = 1'000'000'000;
+
     void explainEvent(std::uint64_t index, Batch& out);
     void explainAssigned(std::uint64_t index, const Event& e, Batch& out);
     void explainAcked(std::uint64_t index, const Event& e, Batch& out);
@@ -60,6 +75,7 @@ private:
     std::function<QString(const QString&)> label_;
     QHash<QString, std::int64_t> lastWaitNote_;  // per worker: say "waited" at most every 30 s
     int maxPerKind_ = 6;
+    Quota quota_;
     bool autoAck_ = false;
     bool firstAssignSeen_ = false;
 };

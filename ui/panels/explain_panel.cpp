@@ -102,6 +102,9 @@ ExplainPanel::ExplainPanel(const ConsoleRun* run, QWidget* parent)
     : QWidget(parent), explainer_(run), list_(new ExplainList(this)) {
     connect(run, &ConsoleRun::appended, this, &ExplainPanel::explainNew);
     connect(run, &ConsoleRun::wasReset, this, &ExplainPanel::clear);
+    quiet_.setSingleShot(true);
+    quiet_.setInterval(1200);  // longer than the explainer's second
+    connect(&quiet_, &QTimer::timeout, this, &ExplainPanel::sayWhatWasLeftOut);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(list_);
@@ -124,7 +127,15 @@ ExplainPanel::ExplainPanel(const ConsoleRun* run, QWidget* parent)
 }
 
 void ExplainPanel::explainNew() {
-    const auto lines = explainer_.explainNew();
+    quiet_.start();
+    appendAll(explainer_.explainNew());
+}
+
+void ExplainPanel::sayWhatWasLeftOut() {
+    appendAll(explainer_.sayWhatWasLeftOut());
+}
+
+void ExplainPanel::appendAll(const std::vector<Explanation>& lines) {
     if (lines.empty()) {
         return;
     }
@@ -177,6 +188,7 @@ int ExplainPanel::currentLine() const {
 }
 
 void ExplainPanel::clear() {
+    quiet_.stop();
     list_->clear();
     explainer_.clear();
 }

@@ -2,6 +2,7 @@
 
 #include <QHash>
 #include <QIcon>
+#include <QTimer>
 #include <QWidget>
 #include <cstdint>
 #include <optional>
@@ -42,12 +43,16 @@ Q_SIGNALS:
 
 private:
     void append(const Explanation& e);
+    void appendAll(const std::vector<Explanation>& lines);
+    // The run went quiet: the "and N more" lines of its last second.
+    void sayWhatWasLeftOut();
 
     Explainer explainer_;
     ExplainList* list_;
     QHash<QRgb, QIcon> icons_;  // dot per colour
     int maxLines_ = 500;
     std::optional<std::int64_t> cursorNs_;
+    QTimer quiet_;  // a while after the last append: sayWhatWasLeftOut()
 };
 
 }  // namespace qs::ui
