@@ -182,8 +182,8 @@ private Q_SLOTS:
         std::string bytes = readFile(path("cut.qsrun"));
         QVERIFY(bytes.size() > 65536);
         // At a page of the file's size (header bytes 16-17; 1 means 65,536).
-        std::size_t page = static_cast<std::uint8_t>(bytes[16]) * 256u +
-                           static_cast<std::uint8_t>(bytes[17]);
+        std::size_t page =
+            static_cast<std::uint8_t>(bytes[16]) * 256u + static_cast<std::uint8_t>(bytes[17]);
         page = page == 1 ? 65536 : page;
         QVERIFY(page >= 512);
         bytes.resize(bytes.size() / 2 / page * page);

@@ -1,9 +1,9 @@
 // Every event kind and every field of qs::Event survives a recording byte for
 // byte (binary and long text, empty names, extreme numbers), read back by
 // index range and by time range; settings and outcome keep their types.
-#include <QtTest/QtTest>
 #include <sqlite3.h>
 
+#include <QtTest/QtTest>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
