@@ -28,6 +28,10 @@ constexpr std::size_t kRowsPerInsert = 32;
 constexpr std::uint64_t kRowsPerCopy = 32768;
 // Idle: fewer than stageAtEvents / kIdleDivisor events in an interval.
 constexpr std::size_t kIdleDivisor = 64;
+// The writer remembers the ids of the message ids (and transactions) of the
+// last 65,536 to 131,072 texts it wrote, not of the whole run, so its memory
+// stays flat; a text named again after that gets another row.
+constexpr std::size_t kRememberedTexts = std::size_t{1} << 16;
 
 std::string insertSql(std::size_t rows) {
     std::string sql = "INSERT INTO events VALUES";
@@ -78,21 +82,53 @@ struct RecordingWriter::Impl {
     Statement upsertBlock;
     Statement insertGap;
     Statement insertStaged;
+    Statement selectStaged;
     Statement deleteStaged;
     std::int64_t originNs = 0;
     // Interned text -> id. Looked up by string_view (no copy); the last hit
     // is remembered, as consecutive events mostly name the same message or
-    // transaction.
+    // transaction. Two generations of kRememberedTexts texts at most: when
+    // the current one is full it becomes the older one and the older one is
+    // dropped; a text found in the older one moves to the current one.
     struct TextHash {
         using is_transparent = void;
         std::size_t operator()(std::string_view s) const noexcept {
             return std::hash<std::string_view>{}(s);
         }
     };
+    using TextMap = std::unordered_map<std::string, std::int64_t, TextHash, std::equal_to<>>;
     struct TextIds {
-        std::unordered_map<std::string, std::int64_t, TextHash, std::equal_to<>> ids;
+        TextMap recent;
+        TextMap older;
+        std::int64_t rows = 0;  // in the table, so the next id is rows + 1
         std::string lastText;
         std::int64_t lastId = 0;
+
+        // The id of `text`, 0 when it is not remembered.
+        std::int64_t find(std::string_view text) {
+            if (const auto it = recent.find(text); it != recent.end()) {
+                return it->second;
+            }
+            const auto it = older.find(text);
+            if (it == older.end()) {
+                return 0;
+            }
+            auto node = older.extract(it);
+            const std::int64_t id = node.mapped();
+            makeRoom();
+            recent.insert(std::move(node));
+            return id;
+        }
+        void remember(std::string_view text, std::int64_t id) {
+            makeRoom();
+            recent.emplace(std::string(text), id);
+        }
+        void makeRoom() {
+            if (recent.size() >= kRememberedTexts) {
+                older.clear();
+                older.swap(recent);
+            }
+        }
     };
     std::unordered_map<Name, std::int64_t> names;  // as append() numbered them
     std::vector<Name> nameById{Name()};            // names-table id -> Name, for staged events
@@ -103,11 +139,11 @@ struct RecordingWriter::Impl {
     std::uint64_t blockLast = 0;
     std::int64_t blockMinT = 0;
     std::int64_t blockMaxT = 0;
-    // Staged events not yet copied into rows, oldest first (also in the file).
+    // Staged blobs not yet copied into rows, oldest first. Their bytes are in
+    // the file only, read back when copied: a busy run's memory stays flat.
     struct StagedBlob {
         std::uint64_t firstIndex = 0;
         std::uint64_t count = 0;
-        std::string data;
     };
     std::deque<StagedBlob> staged;
     std::vector<Name> newNames;   // given an id, not yet in the names table
@@ -126,6 +162,8 @@ struct RecordingWriter::Impl {
                                    why) &&
                insertGap.prepare(db, "INSERT OR REPLACE INTO gaps VALUES(?1,?2,?3)", why) &&
                insertStaged.prepare(db, "INSERT INTO staged_events VALUES(?1,?2,?3)", why) &&
+               selectStaged.prepare(db, "SELECT data FROM staged_events WHERE first_id = ?1",
+                                    why) &&
                deleteStaged.prepare(db, "DELETE FROM staged_events WHERE first_id = ?1", why);
     }
 
@@ -194,12 +232,17 @@ struct RecordingWriter::Impl {
         if (!run(insertStaged)) {
             return false;
         }
-        staged.push_back({chunk.firstIndex, chunk.count, std::move(chunk.data)});
+        staged.push_back({chunk.firstIndex, chunk.count});
         return true;
     }
 
     // Writes a blob's events as rows.
     bool writeRows(std::uint64_t firstIndex, std::uint64_t count, std::string_view data) {
+        return decode(data, count) && writeEvents(firstIndex, unstaged);
+    }
+
+    // A blob's events into `unstaged`.
+    bool decode(std::string_view data, std::uint64_t count) {
         unstaged.clear();
         std::string why;
         if (!decodeStagedEvents(
@@ -208,14 +251,32 @@ struct RecordingWriter::Impl {
             error = why;  // cannot happen short of a bug: the blob was made here
             return false;
         }
-        return writeEvents(firstIndex, unstaged);
+        return true;
+    }
+
+    // A staged blob's events into `unstaged`, read back from the file (the
+    // decoded events own their texts, so the row is let go at once).
+    bool decodeStaged(const StagedBlob& blob) {
+        selectStaged.bindInt(1, asStored(blob.firstIndex));
+        if (selectStaged.step() != SQLITE_ROW) {
+            error = "staged events from " + std::to_string(blob.firstIndex) +
+                    " not found: " + db.lastError();
+            selectStaged.reset();
+            return false;
+        }
+        const bool ok = decode(selectStaged.columnBlob(0), blob.count);
+        selectStaged.reset();
+        return ok;
     }
 
     // Copies the oldest staged blob into rows and drops it; its events count.
     bool copyStaged(std::uint64_t* events) {
         const StagedBlob& blob = staged.front();
+        if (!decodeStaged(blob)) {
+            return false;
+        }
         deleteStaged.bindInt(1, asStored(blob.firstIndex));
-        if (!writeRows(blob.firstIndex, blob.count, blob.data) || !run(deleteStaged)) {
+        if (!writeEvents(blob.firstIndex, unstaged) || !run(deleteStaged)) {
             return false;
         }
         *events = blob.count;
@@ -233,17 +294,16 @@ struct RecordingWriter::Impl {
             target.bindInt(column, table.lastId);
             return true;
         }
-        std::int64_t id = 0;
-        if (const auto it = table.ids.find(text); it != table.ids.end()) {
-            id = it->second;
-        } else {
-            id = static_cast<std::int64_t>(table.ids.size()) + 1;
+        std::int64_t id = table.find(text);
+        if (id == 0) {
+            id = table.rows + 1;
             insert.bindInt(1, id);
             insert.bindText(2, text);
             if (!run(insert)) {
                 return false;
             }
-            table.ids.emplace(std::string(text), id);
+            table.rows = id;
+            table.remember(text, id);
         }
         table.lastText.assign(text);
         table.lastId = id;
@@ -411,15 +471,20 @@ std::unique_ptr<RecordingWriter> RecordingWriter::create(const std::string& path
     std::string why;
     const bool ok =
         impl.db.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &why) &&
+        // 16 KB pages: the writer's cost is mostly per WAL frame (two writes
+        // into the kernel a page), so a busy run's blobs cost it about a third
+        // less than in 4 KB pages (docs/recording.md, "Figures"); larger ones
+        // save a little more but make every file and every calm commit
+        // bigger. Only settable before the first table, as is
+        // INCREMENTAL: the pages of staged events copied into rows can be
+        // given back at close.
         // WAL: readers see each committed batch while the run goes on, and a
         // killed process leaves every committed batch readable. NORMAL syncs
-        // only at checkpoints; 16,384 pages (64 MB) between checkpoints keep
+        // only at checkpoints; 4,096 pages (64 MB) between checkpoints keep
         // those rare (the close folds the rest in).
-        // INCREMENTAL: the pages of staged events copied into rows can be
-        // given back at close (only settable before the first table).
         impl.db.exec(
-            "PRAGMA auto_vacuum=INCREMENTAL; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-            "PRAGMA wal_autocheckpoint=16384;",
+            "PRAGMA page_size=16384; PRAGMA auto_vacuum=INCREMENTAL; PRAGMA journal_mode=WAL; "
+            "PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=4096;",
             &why) &&
         impl.db.exec(
             "BEGIN;"

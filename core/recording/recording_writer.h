@@ -53,6 +53,10 @@ struct RecordingWriterStats {
 // (the callers never wait for the disk: they queue under a short lock); the
 // writer's own thread does every SQLite call. close() from the owner, once
 // the producers are done; the destructor closes.
+// Memory: what is queued (at most maxPendingEvents), the row ids of the last
+// 65,536-131,072 message ids and transactions written as rows, and a
+// few numbers per staged blob; the blobs themselves are in the file only, so
+// a long busy run's memory stays flat.
 class RecordingWriter {
 public:
     // Creates the file at `path`, replacing a file (and its -wal / -shm) there,

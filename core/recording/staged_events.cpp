@@ -329,6 +329,7 @@ void StagedEncoder::startBlob(std::size_t events) {
         size *= 2;
     }
     generation_ = (generation_ + 1) & kGenerationMask;
+    tableSize_ = size;
     if (slots_.size() < size || generation_ == 0) {
         slots_.assign(std::max(size, slots_.size()), 0);
         generation_ = 1;
@@ -337,11 +338,11 @@ void StagedEncoder::startBlob(std::size_t events) {
 
 inline StagedEncoder::Lookup StagedEncoder::lookUp(std::string_view text) const {
     Lookup result;
-    if (text.empty() || 2 * inTable_ >= slots_.size()) {
+    if (text.empty() || 2 * inTable_ >= tableSize_) {
         return result;  // written in full, listed, never looked up
     }
     result.hash = textHash(text);
-    const std::size_t mask = slots_.size() - 1;
+    const std::size_t mask = tableSize_ - 1;
     const std::uint32_t current = generation_ << kNumberBits;
     for (std::size_t i = result.hash & mask;; i = (i + 1) & mask) {
         const std::uint32_t slot = slots_[i];

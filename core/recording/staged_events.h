@@ -66,8 +66,12 @@ private:
 
     std::vector<Listed> texts_;         // the blob's texts written in full, in order
     std::vector<std::uint32_t> slots_;  // open addressing, linear probing
-    std::uint32_t generation_ = 0;      // this blob's; a slot of another is free
-    std::size_t inTable_ = 0;           // texts in slots_ this blob
+    // The part of slots_ this blob uses, sized for its events: a table grown
+    // once by a large batch would otherwise spread every later blob's
+    // look-ups over all of it, each a cache miss.
+    std::size_t tableSize_ = 0;
+    std::uint32_t generation_ = 0;  // this blob's; a slot of another is free
+    std::size_t inTable_ = 0;       // texts in slots_ this blob
     // The blob being written: a buffer of its own, grown and never zeroed
     // (appending to a std::string event by event cost more than the encoding).
     std::unique_ptr<std::uint8_t[]> bytes_;

@@ -1,6 +1,8 @@
 // Every event kind and every field of qs::Event survives a recording byte for
 // byte (binary and long text, empty names, extreme numbers), read back by
 // index range and by time range; settings and outcome keep their types.
+#include <sqlite3.h>
+
 #include <QtTest/QtTest>
 #include <cstdint>
 #include <filesystem>
@@ -83,6 +85,21 @@ void compareEvents(const Event& got, const Event& want, int index) {
     QVERIFY2(got.messageId.view() == want.messageId.view(), where);
     QVERIFY2(got.transaction.view() == want.transaction.view(), where);
     QVERIFY2(got.detail == want.detail, where);
+}
+
+// The number `sql` (one row, one column) gives on `path`; -1 on an error.
+std::int64_t sqliteNumber(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    std::int64_t n = -1;
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW) {
+        n = sqlite3_column_int64(stmt, 0);
+    }
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return n;
 }
 
 }  // namespace
@@ -286,6 +303,49 @@ private Q_SLOTS:
         reader.reset();
         expectEvents(file, want);
         QVERIFY2(writer->close(&error), error.c_str());
+    }
+
+    // The writer remembers the row ids of the last 65,536 to 131,072 message
+    // ids only (its memory stays flat): a message named again within them
+    // keeps its row, one named again after them gets a second row with the
+    // same text; every event reads back with its own text either way.
+    void messageIdsRememberedWithinABound() {
+        const std::string file = path("many-ids.qsrun");
+        std::string error;
+        RecordingWriterOptions options;
+        options.stageAtEvents = 0;  // rows, where the ids are given
+        auto writer = RecordingWriter::create(file, 0, options, &error);
+        QVERIFY2(writer, error.c_str());
+        std::vector<Event> want;
+        auto name = [&want](const std::string& id) {
+            Event e;
+            e.kind = EventKind::Acked;
+            e.timeNs = static_cast<std::int64_t>(want.size());
+            e.messageId = id;
+            want.push_back(e);
+        };
+        constexpr int kBound = 1 << 16;
+        for (int i = 0; i < kBound + 10; ++i) {
+            name("task-" + std::to_string(i));  // the first kBound are now the older ones
+        }
+        name("task-5");  // remembered (among the older): the same row
+        for (int i = kBound + 10; i < 3 * kBound + 10; ++i) {
+            name("task-" + std::to_string(i));  // task-5 among the older, then forgotten
+        }
+        name("task-6");  // forgotten: a second row
+        name("task-5");  // forgotten too
+        const std::int64_t distinct = 3 * kBound + 10;
+        std::vector<Event> batch = want;
+        writer->append(batch);
+        QVERIFY2(writer->close(&error), error.c_str());
+        expectEvents(file, want);
+        QCOMPARE(sqliteNumber(file, "SELECT count(*) FROM message_ids"), distinct + 2);
+        QCOMPARE(sqliteNumber(file, "SELECT count(DISTINCT message_id) FROM message_ids"),
+                 distinct);
+        QCOMPARE(sqliteNumber(file,
+                              "SELECT count(DISTINCT e.message) FROM events e JOIN message_ids m "
+                              "ON m.id = e.message WHERE m.message_id = 'task-5'"),
+                 std::int64_t{2});
     }
 
     // A queue that is full loses whole batches, counts them and records the gap.
