@@ -138,7 +138,11 @@ void Ledger::apply(std::span<const Event> events) {
 }
 
 void Ledger::apply(const Event& e) {
-    applyEvent(e);
+    apply(e, 0);
+}
+
+void Ledger::apply(const Event& e, std::uint32_t messageKey) {
+    applyEvent(e, messageKey);
     if (observer_.observer != nullptr && !observer_.changedWorkers.empty())
         reportChangedWorkers();
 }
@@ -155,7 +159,7 @@ void Ledger::reportChangedWorkers() {
     observer_.changedWorkers.clear();
 }
 
-void Ledger::applyEvent(const Event& e) {
+void Ledger::applyEvent(const Event& e, std::uint32_t messageKey) {
     ++summary_.eventsApplied;
     if (e.kind == EventKind::EventsDropped) {
         summary_.droppedEvents += static_cast<std::uint64_t>(std::max<std::int64_t>(e.value, 0));
@@ -189,20 +193,25 @@ void Ledger::applyEvent(const Event& e) {
             }
             Event keyed = e;
             keyed.messageId = known->rec.messageId;
-            applyMessageEvent(keyed);
+            applyMessageEvent(keyed, known->key);
             return;
         }
-        applyMessageEvent(e);
+        applyMessageEvent(e, messageKey);
     } else {
         applyWorkerEvent(e);
     }
 }
 
-Ledger::Entry& Ledger::entry(const Event& e, bool& created) {
+Ledger::Entry& Ledger::entry(const Event& e, std::uint32_t messageKey, bool& created) {
+    created = false;
+    if (Entry* keyed = messages_.findByKey(messageKey))
+        return *keyed;
     Entry* found = messages_.find(e.messageId.view());
     created = found == nullptr;
-    if (created) {
+    if (created)
         found = &messages_.add(e.messageId.view());
+    messages_.setKey(*found, messageKey);  // found by it next time
+    if (created) {
         MessageRecord& rec = found->rec;
         rec.ordinal = summary_.messages;
         rec.channel = e.channel;
@@ -214,25 +223,36 @@ Ledger::Entry& Ledger::entry(const Event& e, bool& created) {
     return *found;
 }
 
-Ledger::WorkerData& Ledger::workerData(std::string_view name) {
-    auto it = workers_.find(name);
-    if (it == workers_.end()) {
-        it = workers_.emplace(std::string(name), WorkerData(options_.latencySampleCap)).first;
-        it->second.stats.worker = name;
+Ledger::WorkerData* Ledger::knownWorker(Name name) {
+    if (const auto cached = workersByName_.map.find(name); cached != workersByName_.map.end())
+        return cached->second;
+    const auto it = workers_.find(name.view());
+    if (it == workers_.end())
+        return nullptr;
+    workersByName_.map.emplace(name, &it->second);
+    return &it->second;
+}
+
+Ledger::WorkerData& Ledger::workerData(Name name) {
+    WorkerData* w = knownWorker(name);
+    if (w == nullptr) {
+        const auto it =
+            workers_.emplace(std::string(name.view()), WorkerData(options_.latencySampleCap)).first;
+        w = &it->second;
+        w->stats.worker = name.view();
+        workersByName_.map.emplace(name, w);
     }
     if (observer_.observer != nullptr)
-        noteWorkerChanged(it->second);
-    return it->second;
+        noteWorkerChanged(*w);
+    return *w;
 }
 
 // Only ever called to change the worker it finds.
-Ledger::WorkerData* Ledger::findWorker(std::string_view name) {
-    auto it = workers_.find(name);
-    if (it == workers_.end())
-        return nullptr;
-    if (observer_.observer != nullptr)
-        noteWorkerChanged(it->second);
-    return &it->second;
+Ledger::WorkerData* Ledger::findWorker(Name name) {
+    WorkerData* w = knownWorker(name);
+    if (w != nullptr && observer_.observer != nullptr)
+        noteWorkerChanged(*w);
+    return w;
 }
 
 void Ledger::setState(MessageRecord& rec, MessageState state, std::int64_t timeNs) {
@@ -504,9 +524,9 @@ bool Ledger::settle(MessageRecord& rec, DeliveryRecord& d, DeliveryOutcome outco
     return true;
 }
 
-void Ledger::applyMessageEvent(const Event& e) {
+void Ledger::applyMessageEvent(const Event& e, std::uint32_t messageKey) {
     bool created = false;
-    Entry& en = entry(e, created);
+    Entry& en = entry(e, messageKey, created);
     MessageRecord& rec = en.rec;
     const bool wasTerminal = isTerminal(rec.state);
 
@@ -833,7 +853,7 @@ void Ledger::indexDelivery(Entry& en, const DeliveryRecord& d) {
     messages_.indexSequence(en, Name(d.channel), d.sequence);
 }
 
-void Ledger::workerCrashed(std::string_view worker, std::int64_t timeNs) {
+void Ledger::workerCrashed(Name worker, std::int64_t timeNs) {
     WorkerData* w = findWorker(worker);
     if (w == nullptr)
         return;

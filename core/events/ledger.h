@@ -163,6 +163,12 @@ public:
 
     void apply(const Event& event);
     void apply(std::span<const Event> events);
+    // The same, with a key the caller gives the event's MessageID: the same
+    // key for the same id, never one key for two ids, 0 = none (the id is
+    // looked up by its text then). The record is found by hashing the key,
+    // not the id's text (a Run passes the id's TextPool id, which it has
+    // hashed once already). Events with and without keys may be mixed.
+    void apply(const Event& event, std::uint32_t messageKey);
 
     // Tells `observer` (not owned; nullptr = nobody) what each apply() changes,
     // before that apply() returns. Unset, the ledger pays one branch per change.
@@ -216,13 +222,14 @@ private:
     enum class Side : std::uint8_t { Client, Broker };
     using Entry = ledger_detail::Entry;
 
-    void applyEvent(const Event& event);
+    void applyEvent(const Event& event, std::uint32_t messageKey);
     void noteWorkerChanged(WorkerData& worker);
     void noteEmptyPoll(WorkerData& poller);
     void reportChangedWorkers();
-    Entry& entry(const Event& event, bool& created);
-    WorkerData& workerData(std::string_view name);
-    WorkerData* findWorker(std::string_view name);
+    Entry& entry(const Event& event, std::uint32_t messageKey, bool& created);
+    WorkerData& workerData(Name name);
+    WorkerData* findWorker(Name name);
+    WorkerData* knownWorker(Name name);
     enum class Match : std::uint8_t { Assignment, Settlement, Work };
     DeliveryRecord* findDelivery(MessageRecord& rec, const Event& event, Side side, Match match);
     DeliveryRecord& beginDelivery(MessageRecord& rec, const Event& event, Side side,
@@ -234,10 +241,10 @@ private:
     void learnSupersededOutcome(DeliveryRecord& d, DeliveryOutcome outcome, WorkerData* w);
     void setState(MessageRecord& rec, MessageState state, std::int64_t timeNs);
     void refreshCounters(Entry& entry);
-    void applyMessageEvent(const Event& event);
+    void applyMessageEvent(const Event& event, std::uint32_t messageKey);
     void applyWorkerEvent(const Event& event);
     void applyReportedRedelivery(const Event& event);
-    void workerCrashed(std::string_view worker, std::int64_t timeNs);
+    void workerCrashed(Name worker, std::int64_t timeNs);
     void noteReturnedByBroker(const MessageRecord& rec, const DeliveryRecord& d,
                               std::int64_t timeNs);
     void blameCrashForReturns(WorkerData& w, std::string_view worker, std::int64_t timeNs);
@@ -256,6 +263,19 @@ private:
     std::size_t finishedCount_ = 0;  // messages finished now (the list may hold stale ones)
     std::uint64_t nextStamp_ = 0;
     std::map<std::string, WorkerData, std::less<>> workers_;
+    // workers_ by Name (an integer hashed, no text compared: a worker is
+    // looked up two or three times a message event). Not carried over by a
+    // copy or a move, which make new WorkerData; refilled as workers are met.
+    struct WorkersByName {
+        std::unordered_map<Name, WorkerData*> map;
+        WorkersByName() = default;
+        WorkersByName(const WorkersByName&) {}
+        WorkersByName& operator=(const WorkersByName&) {
+            map.clear();
+            return *this;
+        }
+    };
+    WorkersByName workersByName_;
     LatencySamples settleAll_;
     LatencySamples sendToAckAll_;
     std::vector<Event> derived_;

@@ -1,51 +1,81 @@
 #include "events/ledger_messages.h"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 namespace qs::ledger_detail {
 
 LedgerMessages& LedgerMessages::operator=(const LedgerMessages& other) {
     if (this != &other) {
-        byId_.clear();
-        bySequence_.clear();
-        finished_.clear();
+        clear();
         copyFrom(other);
     }
     return *this;
 }
 
-// The copies' keys and links must point at this table's records, not at `other`'s.
+LedgerMessages::LedgerMessages(LedgerMessages&& other) noexcept
+    : expected_(other.expected_),
+      byId_(std::move(other.byId_)),
+      bySequence_(std::move(other.bySequence_)),
+      byKey_(std::move(other.byKey_)),
+      finished_(std::move(other.finished_)) {
+    other.byId_.clear();  // the records are this table's now
+    other.bySequence_.clear();
+    other.byKey_.clear();
+    other.finished_.clear();
+}
+
+LedgerMessages& LedgerMessages::operator=(LedgerMessages&& other) noexcept {
+    if (this != &other) {
+        clear();
+        expected_ = other.expected_;
+        std::swap(byId_, other.byId_);
+        std::swap(bySequence_, other.bySequence_);
+        std::swap(byKey_, other.byKey_);
+        std::swap(finished_, other.finished_);
+    }
+    return *this;
+}
+
+void LedgerMessages::clear() {
+    byId_.forEach([](Entry& entry) { delete &entry; });
+    byId_.clear();
+    bySequence_.clear();
+    byKey_.clear();
+    finished_.clear();
+}
+
+// The copies' links must point at this table's records, not at `other`'s.
 void LedgerMessages::copyFrom(const LedgerMessages& other) {
     expected_ = other.expected_;
     std::unordered_map<const Entry*, Entry*> copyOf;
     copyOf.reserve(other.byId_.size());
     byId_.reserve(other.byId_.size());
-    for (const auto& [id, entry] : other.byId_)
-        copyOf.emplace(&entry, &insert(entry, id));
+    other.byId_.forEach([&](const Entry& entry) {
+        Entry& copy = insert(entry);
+        copyOf.emplace(&entry, &copy);
+        if (copy.key != 0)
+            byKey_.insert(copy.key, &copy);
+    });
     for (const auto& [key, entry] : other.bySequence_)
         bySequence_.emplace(key, copyOf.at(entry));
     for (const auto& [entry, stamp] : other.finished_)
         finished_.emplace_back(copyOf.at(entry), stamp);
 }
 
-// Inserts `entry` keyed by a view of its own id, which lives in the map node
-// (nodes never move): inserted under `callerId` (the same text, the caller's
-// to keep until this returns), then re-keyed.
-Entry& LedgerMessages::insert(Entry entry, std::string_view callerId) {
-    auto node = byId_.extract(byId_.try_emplace(callerId, std::move(entry)).first);
-    node.key() = node.mapped().rec.messageId;
-    return byId_.insert(std::move(node)).position->second;
+Entry& LedgerMessages::insert(Entry entry) {
+    auto held = std::make_unique<Entry>(std::move(entry));
+    byId_.insert(held.get());
+    return *held.release();
 }
 
 Entry* LedgerMessages::find(std::string_view messageId) {
-    const auto it = byId_.find(messageId);
-    return it == byId_.end() ? nullptr : &it->second;
+    return byId_.find(messageId);
 }
 
 const Entry* LedgerMessages::find(std::string_view messageId) const {
-    const auto it = byId_.find(messageId);
-    return it == byId_.end() ? nullptr : &it->second;
+    return byId_.find(messageId);
 }
 
 Entry& LedgerMessages::add(std::string_view messageId) {
@@ -53,36 +83,45 @@ Entry& LedgerMessages::add(std::string_view messageId) {
         reserveAhead();
     Entry entry;
     entry.rec.messageId = messageId;
-    return insert(std::move(entry), messageId);
+    return insert(std::move(entry));
 }
 
 // A hash map rehashes all its records when it outgrows its buckets: with
 // 100,000 records that is ~20 ms on the thread that appends (the console's
 // UI thread). Sized once for the ledger's bound, a bounded ledger never does.
 void LedgerMessages::reserveAhead() {
-    if (expected_ <= byId_.bucket_count())
+    if (expected_ * 2 <= byId_.slotCount())
         return;
     byId_.reserve(expected_);
     bySequence_.reserve(expected_);
+    byKey_.reserve(expected_);
+}
+
+void LedgerMessages::setKey(Entry& entry, std::uint32_t key) {
+    if (entry.key == key || key == 0)
+        return;
+    byKey_.erase(entry.key);
+    byKey_.insert(key, &entry);
+    entry.key = key;
 }
 
 void LedgerMessages::erase(Entry& entry) {
+    byKey_.erase(entry.key);
     if (!entry.sequenceChannel.empty()) {
         const auto key = bySequence_.find({entry.sequenceChannel, entry.sequence});
         if (key != bySequence_.end() && key->second == &entry)
             bySequence_.erase(key);
     }
-    byId_.erase(std::string_view(entry.rec.messageId));
+    byId_.erase(&entry);
+    delete &entry;
 }
 
 void LedgerMessages::forEach(const std::function<void(const Entry&)>& visit) const {
-    for (const auto& [id, entry] : byId_)
-        visit(entry);
+    byId_.forEach([&](const Entry& entry) { visit(entry); });
 }
 
 void LedgerMessages::forEach(const std::function<void(Entry&)>& visit) {
-    for (auto& [id, entry] : byId_)
-        visit(entry);
+    byId_.forEach([&](Entry& entry) { visit(entry); });
 }
 
 Entry* LedgerMessages::bySequence(Name channel, std::uint64_t sequence) {
@@ -129,20 +168,21 @@ std::size_t heapBytes(const ShortText& text) {
 }  // namespace
 
 std::size_t LedgerMessages::memoryBytes() const {
-    // A map node: the next pointer, the cached hash, the key and the value.
+    // A map node: the next pointer and the cached hash besides the value; a
+    // record: the allocator's header besides it.
     constexpr std::size_t kNodeOverhead = 2 * sizeof(void*);
-    std::size_t bytes = byId_.bucket_count() * sizeof(void*) +
-                        byId_.size() * (kNodeOverhead + sizeof(std::string_view) + sizeof(Entry));
-    for (const auto& [id, entry] : byId_) {
+    std::size_t bytes = byId_.memoryBytes() + byId_.size() * (sizeof(void*) + sizeof(Entry));
+    byId_.forEach([&](const Entry& entry) {
         const MessageRecord& rec = entry.rec;
         bytes += heapBytes(rec.messageId) + heapBytes(rec.endDetail) +
                  rec.deliveries.capacity() * sizeof(DeliveryRecord);
         for (const DeliveryRecord& d : rec.deliveries)
             bytes += heapBytes(d.transaction);
-    }
+    });
     bytes += bySequence_.bucket_count() * sizeof(void*) +
              bySequence_.size() * (kNodeOverhead + sizeof(SequenceKey) + sizeof(Entry*));
     bytes += finished_.size() * sizeof(std::pair<Entry*, std::uint64_t>);
+    bytes += byKey_.memoryBytes();
     return bytes;
 }
 

@@ -10,6 +10,8 @@
 
 #include "common/name.h"
 #include "events/message_record.h"
+#include "events/record_ids.h"
+#include "events/record_keys.h"
 
 namespace qs::ledger_detail {
 
@@ -22,6 +24,7 @@ struct Entry {
     // hand-out (empty channel = none).
     std::uint64_t sequence = 0;
     Name sequenceChannel;
+    std::uint32_t key = 0;  // the key the caller gave its MessageID (0 = none)
     bool countedExactlyOnce = false;
 };
 
@@ -30,9 +33,12 @@ struct Entry {
 // its latest hand-out (broker events that name only the stored copy), and
 // listed in the order they finished (what the ledger forgets first).
 //
-// The two indexes point at records, which never move while held (map nodes),
-// so a copy re-links them to its own records. A record leaves only through
-// erase(). Threading: that of its Ledger.
+// A caller that numbers its MessageIDs (a Run: the id's TextPool id) finds a
+// record by that key as well, an integer hashed instead of the id's text.
+//
+// The records are allocated one by one and never move while held; the
+// indexes point at them, so a copy re-links them to its own records. A record
+// leaves only through erase(). Threading: that of its Ledger.
 class LedgerMessages {
 public:
     LedgerMessages() = default;
@@ -44,18 +50,24 @@ public:
         : expected_(maxFinished <= kMaxSizedAhead ? maxFinished + maxFinished / 4 : 0) {}
     LedgerMessages(const LedgerMessages& other) { copyFrom(other); }
     LedgerMessages& operator=(const LedgerMessages& other);
-    LedgerMessages(LedgerMessages&&) noexcept = default;  // nodes move with their maps
-    LedgerMessages& operator=(LedgerMessages&&) noexcept = default;
-    ~LedgerMessages() = default;
+    // The records stay where they are: the indexes move with them.
+    LedgerMessages(LedgerMessages&& other) noexcept;
+    LedgerMessages& operator=(LedgerMessages&& other) noexcept;
+    ~LedgerMessages() { clear(); }
 
     Entry* find(std::string_view messageId);
     const Entry* find(std::string_view messageId) const;
+    // By the key the caller gives the record's MessageID (see setKey).
+    Entry* findByKey(std::uint32_t key) const { return byKey_.find(key); }
+    // Makes `key` (not 0, naming no other held record) find `entry` as well.
+    void setKey(Entry& entry, std::uint32_t key);
     // A new, empty record for `messageId` (not held yet).
     Entry& add(std::string_view messageId);
-    // Forgets `entry`: its id, its sequence index entry. Its finished-list
+    // Forgets `entry`: its id, its key, its sequence index entry. Its finished-list
     // entries must be gone already (see takeOldestFinished()).
     void erase(Entry& entry);
     std::size_t size() const { return byId_.size(); }
+    void clear();  // forgets every record
     void forEach(const std::function<void(const Entry&)>& visit) const;
     void forEach(const std::function<void(Entry&)>& visit);
 
@@ -89,8 +101,12 @@ private:
         }
     };
 
+    struct IdOf {
+        std::string_view operator()(const Entry& entry) const { return entry.rec.messageId.view(); }
+    };
+
     void copyFrom(const LedgerMessages& other);
-    Entry& insert(Entry entry, std::string_view callerId);
+    Entry& insert(Entry entry);
     void reserveAhead();
 
     // Records held when the indexes are sized for expected_: a rehash of
@@ -99,8 +115,9 @@ private:
     static constexpr std::size_t kMaxSizedAhead = std::size_t{1} << 20;
     std::size_t expected_ = 0;  // 0 = grow as it goes
 
-    std::unordered_map<std::string_view, Entry> byId_;  // key: the record's own messageId
+    RecordIds<Entry, IdOf> byId_;  // owns the records it points at
     std::unordered_map<SequenceKey, Entry*, SequenceKeyHash> bySequence_;
+    RecordKeys<Entry> byKey_;  // the records given a key
     std::deque<std::pair<Entry*, std::uint64_t>> finished_;
 };
 

@@ -20,7 +20,7 @@ bool fitsUint32(std::uint64_t n) { return n <= std::numeric_limits<std::uint32_t
 EventStore::EventStore(std::size_t maxEvents, std::size_t maxTexts)
     : maxEvents_(std::min(maxEvents, kMaxEvents)), texts_(maxTexts) {}
 
-void EventStore::push_back(const Event& e) {
+std::uint32_t EventStore::push_back(const Event& e) {
     if (rows_.size() >= maxEvents_)
         throw std::length_error("a run holds at most " + std::to_string(maxEvents_) + " events");
     const std::string_view texts[kTextFields] = {e.messageId.view(), e.transaction.view(),
@@ -61,6 +61,7 @@ void EventStore::push_back(const Event& e) {
     row.transaction = transaction;
     row.detail = detail;
     rows_.push_back(row);
+    return messageId;
 }
 
 // The previous event's text in the same field is the likeliest (a batch's

@@ -34,9 +34,11 @@ public:
     explicit EventStore(std::size_t maxEvents = kMaxEvents,
                         std::size_t maxTexts = TextPool::kMaxTexts);
 
+    // Returns the TextPool id of the event's message id (TextPool::kEmpty for
+    // none): the one hash of that id a Run pays, its key in the head ledger.
     // Throws std::length_error past maxEvents events or maxTexts distinct
     // texts, std::bad_alloc; the store is unchanged then.
-    void push_back(const Event& event);
+    std::uint32_t push_back(const Event& event);
 
     std::size_t size() const { return rows_.size(); }
     bool empty() const { return rows_.empty(); }

@@ -50,10 +50,12 @@ void Run::append(std::span<const Event> events) {
 
 void Run::append(const Event& e) {
     const std::uint64_t index = events_.size();
-    events_.push_back(e);  // first: it refuses an event past its limits (length_error)
+    // First: it refuses an event past its limits (length_error). The message
+    // id's TextPool id keys the ledger's lookup: the id is hashed once.
+    const std::uint32_t messageText = events_.push_back(e);
     time_.add(e.timeNs);
     changes_.begin(index);
-    ledger_.apply(e);
+    ledger_.apply(e, messageText);
     changes_.end(ledger_.summary());
     checkpoints_.eventApplied(index + 1, changes_);
     noteTouched(static_cast<std::uint32_t>(index));

@@ -1,5 +1,8 @@
 #include <QTest>
+#include <cstring>
+#include <map>
 #include <memory>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -94,6 +97,7 @@ private Q_SLOTS:
     void memoryStaysBounded();
     void aCopyFindsAndForgetsItsOwnRecords();
     void aReopenedMessageCountsOnceAgainstTheCap();
+    void keyedLookupsEqualLookupsByText();
     void unkeyedEventsAndDropNotices();
     void sendFailedAndPurge();
     void peekIsNotADeliveryAndPurgeNotAnAck();
@@ -858,6 +862,86 @@ void TestLedger::aReopenedMessageCountsOnceAgainstTheCap() {
     QVERIFY(ledger.message("m1") == nullptr);
     for (const char* id : {"m2", "m3", "m4"}) {
         QVERIFY2(ledger.message(id) != nullptr, id);
+    }
+}
+
+// Records found by the caller's key for their MessageID (Ledger::apply(e,
+// key), what a Run does) decide exactly what records found by the id's text
+// decide: through evictions (a forgotten id seen again gets a new record,
+// found by the same key), crashes, broker events naming only the sequence,
+// keys given to some events and not others, and a copy of a keyed ledger.
+void TestLedger::keyedLookupsEqualLookupsByText() {
+    LedgerOptions options;
+    options.maxFinishedMessages = 7;
+    options.maxDeliveriesPerMessage = 4;
+    std::mt19937 random(3);
+    Timeline tl;
+    std::int64_t t = 0;
+    for (int round = 0; round < 400; ++round) {
+        const std::string id = "m" + std::to_string(random() % 60);  // ids recur after eviction
+        const std::string w = "w" + std::to_string(random() % 3);
+        const std::uint64_t seq = 1 + static_cast<std::uint64_t>(round);
+        const std::string tx = "tx" + std::to_string(round);
+        tl.sent(++t, id);
+        tl.add(++t, EventKind::BrokerStored, "producer", id, seq, 0);
+        tl.add(++t, EventKind::BrokerDelivered, w, id, seq, 1, tx);
+        tl.add(++t, EventKind::MessageAssigned, w, id, seq, 1, tx);
+        switch (random() % 5) {
+            case 0:
+                tl.worker(++t, EventKind::WorkerCrashed, w);
+                break;
+            case 1:
+                tl.add(++t, EventKind::BrokerReturned, w, {}, seq, 1);  // no id: by sequence
+                break;
+            case 2:
+                tl.add(++t, EventKind::Rejected, w, id, seq, 1, tx);
+                break;
+            default:
+                tl.add(++t, EventKind::Acked, w, id, seq, 1, tx);
+                tl.add(++t, EventKind::BrokerAcked, w, id, seq, 1, tx);
+                break;
+        }
+    }
+    std::map<std::string, std::uint32_t, std::less<>> keyOf;
+    Ledger byText(options);
+    Ledger byKey(options);
+    std::unique_ptr<Ledger> copy;
+    for (std::size_t i = 0; i < tl.events.size(); ++i) {
+        const Event& e = tl.events[i];
+        std::uint32_t key = 0;
+        if (!e.messageId.empty() && i % 11 != 0)  // every 11th event without its key
+            key = keyOf.try_emplace(e.messageId.str(), keyOf.size() + 1).first->second;
+        byText.apply(e);
+        byKey.apply(e, key);
+        if (i == tl.events.size() / 2)
+            copy = std::make_unique<Ledger>(byKey);
+        else if (copy)
+            copy->apply(e, key);
+    }
+    const LedgerSummary a = byText.summary();
+    QVERIFY2(a.evicted > 50, std::to_string(a.evicted).c_str());  // many evictions
+    for (const Ledger* other : {&byKey, copy.get()}) {
+        const LedgerSummary b = other->summary();
+        QVERIFY(std::memcmp(&a, &b, sizeof a) == 0);
+        QCOMPARE(other->trackedMessages(), byText.trackedMessages());
+        byText.forEachMessage([&](const MessageRecord& m) {
+            const MessageRecord* k = other->message(m.messageId);
+            QVERIFY(k != nullptr);
+            QCOMPARE(k->ordinal, m.ordinal);
+            QCOMPARE(k->state, m.state);
+            QCOMPARE(k->deliveryCount, m.deliveryCount);
+            QCOMPARE(k->deliveries.size(), m.deliveries.size());
+        });
+        const std::vector<WorkerStats> wa = byText.workers();
+        const std::vector<WorkerStats> wb = other->workers();
+        QCOMPARE(wb.size(), wa.size());
+        for (std::size_t w = 0; w < wa.size(); ++w) {
+            QCOMPARE(wb[w].worker, wa[w].worker);
+            QCOMPARE(wb[w].received, wa[w].received);
+            QCOMPARE(wb[w].acked, wa[w].acked);
+            QCOMPARE(wb[w].returned, wa[w].returned);
+            QCOMPARE(wb[w].crashes, wa[w].crashes);
+        }
     }
 }
 
