@@ -49,6 +49,13 @@ public:
             }
             return col;
         }
+        // As count(), in a column known to be in the plot.
+        void countIn(int slot, int col, Outcome outcome) const {
+            std::int8_t& c = cells[static_cast<std::size_t>(slot) * columns + col];
+            if (newOutcomeShows(c)) {
+                c = static_cast<std::int8_t>(outcome);
+            }
+        }
     };
 
     // Starts a lane with `slotsUsed` sub-rows (nothing counted yet).

@@ -182,26 +182,25 @@ void TimelineLanePainter::countSummary(const TimelineLane& lane,
     }
     // As paintBars: hundreds of buckets per lane, the geometry in locals.
     const int slots = lane.slotsUsed;
-    const double left = g_.plot.left();
     const double pxPerNs = g_.plot.width() / static_cast<double>(g_.spanNs);
     const std::int64_t t0 = g_.t0;
     lane.summary.forEachIn(t0, until, [&](std::int64_t start, std::uint32_t cell) {
-        const double x0 = left + static_cast<double>(start - t0) * pxPerNs;
+        const double from = static_cast<double>(start - t0) * pxPerNs;  // from the plot's left
         const std::int64_t end = std::min(start + TimelineSummary::kBucketNs, until);
-        const double x1 = left + static_cast<double>(end - t0) * pxPerNs;
-        for (int slot = 0; cell != 0 && slot < slots; ++slot, cell >>= 4) {
-            if ((cell & 0xF) == 0) {
+        // The columns a bucket covers, at least one (zoomed out, a bucket is under a pixel).
+        const int span = std::max(1, static_cast<int>(std::ceil(static_cast<double>(end - start) *
+                                                                pxPerNs)));
+        for (int i = 0; i < span; ++i) {
+            const int col = static_cast<int>(from + i);
+            if (col < 0 || col >= tally.columns) {
                 continue;
             }
-            const auto outcome = static_cast<Outcome>((cell & 0xF) - 1);
-            for (double x = x0;; x += 1) {  // a bucket wider than a pixel fills each it covers
-                const int col = tally.count(slot, x, outcome);
-                if (col >= 0) {
-                    first = std::min(first, col);
-                    last = std::max(last, col);
-                }
-                if (x + 1 >= x1) {
-                    break;
+            first = std::min(first, col);
+            last = std::max(last, col);
+            std::uint32_t slotsLeft = cell;
+            for (int slot = 0; slotsLeft != 0 && slot < slots; ++slot, slotsLeft >>= 4) {
+                if ((slotsLeft & 0xF) != 0) {
+                    tally.countIn(slot, col, static_cast<Outcome>((slotsLeft & 0xF) - 1));
                 }
             }
         }
