@@ -4,7 +4,8 @@
 #include <cstdint>
 #include <functional>
 #include <string_view>
-#include <vector>
+
+#include "events/linear_probe_slots.h"
 
 namespace qs::ledger_detail {
 
@@ -20,104 +21,52 @@ namespace qs::ledger_detail {
 // an erase shifts the following slots back without reading their records.
 //
 // Growing rehashes every slot at once (no record is read): reserve() ahead
-// for a known bound. Threading: that of its owner (the Ledger's messages).
+// for a known bound (linear_probe_slots.h). Threading: that of its owner
+// (the Ledger's messages).
 template <typename Record, typename IdOf>
 class RecordIds {
 public:
-    Record* find(std::string_view id) const { return find(id, hashOf(id)); }
+    Record* find(std::string_view id) const {
+        const std::size_t hash = hashOf(id);
+        const Slot* s = slots_.find(
+            hash, [&](const Slot& slot) { return slot.hash == hash && IdOf{}(*slot.record) == id; });
+        return s != nullptr ? s->record : nullptr;
+    }
 
     // Makes `record` (whose id no held record has) found by its id.
-    void insert(Record* record) {
-        if ((size_ + 1) * 2 > slots_.size())
-            rehash(slots_.empty() ? kMinSlots : slots_.size() * 2);
-        place(Slot{hashOf(IdOf{}(*record)), record});
-        ++size_;
-    }
+    void insert(Record* record) { slots_.insert(Slot{hashOf(IdOf{}(*record)), record}); }
 
     // Forgets `record` (held).
     void erase(const Record* record) {
-        if (slots_.empty())
-            return;
-        std::size_t hole = hashOf(IdOf{}(*record)) & mask();
-        while (slots_[hole].record != record) {
-            if (slots_[hole].record == nullptr)
-                return;
-            hole = (hole + 1) & mask();
-        }
-        // Shift back each later slot of the run whose home is at or before the hole.
-        for (std::size_t next = (hole + 1) & mask(); slots_[next].record != nullptr;
-             next = (next + 1) & mask()) {
-            const std::size_t want = slots_[next].hash & mask();
-            if (((next - want) & mask()) >= ((next - hole) & mask())) {
-                slots_[hole] = slots_[next];
-                hole = next;
-            }
-        }
-        slots_[hole] = Slot{};
-        --size_;
+        slots_.erase(hashOf(IdOf{}(*record)),
+                     [record](const Slot& slot) { return slot.record == record; });
     }
 
     // Room for `count` records without growing.
-    void reserve(std::size_t count) {
-        std::size_t want = kMinSlots;
-        while (want < count * 2)
-            want *= 2;
-        if (want > slots_.size())
-            rehash(want);
-    }
+    void reserve(std::size_t count) { slots_.reserve(count); }
 
     template <typename Visit>
     void forEach(Visit visit) const {
-        for (const Slot& s : slots_)
-            if (s.record != nullptr)
-                visit(*s.record);
+        slots_.forEach([&](const Slot& slot) { visit(*slot.record); });
     }
 
-    void clear() {
-        slots_.clear();
-        size_ = 0;
-    }
-    std::size_t size() const { return size_; }
-    std::size_t slotCount() const { return slots_.size(); }
-    std::size_t memoryBytes() const { return slots_.capacity() * sizeof(Slot); }
+    void clear() { slots_.clear(); }
+    std::size_t size() const { return slots_.size(); }
+    std::size_t slotCount() const { return slots_.slotCount(); }
+    std::size_t memoryBytes() const { return slots_.memoryBytes(); }
 
 private:
     struct Slot {
         std::size_t hash = 0;
         Record* record = nullptr;  // nullptr = free
     };
-    static constexpr std::size_t kMinSlots = 64;
+    struct HashOfSlot {
+        std::size_t operator()(const Slot& slot) const { return slot.hash; }
+    };
 
     static std::size_t hashOf(std::string_view id) { return std::hash<std::string_view>{}(id); }
-    std::size_t mask() const { return slots_.size() - 1; }
 
-    Record* find(std::string_view id, std::size_t hash) const {
-        if (slots_.empty())
-            return nullptr;
-        for (std::size_t at = hash & mask();; at = (at + 1) & mask()) {
-            const Slot& s = slots_[at];
-            if (s.record == nullptr)
-                return nullptr;
-            if (s.hash == hash && IdOf{}(*s.record) == id)
-                return s.record;
-        }
-    }
-    void place(const Slot& slot) {
-        std::size_t at = slot.hash & mask();
-        while (slots_[at].record != nullptr)
-            at = (at + 1) & mask();
-        slots_[at] = slot;
-    }
-    void rehash(std::size_t slotCount) {
-        std::vector<Slot> old(slotCount);
-        old.swap(slots_);
-        for (const Slot& s : old)
-            if (s.record != nullptr)
-                place(s);
-    }
-
-    std::vector<Slot> slots_;  // a power of two long, or empty
-    std::size_t size_ = 0;
+    LinearProbeSlots<Slot, HashOfSlot> slots_;
 };
 
 }  // namespace qs::ledger_detail

@@ -2,7 +2,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+
+#include "events/linear_probe_slots.h"
 
 namespace qs::ledger_detail {
 
@@ -14,99 +15,49 @@ namespace qs::ledger_detail {
 //
 // Growing rehashes every slot at once: reserve() ahead for a known bound.
 // Erase shifts the following slots back (no tombstones), so the table never
-// fills with dead slots in a long run.
+// fills with dead slots in a long run (linear_probe_slots.h).
 // Threading: that of its owner (the Ledger's messages).
 template <typename Record>
 class RecordKeys {
 public:
     Record* find(std::uint32_t key) const {
-        if (slots_.empty() || key == 0)
+        if (key == 0)
             return nullptr;
-        for (std::size_t at = home(key);; at = (at + 1) & mask()) {
-            const Slot& s = slots_[at];
-            if (s.key == key)
-                return s.record;
-            if (s.key == 0)
-                return nullptr;
-        }
+        const Slot* s =
+            slots_.find(spread(key), [key](const Slot& slot) { return slot.key == key; });
+        return s != nullptr ? s->record : nullptr;
     }
 
-    // Makes `key` (not 0, not held) name `record`.
-    void insert(std::uint32_t key, Record* record) {
-        if ((size_ + 1) * 2 > slots_.size())
-            rehash(slots_.empty() ? kMinSlots : slots_.size() * 2);
-        place(key, record);
-        ++size_;
-    }
+    // Makes `key` (not 0, not held) name `record` (not null).
+    void insert(std::uint32_t key, Record* record) { slots_.insert(Slot{key, record}); }
 
     void erase(std::uint32_t key) {
-        if (slots_.empty() || key == 0)
-            return;
-        std::size_t hole = home(key);
-        while (slots_[hole].key != key) {
-            if (slots_[hole].key == 0)
-                return;
-            hole = (hole + 1) & mask();
-        }
-        // Shift back each later slot of the run that may sit at the hole.
-        for (std::size_t next = (hole + 1) & mask(); slots_[next].key != 0;
-             next = (next + 1) & mask()) {
-            const std::size_t want = home(slots_[next].key);
-            const bool pastHole = ((next - want) & mask()) >= ((next - hole) & mask());
-            if (pastHole) {
-                slots_[hole] = slots_[next];
-                hole = next;
-            }
-        }
-        slots_[hole] = Slot{};
-        --size_;
+        if (key != 0)
+            slots_.erase(spread(key), [key](const Slot& slot) { return slot.key == key; });
     }
 
     // Room for `count` keys without growing.
-    void reserve(std::size_t count) {
-        std::size_t want = kMinSlots;
-        while (want < count * 2)
-            want *= 2;
-        if (want > slots_.size())
-            rehash(want);
-    }
+    void reserve(std::size_t count) { slots_.reserve(count); }
 
-    void clear() {
-        slots_.clear();
-        size_ = 0;
-    }
-    std::size_t size() const { return size_; }
-    std::size_t memoryBytes() const { return slots_.capacity() * sizeof(Slot); }
+    void clear() { slots_.clear(); }
+    std::size_t size() const { return slots_.size(); }
+    std::size_t slotCount() const { return slots_.slotCount(); }
+    std::size_t memoryBytes() const { return slots_.memoryBytes(); }
 
 private:
     struct Slot {
         std::uint32_t key = 0;
-        Record* record = nullptr;
+        Record* record = nullptr;  // nullptr = free
     };
-    static constexpr std::size_t kMinSlots = 64;
-
-    std::size_t mask() const { return slots_.size() - 1; }
     // Fibonacci hashing: a run's keys are dense (0, 1, 2...), spread them.
-    std::size_t home(std::uint32_t key) const {
-        return static_cast<std::size_t>((std::uint64_t{key} * 0x9E3779B97F4A7C15ULL) >> 32) &
-               mask();
+    static std::size_t spread(std::uint32_t key) {
+        return static_cast<std::size_t>((std::uint64_t{key} * 0x9E3779B97F4A7C15ULL) >> 32);
     }
-    void place(std::uint32_t key, Record* record) {
-        std::size_t at = home(key);
-        while (slots_[at].key != 0)
-            at = (at + 1) & mask();
-        slots_[at] = Slot{key, record};
-    }
-    void rehash(std::size_t slotCount) {
-        std::vector<Slot> old(slotCount);
-        old.swap(slots_);
-        for (const Slot& s : old)
-            if (s.key != 0)
-                place(s.key, s.record);
-    }
+    struct HashOfSlot {
+        std::size_t operator()(const Slot& slot) const { return spread(slot.key); }
+    };
 
-    std::vector<Slot> slots_;  // a power of two long, or empty
-    std::size_t size_ = 0;
+    LinearProbeSlots<Slot, HashOfSlot> slots_;
 };
 
 }  // namespace qs::ledger_detail
