@@ -237,7 +237,7 @@ Ledger::WorkerData& Ledger::workerData(Name name) {
     WorkerData* w = knownWorker(name);
     if (w == nullptr) {
         const auto it =
-            workers_.emplace(std::string(name.view()), WorkerData(options_.latencySampleCap)).first;
+            workers_.emplace(std::string(name.view()), WorkerData(options_.workerLatencySampleCap)).first;
         w = &it->second;
         w->stats.worker = name.view();
         workersByName_.map.emplace(name, w);

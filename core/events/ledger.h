@@ -91,8 +91,14 @@ struct LedgerOptions {
     // shows up again is treated as new, so this is the horizon for recognising
     // late redeliveries. Unfinished messages are never forgotten.
     std::size_t maxFinishedMessages = 100000;
-    // Per worker, per latency metric (see LatencySamples).
+    // Samples per latency metric for all workers together (see LatencySamples).
     std::size_t latencySampleCap = LatencySamples::kDefaultCap;
+    // The same for each worker: smaller, as a pool of 64 workers holds 128 of
+    // these reservoirs (at 16,384 samples each, 16 MB that a long run fills over
+    // its first minute; at 2,048, 2 MB filled within seconds). Beyond it a
+    // worker's percentiles are estimates (LatencyStats::estimated).
+    std::size_t workerLatencySampleCap = kDefaultWorkerLatencySampleCap;
+    static constexpr std::size_t kDefaultWorkerLatencySampleCap = 2048;
     // The run's MaxReceiveCount, if known (0 = unknown). Lets a client-only
     // timeline (remote server, no broker events) infer dead-lettering: a NAck
     // of a delivery showing this receive count dead-letters the message.

@@ -105,6 +105,8 @@ void recordCommonSettings(RecordingWriter& writer, const LedgerOptions& ledgerOp
                       asInt(ledgerOptions.maxDeliveriesPerMessage));
     writer.setSetting("ledger_max_finished_messages", asInt(ledgerOptions.maxFinishedMessages));
     writer.setSetting("ledger_latency_sample_cap", asInt(ledgerOptions.latencySampleCap));
+    writer.setSetting("ledger_worker_latency_sample_cap",
+                      asInt(ledgerOptions.workerLatencySampleCap));
     writer.setSetting("ledger_max_pending_derived_events",
                       asInt(ledgerOptions.maxPendingDerivedEvents));
 }
@@ -223,6 +225,8 @@ LedgerOptions readLedgerOptions(const RecordingReader& rec) {
         size("ledger_max_deliveries_per_message", o.maxDeliveriesPerMessage);
     o.maxFinishedMessages = size("ledger_max_finished_messages", o.maxFinishedMessages);
     o.latencySampleCap = size("ledger_latency_sample_cap", o.latencySampleCap);
+    // Recordings before the per-worker cap used one cap for both.
+    o.workerLatencySampleCap = size("ledger_worker_latency_sample_cap", o.latencySampleCap);
     o.maxPendingDerivedEvents = size("ledger_max_pending_derived_events", 0);
     return o;
 }

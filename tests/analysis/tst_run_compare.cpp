@@ -7,6 +7,7 @@
 #include "analysis/compare_command.h"
 #include "analysis/recorded_run.h"
 #include "analysis/run_comparison.h"
+#include "runner/run_recording.h"
 #include "analysis_test_support.h"
 
 using namespace qs;
@@ -227,6 +228,13 @@ private Q_SLOTS:
         QCOMPARE(r.code, 1);
         QVERIFY2(r.out.find("Note: B: the same message twice") != std::string::npos, r.out.c_str());
         QVERIFY(compare(a, a).notes.empty());
+
+        // Recorded before each worker had its own latency cap: replayed with
+        // the one cap it had for both, so its percentiles read back the same.
+        runner::ReplayedRun old;
+        std::string why;
+        QVERIFY2(runner::replayRecording(a, &old, &why), why.c_str());
+        QCOMPARE(old.ledgerOptions.workerLatencySampleCap, old.ledgerOptions.latencySampleCap);
     }
 
     void badCommandLinesAndFiles() {

@@ -94,6 +94,7 @@ private Q_SLOTS:
     void requeueMovesToAnotherChannel();
     void autoAckReportedByBothSides();
     void perWorkerStatsAndLatencies();
+    void aWorkersLatenciesHaveTheirOwnCap();
     void memoryStaysBounded();
     void aCopyFindsAndForgetsItsOwnRecords();
     void aReopenedMessageCountsOnceAgainstTheCap();
@@ -750,6 +751,35 @@ void TestLedger::perWorkerStatsAndLatencies() {
         QCOMPARE(counts[i].polls, workers[i].polls);
         QCOMPARE(counts[i].settleLatency.count, 0u);
     }
+}
+
+void TestLedger::aWorkersLatenciesHaveTheirOwnCap() {
+    // One worker acks 40 messages (assignment -> ack = i us); its reservoir
+    // holds 8 samples, the all-workers one 64.
+    Timeline tl;
+    for (int i = 1; i <= 40; ++i) {
+        const std::string id = "c" + std::to_string(i);
+        const std::int64_t t0 = 1'000'000 + i * 1'000'000;
+        tl.add(t0, EventKind::MessageAssigned, "w1", id, i, 1, "tx");
+        tl.add(t0 + i * 1000, EventKind::Acked, "w1", id, i, 1, "tx");
+    }
+    LedgerOptions options;
+    options.latencySampleCap = 64;
+    options.workerLatencySampleCap = 8;
+    Ledger ledger(options);
+    ledger.apply(tl.events);
+
+    const LatencyStats all = ledger.settleLatency();
+    QVERIFY(!all.estimated);
+    QCOMPARE(all.p50Ns, 20'000);
+    QCOMPARE(all.p95Ns, 38'000);
+    const LatencyStats own = ledger.worker("w1")->settleLatency;
+    QVERIFY(own.estimated);
+    QCOMPARE(own.count, 40u);  // count, mean, min and max stay exact
+    QCOMPARE(own.meanNs, 20'500.0);
+    QCOMPARE(own.minNs, 1'000);
+    QCOMPARE(own.maxNs, 40'000);
+    QVERIFY(own.p50Ns >= 1'000 && own.p50Ns <= 40'000);
 }
 
 void TestLedger::memoryStaysBounded() {

@@ -182,6 +182,10 @@ void TestRunRecorder::manualRunIsRecordedAndReplays() {
     QVERIFY2(replayed.note.empty(), replayed.note.c_str());
     QCOMPARE(replayed.scenario.name, std::string(runner::kManualRunName));
     QCOMPARE(replayed.scenario.channel, run->channel().toStdString());
+    // The replay's ledger keeps the same latency caps as the console's Run.
+    QCOMPARE(replayed.ledgerOptions.workerLatencySampleCap,
+             LedgerOptions::kDefaultWorkerLatencySampleCap);
+    QCOMPARE(replayed.ledgerOptions.latencySampleCap, LatencySamples::kDefaultCap);
     const runner::RunResult& r = replayed.result;
     QVERIFY2(r.error.empty(), r.error.c_str());
     QVERIFY(r.warnings.empty());
