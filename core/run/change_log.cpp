@@ -70,14 +70,14 @@ std::uint32_t ChangeLog::messageRow(const MessageRecord& m, bool& created) {
     if (text == TextPool::kEmpty)
         throw std::logic_error("ChangeLog: a message id the run's events do not hold");
     rowOfText_.growTo(std::size_t{text} + 1, 0);
-    std::uint32_t row = 0;
-    if (rowOfText_[text] != 0) {
-        row = rowOfText_[text] - 1;
+    std::uint32_t row = rowOfText_[text];
+    if (row != 0) {
+        row -= 1;
     } else {
         created = true;
         row = static_cast<std::uint32_t>(messages_.size());
         textOfRow_.push_back(text);
-        rowOfText_[text] = row + 1;
+        rowOfText_.set(text, row + 1);
     }
     rowOfRecord_.growTo(m.ordinal + 1, row);
     return row;
@@ -87,19 +87,21 @@ void ChangeLog::messageChanged(const MessageRecord& m) {
     bool created = false;
     const std::uint32_t row = messageRow(m, created);
     touched_.push_back(row);
+    MessageAt after;
     if (created) {
-        messages_.push_back(viewOf(m, nullptr));
-        messageChanges_.push(event_, row, nullptr, messages_[row]);
+        after = viewOf(m, nullptr);
+        messages_.push_back(after);
+        messageChanges_.push(event_, row, nullptr, after);
     } else {
-        MessageAt& head = messages_[row];
-        const MessageAt after = viewOf(m, &head);
-        if (after == head)
+        const MessageAt before = messages_[row];
+        after = viewOf(m, &before);
+        if (after == before)
             return;
-        messageChanges_.push(event_, row, &head, after);
-        countInChannel(head, -1);
-        head = after;
+        messageChanges_.push(event_, row, &before, after);
+        countInChannel(before, -1);
+        messages_.set(row, after);
     }
-    countInChannel(messages_[row], +1);
+    countInChannel(after, +1);
     markChanged(row);
 }
 
@@ -271,9 +273,12 @@ ChangeLog::Offsets ChangeLog::offsets() const {
 
 std::optional<std::uint32_t> ChangeLog::messageIndex(std::string_view id) const {
     const std::uint32_t text = texts_->find(id);
-    if (text == TextPool::kEmpty || text >= rowOfText_.size() || rowOfText_[text] == 0)
+    if (text == TextPool::kEmpty || text >= rowOfText_.size())
         return std::nullopt;
-    return rowOfText_[text] - 1;
+    const std::uint32_t row = rowOfText_[text];
+    if (row == 0)
+        return std::nullopt;
+    return row - 1;
 }
 
 void ChangeLog::countInChannel(const MessageAt& message, std::int64_t delta) {
@@ -314,16 +319,22 @@ void ChangeLog::spillTo(const std::shared_ptr<SpillFile>& file, std::size_t chun
     messageChanges_.spillTo(file, chunksInRam);
     workerChanges_.spillTo(file, chunksInRam);
     summaryChanges_.spillTo(file, chunksInRam);
+    messages_.spillTo(file, chunksInRam);
+    for (Column* column : {&textOfRow_, &rowOfText_, &rowOfRecord_})
+        column->spillTo(file, chunksInRam);
 }
 
 std::uint64_t ChangeLog::spilledBytes() const {
     return messageChanges_.spilledBytes() + workerChanges_.spilledBytes() +
-           summaryChanges_.spilledBytes();
+           summaryChanges_.spilledBytes() + messages_.spilledBytes() + textOfRow_.spilledBytes() +
+           rowOfText_.spilledBytes() + rowOfRecord_.spilledBytes();
 }
 
 std::string ChangeLog::spillError() const {
-    for (const std::string* e : {&messageChanges_.spillError(), &workerChanges_.spillError(),
-                                 &summaryChanges_.spillError()})
+    for (const std::string* e :
+         {&messageChanges_.spillError(), &workerChanges_.spillError(),
+          &summaryChanges_.spillError(), &messages_.spillError(), &textOfRow_.spillError(),
+          &rowOfText_.spillError(), &rowOfRecord_.spillError()})
         if (!e->empty())
             return *e;
     return {};

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "events/ledger.h"
-#include "run/chunked_vector.h"
+#include "run/spilling_chunks.h"
 #include "run/message_changes.h"
 #include "run/run_state.h"
 #include "run/text_pool.h"
@@ -37,8 +37,9 @@ public:
 
     static constexpr std::size_t kPageSize = 1024;  // messages per checkpoint page
     // The head's messages, by row: in chunks of a page, so a growing run never
-    // copies them all at once (and a checkpoint page is one chunk).
-    using MessageRows = ChunkedVector<MessageAt, kPageSize>;
+    // copies them all at once (and a checkpoint page is one chunk). With a
+    // spill file, old pages (settled messages, mostly) leave RAM.
+    using MessageRows = SpillingChunks<MessageAt, kPageSize>;
 
     // Where each change list stood after some event (a checkpoint's position).
     struct Offsets {
@@ -84,7 +85,8 @@ public:
     // Pages of messages() changed since the last call (see Checkpoints).
     std::vector<std::uint32_t> takeChangedPages();
     std::size_t changeBytes() const;  // the change lists (in RAM)
-    // The change lists' old entries leave RAM for `file` (SpillingChunks).
+    // The change lists' old entries, and the old chunks of the head's
+    // messages and their columns, leave RAM for `file` (SpillingChunks).
     void spillTo(const std::shared_ptr<SpillFile>& file, std::size_t chunksInRam);
     std::uint64_t spilledBytes() const;
     // Why a change list stopped spilling ("" = none did).
@@ -129,8 +131,9 @@ private:
     std::uint32_t event_ = 0;
     NameCache workerNames_;
     NameCache channelNames_;
-    // Per message, text or record, so in chunks: no copy of them all as they grow.
-    using Column = ChunkedVector<std::uint32_t, 4096>;
+    // Per message, text or record, so in chunks: no copy of them all as they
+    // grow, and with a spill file their old chunks leave RAM.
+    using Column = SpillingChunks<std::uint32_t, 4096>;
     MessageRows messages_;
     const TextPool* texts_;
     Column textOfRow_;  // row -> its MessageID's TextPool id

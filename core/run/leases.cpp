@@ -89,11 +89,11 @@ std::vector<Lease> leasesAt(const Run& run, const RunState& state) {
         [&](std::uint32_t i) -> const MessageAt& { return state.messages[i]; }, state.events);
 }
 
-// The head's messages are not one array (Run::messageNow reads them in place).
+// The head's messages are not one array (Run::messageNow reads them by value).
 std::vector<Lease> leasesNow(const Run& run) {
     return leasesOf(
         run, static_cast<std::uint32_t>(run.messageCount()),
-        [&](std::uint32_t i) -> const MessageAt& { return run.messageNow(i); }, run.eventCount());
+        [&](std::uint32_t i) { return run.messageNow(i); }, run.eventCount());
 }
 
 }  // namespace qs

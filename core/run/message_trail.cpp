@@ -9,10 +9,10 @@ void MessageTrail::link(std::uint32_t message, std::uint32_t event) {
     firstEvent_.growTo(lastLink_.size(), kNone);
     const std::uint32_t last = lastLink_[message];
     if (last == kNone)
-        firstEvent_[message] = event;
+        firstEvent_.set(message, event);
     if (last != kNone && links_[last].event == event)
         return;
-    lastLink_[message] = static_cast<std::uint32_t>(links_.size());
+    lastLink_.set(message, static_cast<std::uint32_t>(links_.size()));
     links_.push_back({event, last});
 }
 

@@ -143,9 +143,10 @@ public:
         return changes_.messageIndex(id);
     }
 
-    // The head, read in place (no copy): message i, the summary and the
-    // per-channel split after the newest event. Valid until the next append().
-    const MessageAt& messageNow(std::uint32_t index) const {  // index < messageCount()
+    // The head: message i (a copy: an old row may come from the spill file),
+    // and, read in place, the summary and the per-channel split after the
+    // newest event (valid until the next append()).
+    MessageAt messageNow(std::uint32_t index) const {  // index < messageCount()
         return changes_.messages()[index];
     }
     const LedgerSummary& summaryNow() const { return changes_.summary(); }

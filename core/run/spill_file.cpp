@@ -76,6 +76,23 @@ std::optional<std::uint64_t> SpillFile::append(const void* data, std::size_t siz
     return offset;
 }
 
+bool SpillFile::overwrite(std::uint64_t offset, const void* data, std::size_t size,
+                          std::string* error) {
+    const auto* bytes = static_cast<const char*>(data);
+    for (std::size_t written = 0; written < size;) {
+        const ssize_t n = ::pwrite(fd_, bytes + written, size - written,
+                                   static_cast<off_t>(offset + written));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            *error = why(directory_, n < 0 ? errno : ENOSPC);
+            return false;
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
 void SpillFile::read(std::uint64_t offset, void* out, std::size_t size) const {
     auto* bytes = static_cast<char*>(out);
     std::size_t done = 0;

@@ -1,10 +1,12 @@
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -14,12 +16,17 @@
 
 namespace qs::run {
 
-// An append-only sequence of plain values in fixed-size chunks (like
-// ChunkedVector: growing never moves what is there) whose old chunks can
-// leave RAM: after spillTo(), only the newest full chunks stay in memory,
-// older ones are written to the SpillFile and read back, a chunk at a time,
-// through a small cache when asked for. This is how a long live run keeps
-// its memory flat (docs/run.md, "A flat live run").
+// A sequence of plain values in fixed-size chunks (like ChunkedVector:
+// growing never moves what is there) whose old chunks can leave RAM: after
+// spillTo(), only the newest full chunks stay in memory, older ones are
+// written to the SpillFile and read back, a chunk at a time, through a small
+// cache when asked for. This is how a long live run keeps its memory flat
+// (docs/run.md, "A flat live run").
+//
+// Most lists are only appended to. A column of per-message values is also
+// changed in place (set()): a spilled chunk then comes back into RAM and
+// stays while it is among the kWarmChunks old chunks changed most recently,
+// then is written back over its copy in the file (the file does not grow).
 //
 // Elements are read by value (operator[]): a spilled chunk's cache slot may
 // be reused by the next read, so there is no reference to hand out. The
@@ -34,6 +41,8 @@ class SpillingChunks {
 
 public:
     static constexpr std::size_t kCachedChunks = 4;
+    // Spilled chunks that set() brought back and that stay in RAM.
+    static constexpr std::size_t kWarmChunks = 8;
 
     void push_back(const T& value) {
         const std::size_t at = size_ % ChunkSize;
@@ -44,6 +53,25 @@ public:
         }
         chunks_.back().data[at] = value;
         ++size_;
+    }
+
+    // Grows to `count` elements, the new ones `value` (never shrinks).
+    void growTo(std::size_t count, const T& value) {
+        while (size_ < count)
+            push_back(value);
+    }
+
+    // Changes element `index` (< size()).
+    void set(std::size_t index, const T& value) {
+        const std::size_t k = index / ChunkSize;
+        T* data = chunks_[k].data.get();
+        if (data == nullptr)
+            data = bringBack(k);
+        else if (k < spilled_)
+            noteWarmUse(k);
+        data[index % ChunkSize] = value;
+        if (index % ChunkSize == 0)
+            fronts_[k] = value;
     }
 
     std::size_t size() const { return size_; }
@@ -58,6 +86,12 @@ public:
     T back() const { return (*this)[size_ - 1]; }
 
     static constexpr std::size_t chunkSize() { return ChunkSize; }
+    // The elements of chunk k, contiguous; valid until the next read or change.
+    std::span<const T> chunk(std::size_t k) const {
+        const std::size_t count = std::min(ChunkSize, size_ - k * ChunkSize);
+        const T* inRam = chunks_[k].data.get();
+        return {inRam != nullptr ? inRam : readBack(k), count};
+    }
     std::size_t chunkCount() const { return chunks_.size(); }
     const T& chunkFront(std::size_t k) const { return fronts_[k]; }
 
@@ -73,6 +107,15 @@ public:
         spillOld();
     }
     std::size_t spilledChunks() const { return spilled_; }
+
+    // Appends every element to `out`, chunk by chunk.
+    void appendTo(std::vector<T>& out) const {
+        out.reserve(out.size() + size_);
+        for (std::size_t k = 0; k < chunks_.size(); ++k) {
+            const std::span<const T> c = chunk(k);
+            out.insert(out.end(), c.begin(), c.end());
+        }
+    }
     const std::string& spillError() const { return spillError_; }
 
     // RAM: the chunks held, the cache's buffers and the tables.
@@ -80,7 +123,8 @@ public:
         std::size_t cacheBuffers = 0;
         for (const CacheSlot& slot : cache_)
             cacheBuffers += slot.data ? 1 : 0;
-        return (chunks_.size() - spilled_ + cacheBuffers) * ChunkSize * sizeof(T) +
+        const std::size_t inRam = chunks_.size() - spilled_ + warm_.size() + keptAfterFailure_;
+        return (inRam + cacheBuffers) * ChunkSize * sizeof(T) +
                chunks_.capacity() * sizeof(Chunk) + fronts_.capacity() * sizeof(T);
     }
     std::uint64_t spilledBytes() const {
@@ -113,6 +157,46 @@ private:
         }
     }
 
+    // Brings spilled chunk k back into RAM to be changed (from the cache if
+    // it is there); the least recently changed warm chunk goes back out.
+    T* bringBack(std::size_t k) {
+        auto data = std::make_unique_for_overwrite<T[]>(ChunkSize);
+        const T* copy = readBack(k);
+        std::copy(copy, copy + ChunkSize, data.get());
+        for (CacheSlot& slot : cache_)  // RAM holds it now: no second copy to go stale
+            if (slot.chunk == k)
+                slot.chunk = kNoChunk;
+        chunks_[k].data = std::move(data);
+        warm_.push_back(k);
+        if (warm_.size() > kWarmChunks) {
+            const std::size_t coldest = warm_.front();
+            warm_.erase(warm_.begin());
+            writeBack(coldest);
+        }
+        return chunks_[k].data.get();
+    }
+
+    void noteWarmUse(std::size_t k) {
+        if (!warm_.empty() && warm_.back() == k)
+            return;
+        const auto it = std::find(warm_.begin(), warm_.end(), k);
+        if (it != warm_.end())  // else it stayed in RAM for good (a failed write)
+            std::rotate(it, it + 1, warm_.end());
+    }
+
+    // Writes chunk k over its copy in the file and frees it. If the write
+    // fails, spilling stops and the chunk stays in RAM: nothing is lost.
+    void writeBack(std::size_t k) {
+        Chunk& chunk = chunks_[k];
+        if (spilling_ && file_->overwrite(chunk.offset, chunk.data.get(), ChunkSize * sizeof(T),
+                                          &spillError_)) {
+            chunk.data.reset();
+            return;
+        }
+        spilling_ = false;
+        ++keptAfterFailure_;
+    }
+
     const T* readBack(std::size_t k) const {
         ++clock_;
         CacheSlot* victim = &cache_[0];
@@ -136,7 +220,10 @@ private:
     std::vector<Chunk> chunks_;
     std::vector<T> fronts_;  // chunk k's first element
     std::size_t size_ = 0;
-    std::size_t spilled_ = 0;
+    std::size_t spilled_ = 0;  // chunks [0, spilled_) have a copy in the file
+    // Of those, the ones set() brought back into RAM, least recently changed first.
+    std::vector<std::size_t> warm_;
+    std::size_t keptAfterFailure_ = 0;  // brought back, and in RAM for good
     std::size_t chunksInRam_ = 0;
     std::shared_ptr<SpillFile> file_;  // holds chunks [0, spilled_)
     bool spilling_ = false;            // older chunks go on leaving RAM

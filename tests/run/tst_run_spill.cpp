@@ -1,6 +1,7 @@
-// A Run whose old events, change lists, trail and checkpoint pages leave RAM
-// for a spill file answers exactly as one that keeps everything: every event,
-// the state at random instants, stepping forward, every message's journey. A folder that
+// A Run whose old events, change lists, trail, checkpoint pages and the
+// head's old message rows leave RAM for a spill file answers exactly as one
+// that keeps everything: every event, the state at random instants, stepping
+// forward, every message's journey and head row. A folder that
 // cannot hold the file, or a refused write, keeps everything in RAM and says
 // why; nothing is lost.
 #include <QTemporaryDir>
@@ -83,6 +84,16 @@ QString firstDifference(const Run& spilled, const Run& inRam, std::mt19937& rand
         if (spilled.messageEvents(m) != inRam.messageEvents(m))
             return QStringLiteral("message %1's journey differs").arg(m);
     }
+    if (spilled.messageCount() != inRam.messageCount())
+        return QStringLiteral("message counts differ");
+    // The head's rows and their columns, every one (most read back from the file).
+    for (std::uint32_t m = 0; m < inRam.messageCount(); ++m) {
+        const std::string_view id = inRam.messageId(m);
+        if (!(spilled.messageNow(m) == inRam.messageNow(m)) || spilled.messageId(m) != id ||
+            spilled.messageIndex(id) != std::optional<std::uint32_t>(m) ||
+            spilled.messageFirstEvent(m) != inRam.messageFirstEvent(m))
+            return QStringLiteral("message %1 differs at the head").arg(m);
+    }
     return {};
 }
 
@@ -111,6 +122,7 @@ private Q_SLOTS:
         QVERIFY(m.changes < inRam_->memory().changes);
         QVERIFY(m.trail < inRam_->memory().trail);
         QVERIFY(m.checkpoints < inRam_->memory().checkpoints / 2);
+        QVERIFY2(m.messages < inRam_->memory().messages / 2, "the head's old rows left RAM");
         std::mt19937 random(3);
         QCOMPARE(firstDifference(spilled, *inRam_, random), QString());
         // Stepping forward across spilled chunks, as a playing cursor does.

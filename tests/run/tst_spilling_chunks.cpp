@@ -106,6 +106,90 @@ private Q_SLOTS:
         QVERIFY(spilling.memoryBytes() < inRam.memoryBytes() / 4);
     }
 
+    // A column changed in place: spilled chunks come back to be changed, a
+    // few stay warm, the rest go back over their copies. Every value reads
+    // back as a plain vector says, and the file does not grow.
+    void changesToSpilledChunksReadBack() {
+        QTemporaryDir dir;
+        std::string error;
+        auto file = SpillFile::open(dir.path().toStdString(), &error);
+        QVERIFY2(file, error.c_str());
+        Entries column;
+        column.spillTo(file, 2);
+        std::vector<Entry> plain;
+        const std::size_t count = 60 * kChunk + 9;
+        for (std::size_t i = 0; i < count; ++i) {
+            column.push_back(entryAt(i));
+            plain.push_back(entryAt(i));
+        }
+        const std::uint64_t fileSize = file->size();
+        std::mt19937 random(11);
+        std::uniform_int_distribution<std::size_t> any(0, count - 1);
+        for (std::uint32_t n = 0; n < 5000; ++n) {
+            // Now and then the same chunk again, as a backlog is drained in order.
+            const std::size_t i = n % 7 == 0 ? (n * 13) % count : any(random);
+            const Entry changed{n, static_cast<std::uint32_t>(i)};
+            column.set(i, changed);
+            plain[i] = changed;
+            if (n % 97 == 0) {
+                const std::size_t j = any(random);
+                QCOMPARE(column[j].event, plain[j].event);
+                QCOMPARE(column[j].payload, plain[j].payload);
+            }
+        }
+        QCOMPARE(file->size(), fileSize);
+        QCOMPARE(column.spillError(), std::string());
+        for (std::size_t i = 0; i < count; ++i) {
+            QCOMPARE(column[i].event, plain[i].event);
+            QCOMPARE(column[i].payload, plain[i].payload);
+        }
+        for (std::size_t k = 0; k < column.chunkCount(); ++k) {
+            QCOMPARE(column.chunkFront(k).payload, plain[k * kChunk].payload);
+            QCOMPARE(column.chunk(k).front().payload, plain[k * kChunk].payload);
+            QCOMPARE(column.chunk(k).back().payload,
+                     plain[std::min(count, (k + 1) * kChunk) - 1].payload);
+        }
+        // In RAM: the newest chunks, the warm ones and the cache, no more.
+        const std::size_t most = (2 + 1 + Entries::kWarmChunks + Entries::kCachedChunks) * kChunk *
+                                 sizeof(Entry);
+        QVERIFY2(column.memoryBytes() < most + 4096, qPrintable(QString::number(column.memoryBytes())));
+        Entries grown;
+        grown.growTo(3, entryAt(7));
+        QCOMPARE(grown.size(), std::size_t{3});
+        QCOMPARE(grown[2].payload, entryAt(7).payload);
+    }
+
+    // Writing a changed chunk back is refused: it stays in RAM with the
+    // change, spilling stops with the reason, nothing is lost.
+    void aRefusedWriteBackLosesNothing() {
+        QTemporaryDir dir;
+        std::string error;
+        auto file = SpillFile::open(dir.path().toStdString(), &error);
+        QVERIFY(file);
+        Entries column;
+        column.spillTo(file, 0);
+        const std::size_t count = 40 * kChunk;
+        fill(column, count);
+        QCOMPARE(column.spillError(), std::string());
+        std::vector<Entry> plain;
+        for (std::size_t i = 0; i < count; ++i)
+            plain.push_back(entryAt(i));
+        {
+            FileSizeLimit limit(5 * kChunk * sizeof(Entry));  // chunks 5 and later cannot be written
+            for (std::size_t k = 10; k < 30; ++k) {
+                const Entry changed{static_cast<std::uint32_t>(k), 1};
+                column.set(k * kChunk + 1, changed);
+                plain[k * kChunk + 1] = changed;
+            }
+        }
+        QVERIFY2(column.spillError().find("File too large") != std::string::npos,
+                 column.spillError().c_str());
+        for (std::size_t i = 0; i < count; ++i) {
+            QCOMPARE(column[i].event, plain[i].event);
+            QCOMPARE(column[i].payload, plain[i].payload);
+        }
+    }
+
     // Spilling can start late: what was there leaves RAM at once.
     void spillingStartsLate() {
         QTemporaryDir dir;
