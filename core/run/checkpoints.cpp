@@ -19,17 +19,20 @@ void Checkpoints::eventApplied(std::uint64_t eventCount, ChangeLog& log) {
 void Checkpoints::take(std::uint64_t eventCount, ChangeLog& log) {
     const ChangeLog::MessageRows& messages = log.messages();
     static_assert(ChangeLog::MessageRows::chunkSize() == ChangeLog::kPageSize);
+    const auto k = static_cast<std::uint32_t>(checkpoints_.size());
     Checkpoint c;
     c.events = eventCount;
     c.changes = log.offsets();
     c.messages = static_cast<std::uint32_t>(messages.size());
-    c.pages = checkpoints_.back().pages;
-    c.pages.resize((messages.size() + ChangeLog::kPageSize - 1) / ChangeLog::kPageSize);
+    versions_.resize((messages.size() + ChangeLog::kPageSize - 1) / ChangeLog::kPageSize);
     for (const std::uint32_t page : log.takeChangedPages())
-        c.pages[page] = storePage(messages.chunk(page));  // one chunk a page
-    c.workers = log.workers();
+        versions_[page].push_back({k, storePage(messages.chunk(page))});  // one chunk a page
+    c.firstWorker = workerRows_.size();
+    c.workerCount = static_cast<std::uint32_t>(log.workers().size());
+    for (const WorkerAt& w : log.workers())
+        workerRows_.push_back(w);
     c.summary = log.summary();
-    checkpoints_.push_back(std::move(c));
+    checkpoints_.push_back(c);
     spillOldPages();
 }
 
@@ -47,6 +50,7 @@ Checkpoints::PageId Checkpoints::storePage(std::span<const MessageAt> rows) {
 }
 
 void Checkpoints::spillTo(std::shared_ptr<SpillFile> file, std::size_t checkpointsInRam) {
+    workerRows_.spillTo(file, checkpointsInRam);
     file_ = std::move(file);
     spilling_ = file_ != nullptr;
     checkpointsInRam_ = checkpointsInRam;
@@ -81,6 +85,22 @@ void Checkpoints::spillOldPages() {
     pagesInRam_ = std::move(kept);
 }
 
+std::vector<Checkpoints::PageId> Checkpoints::pagesOf(std::size_t k) const {
+    const std::size_t count =
+        (checkpoints_[k].messages + ChangeLog::kPageSize - 1) / ChangeLog::kPageSize;
+    std::vector<PageId> pages(count);
+    for (std::size_t p = 0; p < count; ++p) {
+        const std::vector<PageVersion>& versions = versions_[p];
+        // The newest version made for checkpoint k or before (one exists: the
+        // page changed when its first message appeared).
+        const auto after = std::upper_bound(
+            versions.begin(), versions.end(), k,
+            [](std::size_t checkpoint, const PageVersion& v) { return checkpoint < v.checkpoint; });
+        pages[p] = std::prev(after)->page;
+    }
+    return pages;
+}
+
 void Checkpoints::copyPages(const std::vector<PageId>& pages, std::vector<MessageAt>& out) const {
     for (std::size_t i = 0; i < pages.size();) {
         const StoredPage& first = pages_[pages[i]];
@@ -110,8 +130,10 @@ RunState Checkpoints::stateAfter(std::uint64_t eventCount, const ChangeLog& log)
     const Checkpoint& c = checkpoints_[k];
     RunState state;
     state.messages.reserve(log.messages().size());
-    copyPages(c.pages, state.messages);
-    state.workers = c.workers;
+    copyPages(pagesOf(k), state.messages);
+    state.workers.reserve(c.workerCount);
+    for (std::uint32_t i = 0; i < c.workerCount; ++i)
+        state.workers.push_back(workerRows_[c.firstWorker + i]);
     state.summary = c.summary;
     log.replay(state, c.changes, eventCount);
     state.events = eventCount;
@@ -123,9 +145,9 @@ std::size_t Checkpoints::memoryBytes() const {
     std::size_t bytes = bytesInRam_ + pages_.capacity() * sizeof(StoredPage) +
                         pagesInRam_.capacity() * sizeof(PageId) +
                         checkpoints_.capacity() * sizeof(Checkpoint);
-    for (const Checkpoint& c : checkpoints_)
-        bytes += c.pages.capacity() * sizeof(PageId) + c.workers.capacity() * sizeof(WorkerAt);
-    return bytes;
+    for (const std::vector<PageVersion>& versions : versions_)
+        bytes += sizeof(versions) + versions.capacity() * sizeof(PageVersion);
+    return bytes + workerRows_.memoryBytes();
 }
 
 }  // namespace qs::run
