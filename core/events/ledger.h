@@ -172,7 +172,7 @@ public:
     // The same, with a key the caller gives the event's MessageID: the same
     // key for the same id, never one key for two ids, 0 = none (the id is
     // looked up by its text then). The record is found by hashing the key,
-    // not the id's text (a Run passes the id's TextPool id, which it has
+    // not the id's text (a Run passes the id's TextLog id, which it has
     // hashed once already). Events with and without keys may be mixed.
     void apply(const Event& event, std::uint32_t messageKey);
 

@@ -33,7 +33,7 @@ struct Entry {
 // its latest hand-out (broker events that name only the stored copy), and
 // listed in the order they finished (what the ledger forgets first).
 //
-// A caller that numbers its MessageIDs (a Run: the id's TextPool id) finds a
+// A caller that numbers its MessageIDs (a Run: the id's TextLog id) finds a
 // record by that key as well, an integer hashed instead of the id's text.
 //
 // The records are allocated one by one and never move while held; the

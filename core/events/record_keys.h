@@ -8,7 +8,7 @@
 namespace qs::ledger_detail {
 
 // Records found by a 32-bit key the caller gave their MessageID (a Run gives
-// the id's TextPool id), so a lookup hashes an integer instead of the id's
+// the id's TextLog id), so a lookup hashes an integer instead of the id's
 // text: one probe into a flat table (linear probing, at most half full),
 // where a string-keyed node map reads a bucket, the node before and the node.
 // Key 0 means "none" and is never held.

@@ -67,7 +67,7 @@ std::uint32_t ChangeLog::messageRow(const MessageRecord& m, bool& created) {
         return rowOfRecord_[m.ordinal];
     // A new record: a new message, or one the ledger forgot and now sees again.
     const std::uint32_t text = texts_->find(m.messageId);
-    if (text == TextPool::kEmpty)
+    if (text == TextLog::kEmpty)
         throw std::logic_error("ChangeLog: a message id the run's events do not hold");
     rowOfText_.growTo(std::size_t{text} + 1, 0);
     std::uint32_t row = rowOfText_[text];
@@ -83,9 +83,20 @@ std::uint32_t ChangeLog::messageRow(const MessageRecord& m, bool& created) {
     return row;
 }
 
+// The event names its message by a text id the row does not know yet (the
+// log forgot the text and numbered it again): the id finds the row from now on.
+void ChangeLog::noteTextOfRow(const MessageRecord& m, std::uint32_t row) {
+    if (eventText_ == TextLog::kEmpty)
+        return;
+    rowOfText_.growTo(std::size_t{eventText_} + 1, 0);
+    if (rowOfText_[eventText_] == 0 && texts_->text(eventText_) == m.messageId.view())
+        rowOfText_.set(eventText_, row + 1);
+}
+
 void ChangeLog::messageChanged(const MessageRecord& m) {
     bool created = false;
     const std::uint32_t row = messageRow(m, created);
+    noteTextOfRow(m, row);
     touched_.push_back(row);
     MessageAt after;
     if (created) {
@@ -273,12 +284,15 @@ ChangeLog::Offsets ChangeLog::offsets() const {
 
 std::optional<std::uint32_t> ChangeLog::messageIndex(std::string_view id) const {
     const std::uint32_t text = texts_->find(id);
-    if (text == TextPool::kEmpty || text >= rowOfText_.size())
-        return std::nullopt;
-    const std::uint32_t row = rowOfText_[text];
-    if (row == 0)
-        return std::nullopt;
-    return row - 1;
+    if (text != TextLog::kEmpty && text < rowOfText_.size()) {
+        if (const std::uint32_t row = rowOfText_[text])
+            return row - 1;
+    }
+    for (std::size_t row = textOfRow_.size(); row-- > 0;) {
+        if (texts_->text(textOfRow_[row]) == id)
+            return static_cast<std::uint32_t>(row);
+    }
+    return std::nullopt;
 }
 
 void ChangeLog::countInChannel(const MessageAt& message, std::int64_t delta) {

@@ -14,7 +14,7 @@
 #include "run/spilling_chunks.h"
 #include "run/message_changes.h"
 #include "run/run_state.h"
-#include "run/text_pool.h"
+#include "run/text_log.h"
 #include "run/word_changes.h"
 
 namespace qs::run {
@@ -27,13 +27,15 @@ namespace qs::run {
 //
 // It is the head Ledger's observer: begin(i) before the ledger applies event i,
 // end(summary) after. Message ids are not copied: a message's row names its id
-// in the run's TextPool, which holds the id of every event the ledger is
-// given (the Run stores each event before the ledger applies it).
+// in the run's TextLog, which holds the id of every event the ledger is
+// given (the Run stores each event before the ledger applies it). A message
+// keeps its row however its id's text is numbered (the log gives a text
+// named again after long a new id): the row is found by the ledger's record.
 // Threading: that of its Run (one owner thread).
 class ChangeLog final : public LedgerObserver {
 public:
     // `texts` (not owned) outlives the log.
-    explicit ChangeLog(const TextPool& texts) : texts_(&texts) {}
+    explicit ChangeLog(const TextLog& texts) : texts_(&texts) {}
 
     static constexpr std::size_t kPageSize = 1024;  // messages per checkpoint page
     // The head's messages, by row: in chunks of a page, so a growing run never
@@ -48,8 +50,10 @@ public:
         std::size_t summary = 0;
     };
 
-    void begin(std::uint64_t eventIndex) {
+    // `messageText`: the TextLog id of the event's message id (kEmpty: none).
+    void begin(std::uint64_t eventIndex, std::uint32_t messageText) {
         event_ = static_cast<std::uint32_t>(eventIndex);
+        eventText_ = messageText;
         touched_.clear();
     }
     void end(const LedgerSummary& summary);
@@ -77,9 +81,11 @@ public:
     // Rows of the messages the current event touched (changed or not), in
     // the order the ledger reported them; a row may repeat.
     const std::vector<std::uint32_t>& touchedByEvent() const { return touched_; }
-    std::string_view messageId(std::uint32_t index) const {
-        return texts_->text(textOfRow_[index]);
+    std::string messageId(std::uint32_t index) const {
+        return std::string(texts_->text(textOfRow_[index]));
     }
+    // The row of the message with this id: by the id's recent number in the
+    // TextLog, else (an id not named for long) a search from the newest row.
     std::optional<std::uint32_t> messageIndex(std::string_view id) const;
 
     // Pages of messages() changed since the last call (see Checkpoints).
@@ -124,6 +130,7 @@ private:
         return lifecycle ? static_cast<std::int64_t>(*lifecycle) + 1 : 0;
     }
     std::uint32_t messageRow(const MessageRecord& message, bool& created);
+    void noteTextOfRow(const MessageRecord& message, std::uint32_t row);
     std::uint32_t workerRow(const WorkerStats& worker);
     void markChanged(std::uint32_t message);
     void countInChannel(const MessageAt& message, std::int64_t delta);
@@ -135,9 +142,10 @@ private:
     // grow, and with a spill file their old chunks leave RAM.
     using Column = SpillingChunks<std::uint32_t, 4096>;
     MessageRows messages_;
-    const TextPool* texts_;
-    Column textOfRow_;  // row -> its MessageID's TextPool id
-    Column rowOfText_;  // TextPool id -> row + 1 (0 = no message)
+    const TextLog* texts_;
+    std::uint32_t eventText_ = TextLog::kEmpty;  // the current event's message id
+    Column textOfRow_;  // row -> its MessageID's first TextLog id
+    Column rowOfText_;  // TextLog id -> row + 1 (0 = no message)
     // Row of each ledger record (MessageRecord::ordinal): no hashing of the
     // MessageID on every change. Records of one id made again after the
     // ledger forgot it map to its row.

@@ -17,8 +17,8 @@ bool fitsUint32(std::uint64_t n) { return n <= std::numeric_limits<std::uint32_t
 
 }  // namespace
 
-EventStore::EventStore(std::size_t maxEvents, std::size_t maxTexts)
-    : maxEvents_(std::min(maxEvents, kMaxEvents)), texts_(maxTexts) {}
+EventStore::EventStore(std::size_t maxEvents, std::size_t maxTexts, std::size_t textGeneration)
+    : maxEvents_(std::min(maxEvents, kMaxEvents)), texts_(maxTexts, textGeneration) {}
 
 std::uint32_t EventStore::push_back(const Event& e) {
     if (rows_.size() >= maxEvents_)
@@ -35,8 +35,7 @@ std::uint32_t EventStore::push_back(const Event& e) {
         }
         if (added > texts_.room())
             throw std::length_error("a run's events hold at most " +
-                                    std::to_string(texts_.size() + texts_.room()) +
-                                    " distinct texts");
+                                    std::to_string(texts_.size() + texts_.room()) + " texts");
     }
     const std::uint32_t messageId = textId(0, texts[0]);
     const std::uint32_t transaction = textId(1, texts[1]);
@@ -68,7 +67,7 @@ std::uint32_t EventStore::push_back(const Event& e) {
 // transaction, a message's events one after another): compared before hashing.
 std::uint32_t EventStore::textId(std::size_t field, std::string_view text) {
     if (text.empty())
-        return TextPool::kEmpty;
+        return TextLog::kEmpty;
     if (texts_.text(lastText_[field]) != text)
         lastText_[field] = texts_.intern(text);
     return lastText_[field];

@@ -9,13 +9,13 @@
 #include "common/name.h"
 #include "events/event.h"
 #include "run/spilling_chunks.h"
-#include "run/text_pool.h"
+#include "run/text_log.h"
 
 namespace qs::run {
 
 // The events of a run in stream order, stored compactly: a 48-byte row per
 // event instead of a 160-byte Event. Names stay Names (4-byte ids); the
-// message id, transaction and detail become ids in a TextPool of this store;
+// message id, transaction and detail become ids in a TextLog of this store;
 // the three numbers (sequence, value, count2) take 4 bytes each when they fit
 // and a side entry of their own when one does not (a sequence past 2^32 - 2,
 // a value or count2 outside int32: a duration of seconds in ns), so every
@@ -31,10 +31,12 @@ public:
     static constexpr std::size_t kMaxEvents = std::numeric_limits<std::uint32_t>::max() - 1;
 
     // maxEvents / maxTexts lower the limits (for tests of what happens there).
+    // textGeneration: see TextLog (how many new texts a text stays findable).
     explicit EventStore(std::size_t maxEvents = kMaxEvents,
-                        std::size_t maxTexts = TextPool::kMaxTexts);
+                        std::size_t maxTexts = TextLog::kMaxTexts,
+                        std::size_t textGeneration = TextLog::kDefaultGeneration);
 
-    // Returns the TextPool id of the event's message id (TextPool::kEmpty for
+    // Returns the TextLog id of the event's message id (TextLog::kEmpty for
     // none): the one hash of that id a Run pays, its key in the head ledger.
     // Throws std::length_error past maxEvents events or maxTexts distinct
     // texts, std::bad_alloc; the store is unchanged then.
@@ -49,22 +51,27 @@ public:
     Name channel(std::size_t index) const { return rows_[index].channel; }
 
     std::size_t memoryBytes() const;  // rows, texts and wide numbers (in RAM)
-    // Old rows leave RAM for `file` (SpillingChunks::spillTo); the texts stay.
-    void spillTo(std::shared_ptr<SpillFile> file, std::size_t chunksInRam) {
-        rows_.spillTo(std::move(file), chunksInRam);
+    // Old rows and old texts leave RAM for `file` (SpillingChunks::spillTo,
+    // TextLog::spillTo).
+    void spillTo(const std::shared_ptr<SpillFile>& file, std::size_t chunksInRam) {
+        rows_.spillTo(file, chunksInRam);
+        texts_.spillTo(file);
     }
-    const std::string& spillError() const { return rows_.spillError(); }
-    std::uint64_t spilledBytes() const { return rows_.spilledBytes(); }
+    const std::string& spillError() const {
+        return rows_.spillError().empty() ? texts_.spillError() : rows_.spillError();
+    }
+    std::uint64_t spilledBytes() const { return rows_.spilledBytes() + texts_.spilledBytes(); }
     std::size_t textCount() const { return texts_.size(); }
-    // The events' distinct texts (ids, transactions, details), each once.
-    const TextPool& texts() const { return texts_; }
+    // The events' texts (ids, transactions, details); a recent one is kept
+    // once (TextLog).
+    const TextLog& texts() const { return texts_; }
 
 private:
     struct Row {
         std::int64_t timeNs;
         Name actor;
         Name channel;
-        std::uint32_t messageId;  // TextPool ids
+        std::uint32_t messageId;  // TextLog ids
         std::uint32_t transaction;
         std::uint32_t detail;
         std::int32_t receiveCount;
@@ -88,7 +95,7 @@ private:
 
     const std::size_t maxEvents_;
     SpillingChunks<Row, 16384> rows_;  // 768 KiB a chunk
-    TextPool texts_;
+    TextLog texts_;
     std::vector<WideNumbers> wide_;
     std::uint32_t lastText_[kTextFields] = {};  // each field's previous text id
 };

@@ -5,11 +5,11 @@
 
 namespace qs {
 
-Run::Run(RunModelOptions options) : Run(options, run::EventStore::kMaxEvents, run::TextPool::kMaxTexts) {}
+Run::Run(RunModelOptions options) : Run(options, run::EventStore::kMaxEvents, run::TextLog::kMaxTexts) {}
 
 Run::Run(RunModelOptions options, std::size_t maxEvents, std::size_t maxTexts)
     : options_(options),
-      events_(maxEvents, maxTexts),
+      events_(maxEvents, maxTexts, options.textGeneration),
       changes_(events_.texts()),
       ledger_(options.ledger),
       checkpoints_(options.checkpointInterval) {
@@ -51,10 +51,10 @@ void Run::append(std::span<const Event> events) {
 void Run::append(const Event& e) {
     const std::uint64_t index = events_.size();
     // First: it refuses an event past its limits (length_error). The message
-    // id's TextPool id keys the ledger's lookup: the id is hashed once.
+    // id's TextLog id keys the ledger's lookup: the id is hashed once.
     const std::uint32_t messageText = events_.push_back(e);
     time_.add(e.timeNs);
-    changes_.begin(index);
+    changes_.begin(index, messageText);
     ledger_.apply(e, messageText);
     changes_.end(ledger_.summary());
     checkpoints_.eventApplied(index + 1, changes_);

@@ -14,6 +14,7 @@
 #include "run/checkpoints.h"
 #include "run/message_trail.h"
 #include "run/run_state.h"
+#include "run/text_log.h"
 #include "run/time_index.h"
 
 namespace qs {
@@ -38,6 +39,9 @@ struct RunModelOptions {
     // (docs/run.md has the figures this default was chosen by).
     std::uint32_t checkpointInterval = 16384;
     RunSpillOptions spill;
+    // New texts (message ids, transactions, details) after which a text is
+    // no longer found by its text (run::TextLog): the lookup's fixed size.
+    std::size_t textGeneration = run::TextLog::kDefaultGeneration;
 };
 
 // Bytes a Run holds, by part (estimates from capacities; see docs/run.md).
@@ -136,7 +140,7 @@ public:
 
     // Messages in first-seen order (RunState::messages is indexed the same way).
     std::size_t messageCount() const { return changes_.messages().size(); }
-    std::string_view messageId(std::uint32_t index) const {  // index < messageCount()
+    std::string messageId(std::uint32_t index) const {  // index < messageCount()
         return changes_.messageId(index);
     }
     std::optional<std::uint32_t> messageIndex(std::string_view id) const {

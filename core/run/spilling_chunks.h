@@ -55,10 +55,32 @@ public:
         ++size_;
     }
 
+    // Appends `values` (in bulk within a chunk: a text's bytes, say).
+    void append(std::span<const T> values) {
+        while (!values.empty()) {
+            if (size_ % ChunkSize == 0) {  // a new chunk (and maybe a spill)
+                push_back(values.front());
+                values = values.subspan(1);
+                continue;
+            }
+            const std::size_t n = std::min(values.size(), ChunkSize - size_ % ChunkSize);
+            std::copy_n(values.data(), n, chunks_.back().data.get() + size_ % ChunkSize);
+            size_ += n;
+            values = values.subspan(n);
+        }
+    }
+
     // Grows to `count` elements, the new ones `value` (never shrinks).
     void growTo(std::size_t count, const T& value) {
-        while (size_ < count)
-            push_back(value);
+        while (size_ < count) {
+            if (size_ % ChunkSize == 0) {
+                push_back(value);
+                continue;
+            }
+            const std::size_t n = std::min(count - size_, ChunkSize - size_ % ChunkSize);
+            std::fill_n(chunks_.back().data.get() + size_ % ChunkSize, n, value);
+            size_ += n;
+        }
     }
 
     // Changes element `index` (< size()).
@@ -107,6 +129,13 @@ public:
         spillOld();
     }
     std::size_t spilledChunks() const { return spilled_; }
+    // Also writes the chunks before chunk k to the file now (never the one
+    // being filled), for an owner that knows which are old (TextLog).
+    void spillBefore(std::size_t k) {
+        k = std::min(k, chunks_.empty() ? 0 : chunks_.size() - 1);
+        while (spilling_ && spilled_ < k)
+            spillOldest();
+    }
 
     // Appends every element to `out`, chunk by chunk.
     void appendTo(std::vector<T>& out) const {
@@ -145,16 +174,19 @@ private:
 
     // Spilled chunks are always the oldest: [0, spilled_).
     void spillOld() {
-        while (spilling_ && chunks_.size() - spilled_ > chunksInRam_ + 1) {
-            Chunk& oldest = chunks_[spilled_];
-            const auto offset = file_->append(oldest.data.get(), ChunkSize * sizeof(T), &spillError_);
-            if (!offset) {
-                spilling_ = false;  // the file keeps what it has; the rest stays in RAM
-                return;
-            }
-            oldest = {nullptr, *offset};
-            ++spilled_;
+        while (spilling_ && chunks_.size() - spilled_ > chunksInRam_ + 1)
+            spillOldest();
+    }
+
+    void spillOldest() {
+        Chunk& oldest = chunks_[spilled_];
+        const auto offset = file_->append(oldest.data.get(), ChunkSize * sizeof(T), &spillError_);
+        if (!offset) {
+            spilling_ = false;  // the file keeps what it has; the rest stays in RAM
+            return;
         }
+        oldest = {nullptr, *offset};
+        ++spilled_;
     }
 
     // Brings spilled chunk k back into RAM to be changed (from the cache if

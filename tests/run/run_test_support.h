@@ -47,7 +47,7 @@ inline std::string differenceFromLedger(const RunState& state, const Run& run,
     std::map<std::string, std::uint32_t> holding;
     std::map<std::string, std::array<std::uint64_t, kMessageStateCount>> byChannel;
     for (std::uint32_t i = 0; i < state.messages.size(); ++i) {
-        const std::string_view id = run.messageId(i);
+        const std::string id = run.messageId(i);
         const MessageRecord* rec = ledger.message(id);
         if (rec == nullptr)
             return "message " + std::string(id) + " unknown to the ledger";

@@ -88,13 +88,37 @@ QString firstDifference(const Run& spilled, const Run& inRam, std::mt19937& rand
         return QStringLiteral("message counts differ");
     // The head's rows and their columns, every one (most read back from the file).
     for (std::uint32_t m = 0; m < inRam.messageCount(); ++m) {
-        const std::string_view id = inRam.messageId(m);
+        const std::string id = inRam.messageId(m);
         if (!(spilled.messageNow(m) == inRam.messageNow(m)) || spilled.messageId(m) != id ||
             spilled.messageIndex(id) != std::optional<std::uint32_t>(m) ||
             spilled.messageFirstEvent(m) != inRam.messageFirstEvent(m))
             return QStringLiteral("message %1 differs at the head").arg(m);
     }
     return {};
+}
+
+// A backlog: 3,000 tasks sent, then handed out in order, a tenth rejected
+// once (back at the tail), the rest acked. Most ids are named again long
+// after their text left a small text log's generations.
+std::vector<Event> backlogTimeline() {
+    std::vector<Event> v;
+    std::int64_t t = 1000;
+    for (int task = 0; task < 3000; ++task)
+        v.push_back(makeEvent(t++, EventKind::TaskSent, "backlog-" + std::to_string(task)));
+    std::uint64_t sequence = 0;
+    for (int task = 0; task < 3000; ++task) {
+        const std::string id = "backlog-" + std::to_string(task);
+        const Event a = assigned(t++, id, "worker-" + std::to_string(task % 4), ++sequence, 1);
+        v.push_back(a);
+        v.push_back(settled(t++, task % 10 == 3 ? EventKind::Rejected : EventKind::Acked, a));
+    }
+    for (int task = 3; task < 3000; task += 10) {  // the rejected ones, again
+        const std::string id = "backlog-" + std::to_string(task);
+        const Event a = assigned(t++, id, "worker-0", ++sequence, 2);
+        v.push_back(a);
+        v.push_back(settled(t++, EventKind::Acked, a));
+    }
+    return v;
 }
 
 }  // namespace
@@ -133,6 +157,28 @@ private Q_SLOTS:
         }
         QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
                  QStringList());
+    }
+
+    // Texts forgotten by the run's text log (generations of 256 texts) and
+    // named again: every message keeps its one row, is found by its id, and
+    // every state equals that of a run that forgets nothing.
+    void aRunThatForgetsOldTextsAnswersAsOneThatDoesNot() {
+        const std::vector<Event> events = backlogTimeline();
+        QTemporaryDir dir;
+        RunModelOptions forgetting = options(dir.path().toStdString());
+        forgetting.textGeneration = 256;
+        forgetting.checkpointInterval = 512;
+        Run run(forgetting);
+        run.append(events);
+        RunModelOptions remembering = options({});
+        remembering.checkpointInterval = 512;
+        Run reference(remembering);
+        reference.append(events);
+        QCOMPARE(run.messageCount(), std::size_t{3000});
+        QCOMPARE(run.spillProblem(), std::string());
+        std::mt19937 random(8);
+        QCOMPARE(firstDifference(run, reference, random), QString());
+        QCOMPARE(run.summaryNow().count(MessageState::Acked), std::uint64_t{3000});
     }
 
     void aFolderThatCannotHoldTheFileKeepsEverythingInRam() {

@@ -114,7 +114,7 @@ TaskView taskViewAt(const Run& run, std::uint32_t index) {
 }
 
 TaskView taskViewAt(const Run& run, std::uint32_t index, const MessageAt& at, std::int64_t atNs) {
-    const std::string_view id = run.messageId(index);
+    const std::string id = run.messageId(index);
     const MessageRecord* record = run.ledger().message(id);
     const DeliveryRecord* latest = latestDelivery(record, atNs);
     TaskView v;

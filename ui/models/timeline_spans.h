@@ -30,7 +30,11 @@ public:
     const TimelineSpan& operator[](std::size_t i) const { return items_[head_ + i]; }
 
     void push_back(const TimelineSpan& span) { items_.push_back(span); }
-    // Drops the oldest; the storage is compacted once half of it is dropped ones.
+    // Drops the oldest; the storage is compacted once half of it is dropped
+    // ones (at least kCompactAfter), so a lane holds at most about twice its
+    // spans: a vector never gives back what it once grew to, and 64 lanes of
+    // a budget of 100,000 bars with thousands of dropped spans each would
+    // take twice the RAM (and reach it slowly, as the lanes' shares vary).
     void pop_front() {
         ++head_;
         if (head_ >= kCompactAfter && head_ * 2 >= items_.size()) {
@@ -40,7 +44,7 @@ public:
     }
 
 private:
-    static constexpr std::size_t kCompactAfter = 4096;
+    static constexpr std::size_t kCompactAfter = 256;
 
     std::vector<TimelineSpan> items_;
     std::size_t head_ = 0;  // items_[head_] is the oldest kept
