@@ -169,9 +169,10 @@ public:
 
     void apply(const Event& event);
     void apply(std::span<const Event> events);
-    // The same, with a key the caller gives the event's MessageID: the same
-    // key for the same id, never one key for two ids, 0 = none (the id is
-    // looked up by its text then). The record is found by hashing the key,
+    // The same, with a key the caller gives the event's MessageID: never one
+    // key for two ids, 0 = none (the id is looked up by its text then). An id
+    // may come with a new key later (a Run's TextLog numbers a text named
+    // again after long anew): a record found by text takes the new key. The record is found by hashing the key,
     // not the id's text (a Run passes the id's TextLog id, which it has
     // hashed once already). Events with and without keys may be mixed.
     void apply(const Event& event, std::uint32_t messageKey);
