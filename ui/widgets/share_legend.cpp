@@ -27,6 +27,7 @@ QString percentText(int percent) {
 
 ShareLegend::ShareLegend(QWidget* parent) : QWidget(parent) {
     setAutoFillBackground(true);
+    setAccessibleName(QStringLiteral("Acked per worker"));
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
     hint_ = sizeHint();
 }
@@ -36,6 +37,7 @@ void ShareLegend::setRows(std::vector<Row> rows) {
         return;
     }
     rows_ = std::move(rows);
+    setAccessibleDescription(text());  // what a label's text gave a screen reader
     refitIfNeeded();
     update();
 }
