@@ -160,9 +160,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     slowTimer_.setInterval(250);
     connect(&slowTimer_, &QTimer::timeout, this, &MainWindow::slowRefresh);
     slowTimer_.start();
-    // The charts' refresh (a chart's new data, then QtCharts' layout of its
-    // scene: 4-10 ms at 64 workers) and the panels' refresh (2-3 ms) each
-    // take a frame of their own.
+    // The charts' refresh (a chart's new data, then QtCharts' update of its
+    // scene) and the panels' refresh (counters, cards, labels) each take a
+    // frame of their own rather than adding up in one.
     chartsTimer_.setInterval(250);
     connect(&chartsTimer_, &QTimer::timeout, this, &MainWindow::refreshCharts);
     QTimer::singleShot(125, this, [this] {

@@ -9,11 +9,11 @@
 // The legend beside the share pie: a row per worker (a swatch in its colour,
 // its name, its share in percent, right-aligned), painted as plain text.
 // It was a rich-text QLabel: every new percentage laid its HTML table out
-// again (~2.6 ms), painted it (~2.7 ms) and, as its width followed the
-// names listed, resized the pie beside it, which QtCharts lays out again
-// (5-10 ms), all in one frame once a second at 64 workers. Here the width
-// follows only the names it may list (setWidthNames), so new figures repaint
-// the legend and nothing else. UI thread only.
+// again (2.5-7 ms), painted it (2.6-7.2 ms) and, as its width followed the
+// names and figures listed, resized the pie beside it, which QtCharts lays
+// out again: 10-25 ms in one frame once a second at 64 workers. Here the
+// width follows only the names it may list (setWidthNames), so new figures
+// repaint the legend and nothing else. UI thread only.
 namespace qs::ui {
 
 class ShareLegend : public QWidget {
