@@ -260,6 +260,9 @@ private:
     void setLiveControlsEnabled(bool enabled);
     void wireEngine();
     void slowRefresh();
+    // One chart (in turn) brought up to date: on a timer of its own, half a
+    // period after slowRefresh(), so the two never land in the same frame.
+    void refreshCharts();
     void scenarioFinished(const QString& name);
     // Shows `text` in the status bar, elided to the room its permanent widgets
     // leave, with the whole text in the bar's tooltip.
@@ -340,6 +343,7 @@ private:
     QString connectionText_;
     QAction* darkAction_ = nullptr;
     QTimer slowTimer_;
+    QTimer chartsTimer_;
     QByteArray defaultState_;
     std::uint64_t lastDelivered_ = 0;
     qint64 frameNsMax_ = 0;

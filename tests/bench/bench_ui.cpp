@@ -14,19 +14,30 @@
 //            [--timeline-bars N] (hand-outs the live timeline holds one by one; 0 = all)
 //            [--table-rows N]    (rows of the message table while live; 0 = every task)
 //            [--screenshot PNG]  (the window at the end, to look at)
+//            [--slow-frames MS]  (each frame over MS of UI-thread CPU: its models' time, of
+//                                 which the core's Run::append, and the event loop's biggest
+//                                 items: each event it dispatched and each widget's paint)
 //
 // It also prints the resident memory at 10 s and at the end: issue #19 asks
 // for 64 workers at 100,000 events/s for 60 s to stay within +10 % of it.
+#include <QAbstractSeries>
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QGraphicsScene>
+#include <QLabel>
 #include <QThread>
+#include <QTimer>
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <map>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/clock.h"
@@ -64,6 +75,87 @@ long statusKb(const char* field) {
     }
     return -1;
 }
+
+// With --slow-frames, what the event loop spent its time on in a frame: each
+// event the loop dispatched (its kind and receiver), without the paints it
+// set off, and each widget's paint. The split that says which periodic work
+// lands in a slow frame. Wall time: a loaded machine inflates it.
+class TimedApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+
+    void setTiming(bool on) { timing_ = on; }
+    // Time per label since the last call, then cleared.
+    std::map<QString, qint64> take() { return std::exchange(spent_, {}); }
+
+    bool notify(QObject* receiver, QEvent* event) override {
+        const bool outer = depth_ == 0;
+        const bool paint = event->type() == QEvent::Paint;
+        if (!timing_ || (!outer && !paint)) {
+            return QApplication::notify(receiver, event);
+        }
+        // Named before: the event may delete its receiver (DeferredDelete).
+        const QString what = label(receiver, event, outer);
+        QElapsedTimer clock;
+        clock.start();
+        const qint64 paintedBefore = paintedNs_;
+        ++depth_;
+        const bool done = QApplication::notify(receiver, event);
+        --depth_;
+        const qint64 ns = clock.nsecsElapsed();
+        if (paint) {
+            paintedNs_ += ns;
+            spent_[what] += ns;
+        } else {
+            // Without the paints it set off (listed on their own): a chart's
+            // scene update, say, may paint the whole window on the spot.
+            spent_[what] += ns - (paintedNs_ - paintedBefore);
+        }
+        return done;
+    }
+
+private:
+    static QString label(QObject* receiver, QEvent* event, bool outer) {
+        const QObject* parent = receiver->parent();
+        QString who = QString::fromLatin1(receiver->metaObject()->className());
+        if (const auto* timer = qobject_cast<QTimer*>(receiver)) {
+            who = QStringLiteral("QTimer %1 ms of %2")
+                      .arg(timer->interval())
+                      .arg(QString::fromLatin1(parent ? parent->metaObject()->className() : "-"));
+        } else if (const auto* scene = qobject_cast<QGraphicsScene*>(receiver);
+                   scene != nullptr && !scene->views().isEmpty()) {
+            // A chart's scene: named by the chart's first series.
+            if (const auto* view = qobject_cast<QChartView*>(scene->views().first());
+                view != nullptr && !view->chart()->series().isEmpty()) {
+                who += QStringLiteral(" of a ") + QString::fromLatin1(
+                    view->chart()->series().first()->metaObject()->className());
+            }
+        } else if (const auto* text = qobject_cast<QLabel*>(receiver)) {
+            who += QStringLiteral(" \"%1\"").arg(text->text().left(24));
+        } else if (receiver->inherits("QScrollBar") && parent != nullptr &&
+                   parent->parent() != nullptr) {
+            // In a scroll area's container: named by the area.
+            who += QStringLiteral(" of ") +
+                   QString::fromLatin1(parent->parent()->metaObject()->className()) +
+                   QLatin1Char(' ') + parent->parent()->objectName();
+        } else if (!receiver->objectName().isEmpty()) {
+            who += QLatin1Char(' ') + receiver->objectName();
+        } else if (who == QLatin1String("QWidget") && parent != nullptr) {
+            who = QString::fromLatin1(parent->metaObject()->className()) +
+                  QStringLiteral(" viewport");
+        }
+        const QString kind = event->type() == QEvent::Paint ? QStringLiteral("paint")
+                                                            : QString::number(int(event->type()));
+        return (outer && event->type() != QEvent::Paint ? QStringLiteral("loop ")
+                                                          : QStringLiteral("  ")) +
+               kind + QLatin1Char(' ') + who;
+    }
+
+    bool timing_ = false;
+    int depth_ = 0;
+    qint64 paintedNs_ = 0;  // every paint's time so far
+    std::map<QString, qint64> spent_;
+};
 
 double mib(long kb) {
     return static_cast<double>(kb) / 1024.0;
@@ -247,7 +339,8 @@ int main(int argc, char** argv) {
                      "workers 1 to 1024, timeline bars and table rows 0 or more\n");
         return 2;
     }
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
+    app.setTiming(slowFrameMs > 0);
     qs::ui::MainWindowOptions options;
     options.autoConnect = false;
     options.useSettings = false;
@@ -311,6 +404,7 @@ int main(int argc, char** argv) {
         }
         paintMs.push_back(static_cast<double>(frameNs - ingestNs) / 1e6);
         events += batch.size();
+        const std::map<QString, qint64> loopNs = app.take();
         if (slowFrameMs > 0 && cpuMs.back() > slowFrameMs) {
             std::printf("slow frame %zu at %llu events: CPU %.1f ms, wall %.1f ms, deliver %.1f ms (",
                         frameMs.size() - 1, static_cast<unsigned long long>(events), cpuMs.back(),
@@ -320,7 +414,19 @@ int main(int argc, char** argv) {
                             qPrintable(window.pump()->sinkNames().value(static_cast<int>(i))),
                             static_cast<double>(sinkNs[i]) / 1e6);
             }
-            std::printf(")\n");
+            std::printf("; of the run, core Run::append %.1f)\n",
+                        static_cast<double>(window.consoleRun()->lastCoreAppendNs()) / 1e6);
+            // The event loop's biggest items (QEvent type numbers, without the
+            // paints they set off; then each widget's paint).
+            std::vector<std::pair<qint64, QString>> items;
+            for (const auto& [what, ns] : loopNs) {
+                items.emplace_back(ns, what);
+            }
+            std::sort(items.rbegin(), items.rend());
+            for (std::size_t i = 0; i < items.size() && i < 8 && items[i].first >= 500'000; ++i) {
+                std::printf("    %5.1f ms %s\n", static_cast<double>(items[i].first) / 1e6,
+                            qPrintable(items[i].second));
+            }
         }
         const std::int64_t spent = qs::monotonicNanos() - now;
         if (spent < framePeriodNs) {

@@ -9,6 +9,7 @@
 #include "event_factory.h"
 #include "models/charts_model.h"
 #include "panels/charts_panel.h"
+#include "widgets/share_legend.h"
 
 using namespace qs;
 using namespace qs::ui;
@@ -98,18 +99,22 @@ void TestChartsPanel::sharePieMatchesAcksOfManyWorkers() {
 
 // 64 workers: the legend beside the pie lists the 11 busiest and "53 others"
 // with their share, so it is no taller than 12 workers' (a legend of every
-// worker stretched the window to 1,600 px); 12 workers are all listed.
+// worker stretched the window to 1,600 px); 12 workers are all listed. Its
+// width follows the names it may list, not the figures: new shares alone
+// ask for no new layout (which resized the pie beside it).
 void TestChartsPanel::legendOfManyWorkersStaysShort() {
     ChartsModel m;
     ChartsPanel panel(&m);
-    auto* legend = panel.findChild<QLabel*>(QStringLiteral("shareLegend"));
+    auto* legend = panel.findChild<ShareLegend*>(QStringLiteral("shareLegend"));
     QVERIFY(legend != nullptr);
     int t = 0;
     std::vector<int> acks(12, 2);
     ack(m, acks, t);
     panel.refresh();
-    QCOMPARE(legend->text().count(QStringLiteral("<tr>")), 12);
+    QCOMPARE(legend->rows().size(), std::size_t{12});
     QVERIFY(!legend->text().contains(QStringLiteral("others")));
+    QVERIFY(legend->rows().front().colour.isValid());
+    QCOMPARE(legend->rows().front().percent, 8);  // 2 of 24
     const int twelveHigh = legend->sizeHint().height();
 
     std::vector<int> many(64, 1);
@@ -117,11 +122,29 @@ void TestChartsPanel::legendOfManyWorkersStaysShort() {
     ack(m, many, t);
     panel.refresh();
     const QString text = legend->text();
-    QCOMPARE(text.count(QStringLiteral("<tr>")), 12);
-    QVERIFY2(text.contains(QStringLiteral("worker-41")), qPrintable(text));
+    QCOMPARE(legend->rows().size(), std::size_t{12});
+    QVERIFY2(text.startsWith(QStringLiteral("worker-41  ")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("53 others")), qPrintable(text));
+    QVERIFY(!legend->rows().back().colour.isValid());  // "53 others" has no swatch
     QCOMPARE(legend->sizeHint().height(), twelveHigh);
     verifyShares(sharePie(panel), m);
+
+    // Other shares and another ranking: the same size asked for.
+    const QSize before = legend->sizeHint();
+    std::vector<int> shift(64, 0);
+    shift[3] = 400;  // worker-4 overtakes worker-41
+    ack(m, shift, t);
+    panel.refresh();
+    QVERIFY2(legend->text().startsWith(QStringLiteral("worker-4  ")), qPrintable(legend->text()));
+    QVERIFY(legend->text() != text);
+    QCOMPARE(legend->sizeHint(), before);
+    // Every row's name fits beside its swatch and percentage.
+    const QFontMetrics fm(legend->font());
+    for (const ShareLegend::Row& r : legend->rows()) {
+        QVERIFY2(fm.horizontalAdvance(r.name + QStringLiteral("  ■ 100%")) <=
+                     legend->sizeHint().width(),
+                 qPrintable(r.name));
+    }
 }
 
 QTEST_MAIN(TestChartsPanel)

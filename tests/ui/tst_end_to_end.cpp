@@ -239,7 +239,8 @@ void TestEndToEnd::firstLookShowsWhatTheScenarioUses() {
     window_->charts()->refresh();
     QTRY_VERIFY_WITH_TIMEOUT(
         window_->charts()->shareLegendText().contains(QStringLiteral("worker-1")), 5000);
-    const QLabel* legend = window_->charts()->findChild<QLabel*>(QStringLiteral("shareLegend"));
+    const ShareLegend* legend =
+        window_->charts()->findChild<ShareLegend*>(QStringLiteral("shareLegend"));
     QVERIFY(legend);
     QVERIFY(legend->text().contains(QStringLiteral("worker-1")));
     QVERIFY(legend->text().contains(QStringLiteral("worker-2")));

@@ -1,6 +1,7 @@
 #include "controllers/console_run.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QStandardPaths>
 #include <algorithm>
 
@@ -24,6 +25,8 @@ QString ConsoleRun::defaultSpillFolder() {
 }
 
 void ConsoleRun::append(const std::vector<Event>& batch) {
+    QElapsedTimer clock;
+    clock.start();
     returnedBy_.clear();
     for (const Event& e : batch) {
         run_->append(e);
@@ -37,6 +40,7 @@ void ConsoleRun::append(const std::vector<Event>& batch) {
     touched_.clear();
     run_->takeTouchedMessages(touched_);
     checkSpill();
+    lastCoreAppendNs_ = clock.nsecsElapsed();
     Q_EMIT appended();
 }
 

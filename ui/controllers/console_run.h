@@ -32,6 +32,9 @@ public:
     // messages it touched, each once; appended() fires.
     void append(const std::vector<Event>& batch);
     const std::vector<std::uint32_t>& touchedByLastAppend() const { return touched_; }
+    // Time the core's Run::append took in the last append(), without the views
+    // that hear appended() (benchmarks, diagnostics).
+    std::int64_t lastCoreAppendNs() const { return lastCoreAppendNs_; }
     // The messages a worker's crash or stop in the last append returned (it
     // names none itself), by the event's index in the run; empty for others.
     std::vector<std::uint32_t> messagesReturnedBy(std::uint64_t event) const;
@@ -63,6 +66,7 @@ private:
     QString spillFolder_;
     bool spillChecked_ = false;  // this run's problem, if any, was told
     std::vector<std::uint32_t> touched_;
+    std::int64_t lastCoreAppendNs_ = 0;
     std::vector<std::pair<std::uint64_t, std::vector<std::uint32_t>>> returnedBy_;
 };
 

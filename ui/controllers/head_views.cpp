@@ -31,6 +31,8 @@ void HeadViews::follow() {
     if (++sincePrune_ >= kPruneEvery) {
         sincePrune_ = 0;
         timeline_->prune();
+    } else {
+        timeline_->continueCompaction();  // a move to a new key pool, a step a frame
     }
 }
 

@@ -22,6 +22,7 @@ void TimelineModel::clear() {
     markers_.clear();
     handouts_.clear();
     keys_ = std::make_shared<MessageKeyPool>();
+    compaction_ = KeyCompaction();
     firstNs_ = 0;
     lastNs_ = 0;
     detailFromNs_ = 0;
@@ -501,10 +502,15 @@ void TimelineModel::prune() {
     }
     // A pool shared with copies (a time cursor's checkpoints) stays: they keep
     // its messages anyway, and a seek would pay for a copy that frees nothing.
-    if (keys_.use_count() == 1 && keys_->size() >= kMinKeysToCompact &&
+    if (!compacting() && keys_.use_count() == 1 && keys_->size() >= kMinKeysToCompact &&
         keys_->size() > 2 * barCount()) {
-        compactKeys();
+        startCompaction();
     }
+    compactSome(kCompactionStep);
+}
+
+void TimelineModel::continueCompaction() {
+    compactSome(kCompactionStep);
 }
 
 void TimelineModel::dropOldestBar(TimelineLane& l, bool summarise) {
@@ -568,23 +574,78 @@ std::int64_t TimelineModel::timeAfterOldest(std::size_t bars) const {
 // The bars' messages move to a new pool under new ids; copies of this model
 // made before (checkpoints) keep the old pool. A message seen again later gets
 // a new id, so the hand-out count behind redelivery detection (handouts_)
-// keeps only the messages a bar still names.
-void TimelineModel::compactKeys() {
-    auto fresh = std::make_shared<MessageKeyPool>();
-    std::vector<MessageKeyPool::Id> moved(keys_->size(), MessageKeyPool::kNone);
+// keeps only the messages a bar still names. Until the move ends, every bar
+// (those added meanwhile too) keeps its id in the old pool.
+void TimelineModel::startCompaction() {
+    compaction_.fresh = std::make_shared<MessageKeyPool>();
+    compaction_.moved.assign(keys_->size(), MessageKeyPool::kNone);
+    compaction_.scannedEnd.assign(lanes_.size(), 0);
+    compaction_.lane = 0;
+}
+
+MessageKeyPool::Id TimelineModel::movedKey(MessageKeyPool::Id key) {
+    if (key >= compaction_.moved.size()) {  // a message first seen after the move began
+        compaction_.moved.resize(keys_->size(), MessageKeyPool::kNone);
+    }
+    MessageKeyPool::Id& to = compaction_.moved[key];
+    if (to == MessageKeyPool::kNone) {
+        to = compaction_.fresh->intern(keys_->channel(key), keys_->messageId(key));
+    }
+    return to;
+}
+
+// Lanes are visited in turn, each from where its scan stopped to its newest
+// bar: bars added meanwhile are scanned too, so the end only looks ids up.
+// The scan is done when a whole round of lanes finds nothing left to scan.
+void TimelineModel::compactSome(std::size_t budget) {
+    if (!compacting()) {
+        return;
+    }
+    if (keys_.use_count() != 1) {
+        compaction_ = KeyCompaction();  // a copy shares the pool now: the move would free nothing
+        return;
+    }
+    std::vector<std::uint64_t>& scanned = compaction_.scannedEnd;
+    scanned.resize(lanes_.size(), 0);  // a new lane: from its first bar
+    std::size_t lanesDone = 0;  // lanes in a row found with nothing left to scan
+    while (lanesDone < lanes_.size()) {
+        if (compaction_.lane >= lanes_.size()) {
+            compaction_.lane = 0;
+        }
+        const TimelineLane& l = lanes_[compaction_.lane];
+        const std::uint64_t end = l.barBase + l.bars.size();
+        std::uint64_t i = std::max(scanned[compaction_.lane], l.barBase);  // older bars may have gone
+        if (i == end) {
+            ++lanesDone;
+            ++compaction_.lane;
+            continue;
+        }
+        lanesDone = 0;
+        for (; i < end && budget > 0; ++i, --budget) {
+            movedKey(l.bars[static_cast<std::size_t>(i - l.barBase)].key);
+        }
+        scanned[compaction_.lane] = i;
+        if (i < end) {
+            return;  // the rest in the next steps
+        }
+        ++compaction_.lane;
+    }
+    finishCompaction();
+}
+
+// Every bar has been scanned: each only looks its new id up.
+void TimelineModel::finishCompaction() {
     for (TimelineLane& l : lanes_) {
         for (std::size_t i = 0; i < l.bars.size(); ++i) {
             TimelineBar& b = l.bars[i];
-            MessageKeyPool::Id& to = moved[b.key];
-            if (to == MessageKeyPool::kNone) {
-                to = fresh->intern(keys_->channel(b.key), keys_->messageId(b.key));
-            }
-            b.key = to;
+            b.key = movedKey(b.key);
             if (i < l.spans.size()) {
-                l.spans[i].key = to;
+                l.spans[i].key = b.key;
             }
         }
     }
+    compaction_.moved.resize(keys_->size(), MessageKeyPool::kNone);
+    const std::vector<MessageKeyPool::Id>& moved = compaction_.moved;
     QHash<MessageKeyPool::Id, std::pair<int, std::uint64_t>> open;
     for (auto it = open_.cbegin(); it != open_.cend(); ++it) {
         if (moved[it.key()] != MessageKeyPool::kNone) {
@@ -599,7 +660,8 @@ void TimelineModel::compactKeys() {
     }
     open_ = std::move(open);
     handouts_ = std::move(handouts);
-    keys_ = std::move(fresh);
+    keys_ = std::move(compaction_.fresh);
+    compaction_ = KeyCompaction();
 }
 
 std::vector<std::pair<int, const TimelineBar*>> TimelineModel::openBars() const {

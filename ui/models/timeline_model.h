@@ -118,7 +118,17 @@ public:
     // when the key pool names more than twice the messages the bars left
     // name, moves those to a new pool (a long live run would otherwise keep
     // an entry for every message it ever saw), unless a copy shares the pool.
+    // The move to a new pool interns the bars' messages a few thousand at a
+    // time (kCompactionStep per call: prune() and continueCompaction()), and
+    // the bars take their new ids in one pass at the end; done at once, the
+    // move of ~90,000 bars added 20-23 ms to one frame every ~5 s of a live
+    // run at 100,000 events/s.
     void prune();
+    // The next step of a move to a new key pool under way (none: nothing);
+    // a live feed calls it every frame.
+    void continueCompaction();
+    bool compacting() const { return compaction_.fresh != nullptr; }
+    static constexpr std::size_t kCompactionStep = 2048;  // bars interned per step
     void clear();
     // A copy kept aside (a time cursor's checkpoint) is never painted: its
     // packed spans go (24 bytes a bar), and come back from the bars when the
@@ -174,7 +184,14 @@ private:
     static void pushPoll(TimelineLane& lane, const TimelinePoll& poll);
     // A bracket of `bracketNs` in poll `batch`'s block (TimelineLane::bracketBlocks).
     static void noteBracket(TimelineLane& lane, std::uint64_t batch, std::int64_t bracketNs);
-    void compactKeys();
+    void startCompaction();
+    // Interns up to `budget` bars' messages into the new pool; when every
+    // bar has been (those added meanwhile too), the bars, open_ and handouts_
+    // take the new ids.
+    void compactSome(std::size_t budget);
+    // The new id of old id `key`, interned into the new pool on first sight.
+    MessageKeyPool::Id movedKey(MessageKeyPool::Id key);
+    void finishCompaction();
     // Drops lane l's oldest bar, into its summary when `summarise`.
     void dropOldestBar(TimelineLane& l, bool summarise);
     // Moves the oldest bars into the summaries when over the detail budget.
@@ -201,6 +218,27 @@ private:
     QHash<MessageKeyPool::Id, std::pair<int, std::uint64_t>> open_;
     std::deque<TimelineMarker> markers_;
     QHash<MessageKeyPool::Id, int> handouts_;  // hand-outs seen per message (redelivery detection)
+    // A move to a new key pool under way (compactSome). A copy of the model (a
+    // checkpoint) starts with none: the copy keeps the pool it shares.
+    struct KeyCompaction {
+        std::shared_ptr<MessageKeyPool> fresh;  // null: none under way
+        std::vector<MessageKeyPool::Id> moved;  // old id -> new id (kNone: not yet)
+        std::vector<std::uint64_t> scannedEnd;  // per lane: bars scanned before this (absolute)
+        std::size_t lane = 0;                   // the lane the scan is in
+        KeyCompaction() = default;
+        KeyCompaction(const KeyCompaction&) {}
+        KeyCompaction(KeyCompaction&&) = default;
+        KeyCompaction& operator=(const KeyCompaction&) {
+            fresh.reset();
+            moved.clear();
+            scannedEnd.clear();
+            lane = 0;
+            return *this;
+        }
+        KeyCompaction& operator=(KeyCompaction&&) = default;
+        ~KeyCompaction() = default;
+    };
+    KeyCompaction compaction_;
     std::int64_t retentionNs_ = 180'000'000'000LL;
     std::size_t detailBudget_ = 0;
     std::int64_t detailFromNs_ = 0;

@@ -34,6 +34,10 @@ namespace {
 // and sums the others in one line.
 constexpr int kShareLegendRows = 12;
 
+QString othersName(int others) {
+    return QStringLiteral("%1 others").arg(others);
+}
+
 }  // namespace
 
 ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
@@ -106,11 +110,7 @@ ChartsPanel::ChartsPanel(const ChartsModel* model, QWidget* parent)
     // names ("worker..."); this one takes the width its lines need, the pie the rest.
     share->legend()->hide();
     share->setMargins(QMargins(2, 2, 2, 2));
-    shareLegend_ = new QLabel;
-    shareLegend_->setTextFormat(Qt::RichText);
-    shareLegend_->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    shareLegend_->setAutoFillBackground(true);
-    shareLegend_->setContentsMargins(4, 0, 8, 0);
+    shareLegend_ = new ShareLegend;
     shareLegend_->setToolTip(shareTip);
     shareLegend_->setObjectName(QStringLiteral("shareLegend"));
     // The title spans pie and legend (the pie alone is too narrow for it at 1280 px).
@@ -562,16 +562,20 @@ void ChartsPanel::refreshShare() {
     for (int k = static_cast<int>(slices.size()) - 1; k >= i; --k) {
         share_->remove(slices[k]);
     }
-    const QString legend = shareLegendHtml(perWorker, total);
-    if (shareLegend_->text() != legend) {
-        shareLegend_->setText(legend);
+    // The legend's width follows the names it may list, never its figures.
+    QStringList names = perWorker.keys();
+    if (perWorker.size() > kShareLegendRows) {
+        names << othersName(static_cast<int>(perWorker.size()) - (kShareLegendRows - 1));
     }
+    shareLegend_->setWidthNames(names);
+    shareLegend_->setRows(shareLegendRows(perWorker, total));
 }
 
 // One line per worker, coloured like its slice, in the workers' order; with
 // more than kShareLegendRows workers the busiest (kShareLegendRows - 1) and
 // "N others" with their share.
-QString ChartsPanel::shareLegendHtml(const QMap<QString, qint64>& perWorker, qint64 total) {
+std::vector<ShareLegend::Row> ChartsPanel::shareLegendRows(const QMap<QString, qint64>& perWorker,
+                                                           qint64 total) {
     struct Row {
         QString name;
         qint64 acked = 0;
@@ -595,23 +599,14 @@ QString ChartsPanel::shareLegendHtml(const QMap<QString, qint64>& perWorker, qin
         return total > 0 ? static_cast<int>(100.0 * static_cast<double>(n) / total + 0.5) : 0;
     };
     const Theme& theme = Theme::current();
-    QString html;
+    std::vector<ShareLegend::Row> lines;
     for (const Row& r : rows) {
-        html += QStringLiteral(
-                    "<tr><td style='color:%1'>■</td><td>&nbsp;%2</td>"
-                    "<td align=right>&nbsp;&nbsp;%3%</td></tr>")
-                    .arg(theme.workerColor(r.colour).name(), r.name.toHtmlEscaped())
-                    .arg(percent(r.acked));
+        lines.push_back({theme.workerColor(r.colour), r.name, percent(r.acked)});
     }
     if (others > 1) {
-        html += QStringLiteral("<tr><td></td><td>&nbsp;%1 others</td>"
-                               "<td align=right>&nbsp;&nbsp;%2%</td></tr>")
-                    .arg(others)
-                    .arg(percent(othersAcked));
+        lines.push_back({QColor(), othersName(others), percent(othersAcked)});
     }
-    return html.isEmpty() ? QString()
-                          : QStringLiteral("<table cellspacing=1>") + html +
-                                QStringLiteral("</table>");
+    return lines;
 }
 
 QString ChartsPanel::shareLegendText() const {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/charts_model.h"
+#include "widgets/share_legend.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;
@@ -57,7 +58,8 @@ private:
     void refreshChart(int chart);
     void refreshTimeSeries(bool throughput, bool depth);
     void refreshShare();
-    static QString shareLegendHtml(const QMap<QString, qint64>& perWorker, qint64 total);
+    static std::vector<ShareLegend::Row> shareLegendRows(const QMap<QString, qint64>& perWorker,
+                                                         qint64 total);
     void refreshLatency();
     // `shift` converts marker times (seconds since origin) to the x axis (seconds before now).
     void refreshMarkers(QChart* chart, std::vector<QLineSeries*>& pool, QValueAxis* x,
@@ -91,7 +93,7 @@ private:
     QValueAxis* depthY_ = nullptr;
     QPieSeries* share_ = nullptr;
     // Our own legend beside the pie: QtCharts elides worker names in a narrow chart.
-    QLabel* shareLegend_ = nullptr;
+    ShareLegend* shareLegend_ = nullptr;
     QLabel* shareTitle_ = nullptr;
     QWidget* shareBox_ = nullptr;
     // The line charts with their side legends (indexed by Chart; only the first two used).
