@@ -283,11 +283,10 @@ ChangeLog::Offsets ChangeLog::offsets() const {
 }
 
 std::optional<std::uint32_t> ChangeLog::messageIndex(std::string_view id) const {
-    const std::uint32_t text = texts_->find(id);
-    if (text != TextLog::kEmpty && text < rowOfText_.size()) {
-        if (const std::uint32_t row = rowOfText_[text])
-            return row - 1;
-    }
+    if (id.empty())
+        return std::nullopt;
+    if (const auto row = rowOfText(texts_->find(id)))
+        return row;
     for (std::size_t row = textOfRow_.size(); row-- > 0;) {
         if (texts_->text(textOfRow_[row]) == id)
             return static_cast<std::uint32_t>(row);

@@ -87,6 +87,14 @@ public:
     // The row of the message with this id: by the id's recent number in the
     // TextLog, else (an id not named for long) a search from the newest row.
     std::optional<std::uint32_t> messageIndex(std::string_view id) const;
+    // The row of the message whose id has TextLog id `text`, if an event
+    // named a tracked message by it (no search).
+    std::optional<std::uint32_t> rowOfText(std::uint32_t text) const {
+        if (text == TextLog::kEmpty || text >= rowOfText_.size())
+            return std::nullopt;
+        const std::uint32_t row = rowOfText_[text];
+        return row == 0 ? std::nullopt : std::optional<std::uint32_t>(row - 1);
+    }
 
     // Pages of messages() changed since the last call (see Checkpoints).
     std::vector<std::uint32_t> takeChangedPages();

@@ -49,6 +49,8 @@ public:
     std::int64_t timeNs(std::size_t index) const { return rows_[index].timeNs; }
     EventKind kind(std::size_t index) const { return rows_[index].kind; }
     Name channel(std::size_t index) const { return rows_[index].channel; }
+    // The TextLog id event `index` named its message id by (kEmpty: none).
+    std::uint32_t messageText(std::size_t index) const { return rows_[index].messageId; }
 
     std::size_t memoryBytes() const;  // rows, texts and wide numbers (in RAM)
     // Old rows and old texts leave RAM for `file` (SpillingChunks::spillTo,

@@ -95,6 +95,16 @@ std::int64_t Run::streamTimeNs(std::uint64_t index) const {
     return time_.streamTimeNs(index, events_);
 }
 
+std::optional<std::uint32_t> Run::messageOfEvent(std::uint64_t index) const {
+    const std::uint32_t text = events_.messageText(static_cast<std::size_t>(index));
+    if (text == run::TextLog::kEmpty)
+        return std::nullopt;
+    if (const auto row = changes_.rowOfText(text))
+        return row;
+    // Named by an event the ledger took no message from: by its text.
+    return changes_.messageIndex(std::string(events_.texts().text(text)));
+}
+
 RunState Run::stateAt(std::int64_t timeNs) const {
     return stateAfter(eventCountAt(timeNs));
 }

@@ -143,9 +143,14 @@ public:
     std::string messageId(std::uint32_t index) const {  // index < messageCount()
         return changes_.messageId(index);
     }
+    // The message with this id: at once for an id named lately, else by a
+    // search of the rows from the newest (an id not named for long: its
+    // text left the TextLog's lookup).
     std::optional<std::uint32_t> messageIndex(std::string_view id) const {
         return changes_.messageIndex(id);
     }
+    // The message event `index` names (nullopt: none), at once however old.
+    std::optional<std::uint32_t> messageOfEvent(std::uint64_t index) const;
 
     // The head: message i (a copy: an old row may come from the spill file),
     // and, read in place, the summary and the per-channel split after the

@@ -73,6 +73,10 @@ QString firstDifference(const Run& spilled, const Run& inRam, std::mt19937& rand
             spilled.eventKind(i) != inRam.eventKind(i) ||
             spilled.eventTimeNs(i) != inRam.eventTimeNs(i))
             return QStringLiteral("event %1 differs").arg(i);
+        const Event e = inRam.event(i);
+        const auto named = e.messageId.empty() ? std::nullopt : inRam.messageIndex(e.messageId.view());
+        if (spilled.messageOfEvent(i) != named || inRam.messageOfEvent(i) != named)
+            return QStringLiteral("event %1 names another message").arg(i);
     }
     for (int k = 0; k < 60; ++k) {
         const std::uint64_t n = random() % (inRam.eventCount() + 1);

@@ -34,7 +34,7 @@ LessonEvidence evidenceOf(const lessons::RunFacts& facts,
         }
         const Event& e = run.event(i);
         if (!e.messageId.empty()) {
-            if (const auto index = run.messageIndex(e.messageId.view())) {
+            if (const auto index = run.messageOfEvent(i)) {
                 // A message's key names the channel it was first seen in.
                 const auto trail = run.messageEvents(*index);
                 const Event& first = trail.empty() ? e : run.event(trail.front());

@@ -387,7 +387,7 @@ void Explainer::explainEvent(std::uint64_t index, Batch& out) {
 
 void Explainer::explainAssigned(std::uint64_t index, const Event& e, Batch& out) {
     const Run& run = run_->run();
-    const auto message = run.messageIndex(e.messageId.view());
+    const auto message = run.messageOfEvent(index);
     if (!message) {
         return;
     }
@@ -431,7 +431,7 @@ void Explainer::explainAssigned(std::uint64_t index, const Event& e, Batch& out)
 
 void Explainer::explainAcked(std::uint64_t index, const Event& e, Batch& out) {
     const Run& run = run_->run();
-    const auto message = run.messageIndex(e.messageId.view());
+    const auto message = run.messageOfEvent(index);
     if (!message || run.messageNow(*message).deliveries <= 1) {
         return;  // acked at its only hand-out so far (most acks; no trail read)
     }
@@ -448,7 +448,7 @@ void Explainer::explainAcked(std::uint64_t index, const Event& e, Batch& out) {
 
 void Explainer::explainRejected(std::uint64_t index, const Event& e, Batch& out) {
     const Run& run = run_->run();
-    const auto message = run.messageIndex(e.messageId.view());
+    const auto message = run.messageOfEvent(index);
     const QString key = messageKey(e.channel, e.messageId);
     std::optional<QString> deadLetter;
     if (message) {

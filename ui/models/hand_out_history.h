@@ -19,7 +19,7 @@ namespace qs::ui {
 
 // `e` is run.event(index), decoded already by the caller (no second decode).
 inline bool handedOutBefore(const Run& run, std::uint64_t index, const Event& e) {
-    const std::optional<std::uint32_t> message = run.messageIndex(e.messageId.view());
+    const std::optional<std::uint32_t> message = run.messageOfEvent(index);
     if (!message) {
         return false;
     }
