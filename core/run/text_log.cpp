@@ -1,30 +1,16 @@
 #include "run/text_log.h"
 
 #include <bit>
-#include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <new>
 #include <span>
 #include <stdexcept>
 #include <utility>
 
 namespace qs::run {
 
-TextLog::Table::Table(std::size_t slots) {
-    void* zeroed = std::calloc(slots, sizeof(Slot));
-    if (zeroed == nullptr)
-        throw std::bad_alloc();
-    slots_.reset(static_cast<Slot*>(zeroed));
-    mask_ = slots - 1;
-}
-
-void TextLog::Table::Free::operator()(Slot* slots) const {
-    std::free(slots);
-}
-
 void TextLog::Table::clear() {
-    std::memset(slots_.get(), 0, (mask_ + 1) * sizeof(Slot));
+    std::memset(slots_.data(), 0, slots_.size() * sizeof(Slot));
     used = 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include "run/spill_file.h"
 #include "run/spilling_chunks.h"
+#include "run/zeroed_array.h"
 
 namespace qs::run {
 
@@ -79,23 +80,19 @@ private:
         std::uint32_t id;   // 0 = free
         std::uint32_t tag;  // the hash's high bits: most mismatches without reading the text
     };
-    // Open addressing, linear probing, at most half full. Allocated zeroed by
-    // the system (calloc), so its pages are touched as it fills.
+    // Open addressing, linear probing, at most half full; zeroed, so its
+    // pages are touched as it fills.
     class Table {
     public:
-        explicit Table(std::size_t slots);
-        std::size_t mask() const { return mask_; }
-        Slot& operator[](std::size_t slot) { return slots_.get()[slot]; }
-        const Slot& operator[](std::size_t slot) const { return slots_.get()[slot]; }
-        std::size_t used = 0;
+        explicit Table(std::size_t slots) : slots_(slots) {}
+        std::size_t mask() const { return slots_.size() - 1; }
+        Slot& operator[](std::size_t slot) { return slots_[slot]; }
+        const Slot& operator[](std::size_t slot) const { return slots_[slot]; }
         void clear();
+        std::size_t used = 0;
 
     private:
-        struct Free {
-            void operator()(Slot* slots) const;
-        };
-        std::unique_ptr<Slot[], Free> slots_;
-        std::size_t mask_ = 0;
+        ZeroedArray<Slot> slots_;
     };
     // Where a text is: (offset in the byte log << 20 | length), or for a long
     // text (length field kLong) its index in long_.

@@ -1,8 +1,6 @@
 #include "run/text_pool.h"
 
-#include <cstdlib>
 #include <cstring>
-#include <new>
 #include <functional>
 #include <algorithm>
 #include <stdexcept>
@@ -11,16 +9,6 @@
 namespace qs::run {
 
 TextPool::TextPool(std::size_t maxTexts) : maxTexts_(std::min(maxTexts, kMaxTexts)) {}
-
-TextPool::Slots::Slots(std::size_t count)
-    : ids_(static_cast<std::uint32_t*>(std::calloc(count, sizeof(std::uint32_t)))), count_(count) {
-    if (!ids_)
-        throw std::bad_alloc();
-}
-
-void TextPool::Slots::Free::operator()(std::uint32_t* ids) const {
-    std::free(ids);
-}
 
 std::size_t TextPool::hashOf(std::string_view text) {
     return std::hash<std::string_view>{}(text);

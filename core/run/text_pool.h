@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "run/chunked_vector.h"
+#include "run/zeroed_array.h"
 
 namespace qs::run {
 
@@ -58,23 +59,9 @@ private:
     // are all moved before the new table (2N slots) is half full.
     static constexpr std::size_t kMovesPerIntern = 2;
 
-    // Open addressing, linear probing: ids, 0 = free. Allocated zeroed by the
-    // system (calloc), so a large table's pages are touched as it fills.
-    class Slots {
-    public:
-        Slots() = default;
-        explicit Slots(std::size_t count);
-        std::size_t size() const { return count_; }
-        std::uint32_t& operator[](std::size_t slot) { return ids_.get()[slot]; }
-        std::uint32_t operator[](std::size_t slot) const { return ids_.get()[slot]; }
-
-    private:
-        struct Free {
-            void operator()(std::uint32_t* ids) const;
-        };
-        std::unique_ptr<std::uint32_t[], Free> ids_;
-        std::size_t count_ = 0;
-    };
+    // Open addressing, linear probing: ids, 0 = free (zeroed: a large table's
+    // pages are touched as it fills).
+    using Slots = ZeroedArray<std::uint32_t>;
 
     static std::size_t hashOf(std::string_view text);
     // The slot of `table` holding `text`'s id, or the free slot where it would go.
