@@ -113,7 +113,17 @@ void ChangeLog::messageChanged(const MessageRecord& m) {
         messages_.set(row, after);
     }
     countInChannel(after, +1);
+    if (after.state == MessageState::InFlight)
+        inFlight_.insert(row);
+    else
+        inFlight_.erase(row);
     markChanged(row);
+}
+
+std::vector<std::uint32_t> ChangeLog::inFlightRows() const {
+    std::vector<std::uint32_t> rows(inFlight_.begin(), inFlight_.end());
+    std::sort(rows.begin(), rows.end());
+    return rows;
 }
 
 std::uint32_t ChangeLog::workerRow(const WorkerStats& w) {

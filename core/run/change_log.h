@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -78,6 +79,9 @@ public:
     // The head's messages per channel and state, kept as messages change (a
     // few channels: searched, not hashed). Sorted by first appearance.
     const std::vector<ChannelAt>& channels() const { return channels_; }
+    // Rows of the head's messages in flight, ascending: a few hundred at most
+    // where messages() holds millions (and spilled ones are read from disk).
+    std::vector<std::uint32_t> inFlightRows() const;
     // Rows of the messages the current event touched (changed or not), in
     // the order the ledger reported them; a row may repeat.
     const std::vector<std::uint32_t>& touchedByEvent() const { return touched_; }
@@ -162,6 +166,7 @@ private:
     std::unordered_map<const WorkerStats*, std::uint32_t> rowOfWorker_;
     LedgerSummary summary_;
     std::vector<ChannelAt> channels_;
+    std::unordered_set<std::uint32_t> inFlight_;  // rows, kept as messages change
     std::vector<std::uint32_t> touched_;
 
     MessageChanges messageChanges_;

@@ -1,6 +1,7 @@
 #include "run/leases.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "run/run.h"
 
@@ -56,13 +57,14 @@ void fillHandOut(const Run& run, std::uint32_t index, std::uint64_t eventLimit, 
     }
 }
 
-// `messageAt(i)`: message i of the `count` messages of the state.
+// `messageAt(i)`: message i of the state; `candidates`: ascending indices of
+// the messages to look at (the in-flight ones among them become leases).
 template <typename MessageAtIndex>
-std::vector<Lease> leasesOf(const Run& run, std::uint32_t count, MessageAtIndex messageAt,
-                            std::uint64_t eventLimit) {
+std::vector<Lease> leasesOf(const Run& run, const std::vector<std::uint32_t>& candidates,
+                            MessageAtIndex messageAt, std::uint64_t eventLimit) {
     std::vector<Lease> leases;
     const std::int32_t maxReceive = run.ledger().options().maxReceiveCount;
-    for (std::uint32_t i = 0; i < count; ++i) {
+    for (const std::uint32_t i : candidates) {
         const MessageAt& m = messageAt(i);
         if (m.state != MessageState::InFlight) {
             continue;
@@ -84,16 +86,19 @@ std::vector<Lease> leasesOf(const Run& run, std::uint32_t count, MessageAtIndex 
 }  // namespace
 
 std::vector<Lease> leasesAt(const Run& run, const RunState& state) {
+    std::vector<std::uint32_t> all(state.messages.size());
+    std::iota(all.begin(), all.end(), 0U);
     return leasesOf(
-        run, static_cast<std::uint32_t>(state.messages.size()),
-        [&](std::uint32_t i) -> const MessageAt& { return state.messages[i]; }, state.events);
+        run, all, [&](std::uint32_t i) -> const MessageAt& { return state.messages[i]; },
+        state.events);
 }
 
-// The head's messages are not one array (Run::messageNow reads them by value).
+// The head's messages are not one array (Run::messageNow reads them by value,
+// an old one from the spill file): only the in-flight ones are read.
 std::vector<Lease> leasesNow(const Run& run) {
     return leasesOf(
-        run, static_cast<std::uint32_t>(run.messageCount()),
-        [&](std::uint32_t i) { return run.messageNow(i); }, run.eventCount());
+        run, run.inFlightNow(), [&](std::uint32_t i) { return run.messageNow(i); },
+        run.eventCount());
 }
 
 }  // namespace qs

@@ -51,7 +51,8 @@ struct Lease {
 // in-flight message's event trail, newest first, until its hand-out.
 // Threading: that of the Run.
 std::vector<Lease> leasesAt(const Run& run, const RunState& state);
-// The same for the head, read in place (no copy of the messages).
+// The same for the head, read in place: only its in-flight messages are read
+// (Run::inFlightNow), however many the run has.
 std::vector<Lease> leasesNow(const Run& run);
 
 }  // namespace qs

@@ -161,6 +161,8 @@ public:
     const LedgerSummary& summaryNow() const { return changes_.summary(); }
     const std::vector<ChannelAt>& channelsNow() const { return changes_.channels(); }
     const ChannelAt* channelNow(std::string_view name) const;
+    // The head's messages in flight, by index, ascending (no walk of them all).
+    std::vector<std::uint32_t> inFlightNow() const { return changes_.inFlightRows(); }
 
     // Every event that touched message i (named it, or changed it without
     // naming it, as a crash returns what a worker held), oldest first, as

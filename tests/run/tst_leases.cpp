@@ -110,6 +110,14 @@ void TestLeases::headIsTheLastPrefix() {
     for (std::size_t n = 0; n < events.size(); ++n) {
         run.append(events[n]);
         QVERIFY(leasesNow(run) == leasesAt(run, run.head()));
+        // The in-flight rows the run keeps are those a scan of the head finds.
+        std::vector<std::uint32_t> scanned;
+        const RunState head = run.head();
+        for (std::uint32_t i = 0; i < head.messages.size(); ++i) {
+            if (head.messages[i].state == MessageState::InFlight)
+                scanned.push_back(i);
+        }
+        QVERIFY(run.inFlightNow() == scanned);
     }
     // At the end only m3 is held: worker-b, its second hand-out.
     const std::vector<Lease> end = leasesNow(run);
