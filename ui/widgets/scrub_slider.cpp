@@ -18,7 +18,29 @@ ScrubSlider::ScrubSlider(QWidget* parent) : QSlider(Qt::Horizontal, parent) {
 
 void ScrubSlider::setMarks(std::vector<ScrubMark> marks) {
     marks_ = std::move(marks);
+    for (std::vector<int>& values : valuesByKind_) {
+        values.clear();
+    }
+    for (const ScrubMark& m : marks_) {
+        indexMark(m);
+    }
     update();
+}
+
+void ScrubSlider::addMark(ScrubMark mark) {
+    marks_.push_back(mark);
+    indexMark(mark);
+    update();
+}
+
+// Marks come in time order; one that does not is put in its place.
+void ScrubSlider::indexMark(const ScrubMark& mark) {
+    std::vector<int>& values = valuesByKind_[static_cast<std::size_t>(mark.landmark)];
+    if (values.empty() || values.back() <= mark.value) {
+        values.push_back(mark.value);
+    } else {
+        values.insert(std::upper_bound(values.begin(), values.end(), mark.value), mark.value);
+    }
 }
 
 QColor ScrubSlider::markColor(Landmark landmark) {
@@ -52,7 +74,8 @@ ScrubSlider::ValueToX ScrubSlider::valueToX() const {
 // The slider as the style draws it, then a tick per landmark above the
 // groove; several on one pixel column show as one (the most severe drawn
 // last). A run at 100,000 events/s has tens of thousands of redeliveries:
-// the style is asked for the handle once, and each column is drawn once per kind.
+// the style is asked for the handle once, and each column is drawn once per
+// kind, found by a search of that kind's values.
 void ScrubSlider::paintEvent(QPaintEvent* event) {
     QSlider::paintEvent(event);
     if (marks_.empty() || maximum() <= minimum()) {
@@ -62,24 +85,20 @@ void ScrubSlider::paintEvent(QPaintEvent* event) {
     const int top = 1;
     const int tick = std::max(6, height() / 3);
     const ValueToX toX = valueToX();
-    std::vector<bool> drawn;
+    const auto xOf = [&](int value) {
+        return toX.offset +
+               QStyle::sliderPositionFromValue(minimum(), maximum(), value, toX.span);
+    };
     for (const Landmark kind :
          {Landmark::Redelivery, Landmark::Marker, Landmark::DeadLetter, Landmark::Crash}) {
+        const std::vector<int>& values = valuesByKind_[static_cast<std::size_t>(kind)];
         p.setPen(QPen(markColor(kind), kind == Landmark::Redelivery ? 1 : 2));
-        drawn.assign(static_cast<std::size_t>(std::max(0, width())), false);
-        for (const ScrubMark& m : marks_) {
-            if (m.landmark != kind) {
-                continue;
-            }
-            const int x = toX.offset + QStyle::sliderPositionFromValue(minimum(), maximum(),
-                                                                      m.value, toX.span);
-            if (x >= 0 && x < static_cast<int>(drawn.size())) {
-                if (drawn[static_cast<std::size_t>(x)]) {
-                    continue;
-                }
-                drawn[static_cast<std::size_t>(x)] = true;
-            }
+        // A column's first mark, then a search past the others on that column
+        // (x grows with the value).
+        for (auto it = values.begin(); it != values.end();) {
+            const int x = xOf(*it);
             p.drawLine(x, top, x, top + tick);
+            it = std::partition_point(it, values.end(), [&](int v) { return xOf(v) <= x; });
         }
     }
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QSlider>
+#include <array>
 #include <vector>
 
 #include "run/run_landmarks.h"
@@ -22,7 +23,7 @@ public:
     explicit ScrubSlider(QWidget* parent = nullptr);
 
     void setMarks(std::vector<ScrubMark> marks);
-    void addMark(ScrubMark mark) { marks_.push_back(mark); update(); }
+    void addMark(ScrubMark mark);
     const std::vector<ScrubMark>& marks() const { return marks_; }
     static QColor markColor(Landmark landmark);
 
@@ -38,8 +39,13 @@ private:
         int span = 0;
     };
     ValueToX valueToX() const;
+    void indexMark(const ScrubMark& mark);
 
     std::vector<ScrubMark> marks_;
+    // Per landmark kind, its marks' values in ascending order: a paint looks
+    // up one mark per pixel column drawn, not every mark (a run at 100,000
+    // events/s adds tens of thousands).
+    std::array<std::vector<int>, kLandmarkCount> valuesByKind_;
 };
 
 }  // namespace qs::ui
