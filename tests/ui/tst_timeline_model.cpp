@@ -23,6 +23,7 @@ private Q_SLOTS:
     void barsNameTheirMessageByAnIdHeldOnce();
     void pruningCompactsTheKeysOfALongRun();
     void compactionInStepsKeepsEveryBarsName();
+    void keysByRunMessageAreTheKeysByText();
     void crashReturnsOpenBarsAndRedeliveryIsMarked();
     void aClosedClientIsNotACrash();
     void emptyPollsAndMarkers();
@@ -232,6 +233,58 @@ void TestTimelineModel::compactionInStepsKeepsEveryBarsName() {
     QVERIFY(!m.compacting());
     QCOMPARE(m.keyCount(), keys);
     QCOMPARE(checkpoint.keyOf(checkpoint.lanes()[0].bars.back()), messageKey("tasks", "n99999"));
+}
+
+// The head's feed gives each event's run message number, and the model looks
+// the key up by it in a small cache: the bars must name what they name when
+// looked up by text, through a dead-lettered copy in another channel (the same
+// number), numbers that share a cache slot, and moves to a new key pool.
+void TestTimelineModel::keysByRunMessageAreTheKeysByText() {
+    TimelineModel byText;
+    TimelineModel byNumber;
+    for (TimelineModel* m : {&byText, &byNumber})
+        m->setRetentionNs(5'000'000'000);  // 5 s: the pool moves several times
+    const auto feed = [&](Event e, std::uint32_t number) {
+        byText.applyEvent(e, e.receiveCount > 1);
+        byNumber.applyEvent(e, e.receiveCount > 1, number);
+    };
+    constexpr std::uint32_t kSlotsApart = 32768;  // TimelineModel's cache size
+    for (int i = 0; i < 120000; ++i) {
+        const std::string id = "m" + std::to_string(i);
+        const std::string worker = "worker-" + std::to_string(1 + i % 4);
+        // Numbers a cache's size apart every other message: they share a slot.
+        const std::uint32_t number = static_cast<std::uint32_t>(i / 2) +
+                                     (i % 2 == 0 ? 0 : kSlotsApart);
+        const auto seq = static_cast<std::uint64_t>(i + 1);
+        feed(ev(EventKind::MessageAssigned, i, worker, id, seq, 1), number);
+        if (i % 10 == 0) {
+            // Dead-lettered, then taken from the dead-letter queue: the same message.
+            feed(ev(EventKind::Rejected, i, worker, id, seq, 1), number);
+            Event dlq = ev(EventKind::MessageAssigned, i, "worker-9", id, seq, 1);
+            dlq.channel = "tasks.dlq";
+            feed(dlq, number);
+            dlq.kind = EventKind::Acked;
+            feed(dlq, number);
+        } else {
+            feed(ev(EventKind::Acked, i, worker, id, seq, 1), number);
+        }
+        if (i % 1000 == 999) {
+            byText.prune();
+            byNumber.prune();
+        }
+    }
+    QCOMPARE(byNumber.lanes().size(), byText.lanes().size());
+    for (std::size_t l = 0; l < byText.lanes().size(); ++l) {
+        const auto& want = byText.lanes()[l].bars;
+        const auto& got = byNumber.lanes()[l].bars;
+        QCOMPARE(got.size(), want.size());
+        for (std::size_t i = 0; i < want.size(); ++i) {
+            QCOMPARE(byNumber.keyOf(got[i]), byText.keyOf(want[i]));
+            QCOMPARE(static_cast<int>(got[i].outcome), static_cast<int>(want[i].outcome));
+        }
+    }
+    QVERIFY(byNumber.openBars().empty());
+    QVERIFY(byNumber.barsOf(messageKey("tasks.dlq", "m119990")).size() == 1);
 }
 
 void TestTimelineModel::crashReturnsOpenBarsAndRedeliveryIsMarked() {

@@ -25,7 +25,7 @@ void HeadViews::follow() {
         }
         const Event& e = run.event(fed_);
         const bool again = e.kind == EventKind::MessageAssigned && handedOutBefore(run, fed_, e);
-        timeline_->applyEvent(e, again);
+        timeline_->applyEvent(e, again, run.messageOfEvent(fed_).value_or(0xFFFFFFFFu));
         charts_->applyEvent(e, again);
     }
     if (++sincePrune_ >= kPruneEvery) {

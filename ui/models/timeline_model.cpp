@@ -23,6 +23,7 @@ void TimelineModel::clear() {
     handouts_.clear();
     keys_ = std::make_shared<MessageKeyPool>();
     compaction_ = KeyCompaction();
+    keyCache_ = KeyCache();
     firstNs_ = 0;
     lastNs_ = 0;
     detailFromNs_ = 0;
@@ -79,8 +80,38 @@ TimelineLane& TimelineModel::lane(std::string_view worker) {
     return lanes_[static_cast<std::size_t>(at)];
 }
 
-MessageKeyPool::Id TimelineModel::knownKey(const Event& e) const {
-    return keys_->find(e.channel, e.messageId);
+TimelineModel::KeyCache::Slot* TimelineModel::KeyCache::slotFor(std::uint32_t runMessage) {
+    if (runMessage == 0xFFFFFFFFu) {
+        return nullptr;
+    }
+    if (slots.empty()) {
+        slots.resize(kSlots);
+    }
+    return &slots[runMessage & (kSlots - 1)];
+}
+
+MessageKeyPool::Id TimelineModel::knownKey(const Event& e) {
+    KeyCache::Slot* slot = keyCache_.slotFor(keyCache_.current);
+    if (slot != nullptr && slot->runMessage == keyCache_.current && slot->channel == e.channel) {
+        return slot->key;
+    }
+    const MessageKeyPool::Id key = keys_->find(e.channel, e.messageId);
+    if (slot != nullptr && key != MessageKeyPool::kNone) {
+        *slot = {keyCache_.current, e.channel, key};
+    }
+    return key;
+}
+
+MessageKeyPool::Id TimelineModel::internKey(const Event& e) {
+    KeyCache::Slot* slot = keyCache_.slotFor(keyCache_.current);
+    if (slot != nullptr && slot->runMessage == keyCache_.current && slot->channel == e.channel) {
+        return slot->key;
+    }
+    const MessageKeyPool::Id key = internKey(e);
+    if (slot != nullptr) {
+        *slot = {keyCache_.current, e.channel, key};
+    }
+    return key;
 }
 
 TimelineBar* TimelineModel::openBar(MessageKeyPool::Id key, int* laneIndex) {
@@ -197,6 +228,12 @@ void TimelineModel::applyEvent(const Event& e) {
 
 void TimelineModel::applyEvent(const Event& e, bool handedOutBefore) {
     applyOne(e, &handedOutBefore);
+}
+
+void TimelineModel::applyEvent(const Event& e, bool handedOutBefore, std::uint32_t runMessage) {
+    keyCache_.current = runMessage;
+    applyOne(e, &handedOutBefore);
+    keyCache_.current = 0xFFFFFFFFu;
 }
 
 bool TimelineModel::reads(EventKind kind) {
@@ -662,6 +699,7 @@ void TimelineModel::finishCompaction() {
     handouts_ = std::move(handouts);
     keys_ = std::move(compaction_.fresh);
     compaction_ = KeyCompaction();
+    keyCache_ = KeyCache();  // its ids were the old pool's
 }
 
 std::vector<std::pair<int, const TimelineBar*>> TimelineModel::openBars() const {

@@ -109,6 +109,11 @@ public:
     // ends an open hand-out); the model's own count of hand-outs is neither
     // read nor grown, so a copy of the model stays smaller.
     void applyEvent(const Event& event, bool handedOutBefore);
+    // The same for the run's event naming the run's message `runMessage`
+    // (Run::messageOfEvent): the message's key is looked up by that number
+    // in a small cache first, not by its text in the key pool (the head's
+    // feed, thousands of events a frame, names the same few messages again).
+    void applyEvent(const Event& event, bool handedOutBefore, std::uint32_t runMessage);
     // Whether an event of `kind` changes more than the model's first / last
     // time: a feed that reads the Run's events in place decodes only these
     // and gives the others' times to noteTime() (Run::event is a decode).
@@ -200,7 +205,9 @@ private:
     std::int64_t timeAfterOldest(std::size_t bars) const;
     TimelineBar* openBar(MessageKeyPool::Id key, int* laneIndex = nullptr);
     // The id of the message an event names, kNone if no bar named it yet.
-    MessageKeyPool::Id knownKey(const Event& event) const;
+    MessageKeyPool::Id knownKey(const Event& event);
+    // The id of the message an event names, made on first sight.
+    MessageKeyPool::Id internKey(const Event& event);
     TimelineBar* openBarBySequence(const Event& brokerReturned, int* laneIndex);
     // `bar` must be open (its index is read from open_).
     void closeBar(int laneIndex, TimelineBar& bar, std::int64_t t, Outcome outcome);
@@ -239,6 +246,33 @@ private:
         ~KeyCompaction() = default;
     };
     KeyCompaction compaction_;
+    // Keys by the run's message number (applyEvent with runMessage):
+    // direct-mapped, the slot checked against the number and channel (a
+    // dead-lettered copy is the same message in another channel). Ids of
+    // the current pool only: emptied when the pool changes. A copy of the
+    // model (a checkpoint) starts with none.
+    struct KeyCache {
+        static constexpr std::size_t kSlots = 32768;  // a power of two
+        struct Slot {
+            std::uint32_t runMessage = 0xFFFFFFFFu;
+            Name channel;
+            MessageKeyPool::Id key = MessageKeyPool::kNone;
+        };
+        std::vector<Slot> slots;  // empty until first used
+        std::uint32_t current = 0xFFFFFFFFu;  // the event being applied's message (none)
+        KeyCache() = default;
+        KeyCache(const KeyCache&) {}
+        KeyCache(KeyCache&&) = default;
+        KeyCache& operator=(const KeyCache&) {
+            slots.clear();
+            current = 0xFFFFFFFFu;
+            return *this;
+        }
+        KeyCache& operator=(KeyCache&&) = default;
+        ~KeyCache() = default;
+        Slot* slotFor(std::uint32_t runMessage);  // null: no message number given
+    };
+    KeyCache keyCache_;
     std::int64_t retentionNs_ = 180'000'000'000LL;
     std::size_t detailBudget_ = 0;
     std::int64_t detailFromNs_ = 0;
