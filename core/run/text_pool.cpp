@@ -16,9 +16,10 @@ std::size_t TextPool::hashOf(std::string_view text) {
 
 std::size_t TextPool::slotOf(const Slots& table, std::string_view text, std::size_t hash) const {
     const std::size_t mask = table.size() - 1;
+    const auto low = static_cast<std::uint32_t>(hash);
     for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
-        const std::uint32_t id = table[slot];
-        if (id == kEmpty || texts_[id - 1] == text)
+        const Slot& s = table[slot];
+        if (s.id == kEmpty || (s.hashLow == low && texts_[s.id - 1] == text))
             return slot;
     }
 }
@@ -27,10 +28,10 @@ std::size_t TextPool::slotOf(const Slots& table, std::string_view text, std::siz
 std::uint32_t TextPool::lookup(std::string_view text, std::size_t hash) const {
     if (slots_.size() == 0)
         return kEmpty;
-    const std::uint32_t id = slots_[slotOf(slots_, text, hash)];
+    const std::uint32_t id = slots_[slotOf(slots_, text, hash)].id;
     if (id != kEmpty || oldSlots_.size() == 0)
         return id;
-    return oldSlots_[slotOf(oldSlots_, text, hash)];
+    return oldSlots_[slotOf(oldSlots_, text, hash)].id;
 }
 
 bool TextPool::contains(std::string_view text) const {
@@ -58,9 +59,9 @@ std::uint32_t TextPool::intern(std::string_view text) {
     const std::size_t slot = slotOf(slots_, text, hash);
     texts_.push_back(store(text));
     const auto id = static_cast<std::uint32_t>(texts_.size());
-    slots_[slot] = id;
+    slots_[slot] = {id, static_cast<std::uint32_t>(hash)};
     if (oldSlots_.size() != 0)
-        moveOldTexts(kMovesPerIntern);
+        moveOldTexts(kSlotsMovedPerIntern);
     return id;
 }
 
@@ -90,29 +91,38 @@ std::string_view TextPool::store(std::string_view text) {
 // texts, and the old table's texts move into it over the next interns.
 void TextPool::startGrowing() {
     if (oldSlots_.size() != 0)
-        moveOldTexts(unmoved_);  // not reached while kMovesPerIntern >= 1
+        moveOldTexts(oldSlots_.size());  // not reached: the moves end before
     oldSlots_ = std::move(slots_);
     slots_ = Slots(oldSlots_.size() == 0 ? 1024 : oldSlots_.size() * 2);
-    unmoved_ = oldSlots_.size() == 0 ? 0 : texts_.size();
+    moveCursor_ = 0;
 }
 
-// Moves up to `count` of the old table's texts into the new one, newest first
-// (the texts a run asks for again soonest are found in the new table first;
-// their views and bytes are read in order), and frees the old table once all
-// are moved. Until then a text stays in the old table too, so a probe there
-// never meets a hole that was not there before.
+// Moves the texts of up to `count` of the old table's slots, in slot order,
+// into the new table, and frees the old table once all are moved. Until then
+// a text stays in the old table too, so a probe there never meets a hole that
+// was not there before. A text is in one table or both, never twice in the
+// new one, so it takes the first free slot from its place.
 void TextPool::moveOldTexts(std::size_t count) {
-    for (; count > 0 && unmoved_ > 0; --count, --unmoved_) {
-        const std::string_view text = texts_[unmoved_ - 1];  // id unmoved_
-        slots_[slotOf(slots_, text, hashOf(text))] = static_cast<std::uint32_t>(unmoved_);
+    const std::size_t mask = slots_.size() - 1;
+    const bool lowBitsPlace = mask <= 0xFFFFFFFFu;  // the stored bits index the new table
+    const std::size_t end = std::min(oldSlots_.size(), moveCursor_ + count);
+    for (; moveCursor_ < end; ++moveCursor_) {
+        const Slot old = oldSlots_[moveCursor_];
+        if (old.id == kEmpty)
+            continue;
+        const std::size_t hash = lowBitsPlace ? old.hashLow : hashOf(texts_[old.id - 1]);
+        std::size_t slot = hash & mask;
+        while (slots_[slot].id != kEmpty)
+            slot = (slot + 1) & mask;
+        slots_[slot] = old;
     }
-    if (unmoved_ == 0)
+    if (moveCursor_ == oldSlots_.size())
         oldSlots_ = Slots();
 }
 
 std::size_t TextPool::memoryBytes() const {
     return texts_.memoryBytes() +
-           (slots_.size() + oldSlots_.size()) * sizeof(std::uint32_t) + blockBytes_ +
+           (slots_.size() + oldSlots_.size()) * sizeof(Slot) + blockBytes_ +
            blocks_.capacity() * sizeof(blocks_[0]);
 }
 

@@ -20,12 +20,13 @@ namespace qs::run {
 // Id 0 is the empty text (no entry). Texts are copied once into blocks that
 // never move, so a view from text() stays valid for the pool's life; nothing
 // is ever removed. Memory per distinct text: its bytes, a 16-byte view and
-// 8-16 bytes of hash slots (more while the slots double).
+// 16-32 bytes of hash slots (more while the slots double).
 //
 // Growth is incremental: when the slots are half full a table twice the size
-// takes new texts, and each intern() moves two of the old table's texts into
-// it, newest first (lookups ask both meanwhile), so no call rehashes every
-// text at once: a run of millions of texts adds them at an even cost.
+// takes new texts, and each intern() moves the texts of four of the old
+// table's slots into it by their stored hash bits (lookups ask both tables
+// meanwhile), so no call moves every text at once: millions of texts are
+// added at an even cost.
 //
 // Threading: none (that of its owner, the Run).
 class TextPool {
@@ -55,13 +56,21 @@ public:
 
 private:
     static constexpr std::size_t kBlockBytes = std::size_t{1} << 18;
-    // Old texts moved per intern() while growing: the old table's N/2 texts
-    // are all moved before the new table (2N slots) is half full.
-    static constexpr std::size_t kMovesPerIntern = 2;
+    // Old table slots moved per intern() while growing: the old table's N
+    // slots are all moved after N/4 interns, while the new table (2N slots,
+    // N/2 texts at the start) is at most 3/8 full.
+    static constexpr std::size_t kSlotsMovedPerIntern = 4;
 
-    // Open addressing, linear probing: ids, 0 = free (zeroed: a large table's
-    // pages are touched as it fills).
-    using Slots = ZeroedArray<std::uint32_t>;
+    // Open addressing, linear probing: an id (0 = free; zeroed: a large
+    // table's pages are touched as it fills) and the low 32 bits of its text's
+    // hash. A probe compares texts only when those bits match (a text is read
+    // from elsewhere in memory), and a move to a larger table (up to 2^32
+    // slots) places a text by them without hashing it again.
+    struct Slot {
+        std::uint32_t id;
+        std::uint32_t hashLow;
+    };
+    using Slots = ZeroedArray<Slot>;
 
     static std::size_t hashOf(std::string_view text);
     // The slot of `table` holding `text`'s id, or the free slot where it would go.
@@ -75,7 +84,7 @@ private:
     ChunkedVector<std::string_view, 4096> texts_;      // id - 1 -> text
     Slots slots_;                                       // where new texts go
     Slots oldSlots_;                                    // moved into slots_ (size 0: none)
-    std::size_t unmoved_ = 0;  // ids 1 .. this are still in oldSlots_ only
+    std::size_t moveCursor_ = 0;  // oldSlots_ before this are moved
     std::vector<std::unique_ptr<char[]>> blocks_;       // the bytes of the texts
     std::size_t blockBytes_ = 0;                        // bytes of all blocks
     std::size_t blockUsed_ = kBlockBytes;               // of the newest shared block
