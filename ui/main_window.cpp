@@ -50,6 +50,7 @@
 #include "run/run.h"
 #include "widgets/first_run_greeting.h"
 #include "widgets/recording_status.h"
+#include "widgets/steady_label.h"
 #include "widgets/theme.h"
 #include "widgets/timeline_view.h"
 #include "widgets/transport_bar.h"
@@ -126,9 +127,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     connectionLabel_->setToolTip(
         QStringLiteral("Server, version, uptime and connection state (pinged every 2 s).\n"
                        "File → Connect to server… (Ctrl+K) connects to another one."));
-    rateLabel_ = new QLabel(this);
+    rateLabel_ = new SteadyLabel(this);
     rateLabel_->setToolTip(QStringLiteral("Events per second the console is showing."));
-    frameLabel_ = new QLabel(this);
+    frameLabel_ = new SteadyLabel(this);
     frameLabel_->setToolTip(
         QStringLiteral("UI work per frame (worst in the last quarter second)."));
     statusBar()->addPermanentWidget(new RecordingStatus(recorder_, this));
@@ -722,9 +723,9 @@ void MainWindow::slowRefresh() {
         channels_->model()->refreshConsoleCounts();
     }
     const std::uint64_t delivered = pump_->eventsDelivered();
-    rateLabel_->setText(QStringLiteral("%L1 events/s").arg((delivered - lastDelivered_) * 4));
+    rateLabel_->showText(QStringLiteral("%L1 events/s").arg((delivered - lastDelivered_) * 4));
     lastDelivered_ = delivered;
-    frameLabel_->setText(
+    frameLabel_->showText(
         QStringLiteral("frame %1 ms").arg(static_cast<double>(frameNsMax_) / 1e6, 0, 'f', 1));
     frameNsMax_ = 0;
     updateConnectionLabel();

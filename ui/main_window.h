@@ -30,6 +30,7 @@ class QToolButton;
 namespace qs::ui {
 
 class ConnectionController;
+class SteadyLabel;
 class RunController;
 class EventPump;
 class MessageTableModel;
@@ -338,8 +339,8 @@ private:
     QDockWidget* channelsDock_ = nullptr;
     QDockWidget* messagesDock_ = nullptr;
     QLabel* connectionLabel_ = nullptr;
-    QLabel* rateLabel_ = nullptr;
-    QLabel* frameLabel_ = nullptr;
+    SteadyLabel* rateLabel_ = nullptr;  // these two change every 250 ms: no relayout
+    SteadyLabel* frameLabel_ = nullptr;
     QString connectionText_;
     QAction* darkAction_ = nullptr;
     QTimer slowTimer_;

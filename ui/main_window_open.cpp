@@ -3,6 +3,7 @@
 // line. The file is read off the UI thread (RecordingLoader), then handed to
 // the views in slices (RecordingFeed), with the progress in the status bar;
 // the window answers all along. A file that cannot be read changes nothing.
+#include <cstdlib>  // first: it says whether the C library is glibc (__GLIBC__)
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif

@@ -15,6 +15,7 @@
 #include "controllers/save_location.h"
 #include "models/event_export.h"
 #include "run/run.h"
+#include "widgets/steady_label.h"
 
 namespace qs::ui {
 
@@ -74,7 +75,7 @@ EventLogPanel::EventLogPanel(EventLogModel* model, QWidget* parent)
       scope_(new QComboBox(this)),
       search_(new QLineEdit(this)),
       follow_(new QCheckBox(QStringLiteral("Follow"), this)),
-      count_(new QLabel(this)) {
+      count_(new SteadyLabel(this)) {
     filter_->setSourceModel(model_);
     filter_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     view_->setModel(filter_);
@@ -139,7 +140,7 @@ EventLogPanel::EventLogPanel(EventLogModel* model, QWidget* parent)
 void EventLogPanel::refresh() {
     const std::uint64_t total = model_->totalSeen();
     const auto listed = static_cast<std::uint64_t>(model_->rowCount());
-    count_->setText(
+    count_->showText(
         listed < total
             ? QStringLiteral("%L1 shown · newest %L2 of %L3 events")
                   .arg(filter_->rowCount())

@@ -11,11 +11,12 @@ class QComboBox;
 class QLineEdit;
 class QTableView;
 class QCheckBox;
-class QLabel;
 
 // The event log dock: filter by source / problems, free-text search, follow
 // the newest event, export what the filter shows as CSV or JSON Lines.
 namespace qs::ui {
+
+class SteadyLabel;
 
 class EventLogFilter : public QSortFilterProxyModel {
     Q_OBJECT
@@ -65,7 +66,7 @@ private:
     QComboBox* scope_;
     QLineEdit* search_;
     QCheckBox* follow_;
-    QLabel* count_;
+    SteadyLabel* count_;  // changes every frame: no relayout of the window
 };
 
 }  // namespace qs::ui

@@ -13,6 +13,7 @@
 #include "controllers/time_cursor.h"
 #include "run/run.h"
 #include "widgets/scrub_slider.h"
+#include "widgets/steady_label.h"
 
 namespace qs::ui {
 
@@ -56,7 +57,7 @@ TransportBar::TransportBar(const ConsoleRun* run, TimeCursor* cursor, ReplayPlay
       landmark_(new QComboBox(this)),
       speed_(new QComboBox(this)),
       slider_(new ScrubSlider(this)),
-      time_(new QLabel(this)),
+      time_(new SteadyLabel(this)),
       live_(toolButton(QStringLiteral("● Live"),
                        QStringLiteral("Show the run's newest state in every view (Ctrl+L)"),
                        this)) {
@@ -88,7 +89,7 @@ void TransportBar::describeControls() {
         "then.\nTicks mark its crashes, dead-letters, redeliveries and markers, in the "
         "timeline's colours."));
     time_->setObjectName(QStringLiteral("cursorTime"));
-    time_->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("0000.000 s / 0000.000 s")));
+    time_->reserveRoomFor(QStringLiteral("0000.000 s / 0000.000 s"));
     landmark_->setAccessibleName(QStringLiteral("Landmark to jump to"));
     speed_->setAccessibleName(QStringLiteral("Playback speed"));
     play_->setAccessibleName(QStringLiteral("Play or pause"));
@@ -223,7 +224,7 @@ void TransportBar::showCursor() {
     slider_->setValue(valueOf(cursor_->timeNs()));
     live_->setChecked(cursor_->isLive());
     const std::int64_t start = cursor_->startNs();
-    time_->setText(cursor_->headNs() == 0
+    time_->showText(cursor_->headNs() == 0
                        ? QStringLiteral("no events yet")
                        : seconds(cursor_->timeNs() - start) + QStringLiteral(" / ") +
                              seconds(cursor_->headNs() - start));

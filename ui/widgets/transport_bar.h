@@ -6,7 +6,6 @@
 #include "run/run_landmarks.h"
 
 class QComboBox;
-class QLabel;
 class QToolButton;
 
 // The transport bar under the timeline: play / pause, the speed (0.25x to
@@ -21,6 +20,7 @@ class ConsoleRun;
 class TimeCursor;
 class ReplayPlayer;
 class ScrubSlider;
+class SteadyLabel;
 
 class TransportBar : public QWidget {
     Q_OBJECT
@@ -72,7 +72,7 @@ private:
     QComboBox* landmark_;
     QComboBox* speed_;
     ScrubSlider* slider_;
-    QLabel* time_;
+    SteadyLabel* time_;  // changes every frame: no relayout of the window
     QToolButton* live_;
     bool narrow_ = false;
     std::uint64_t scanned_ = 0;  // events looked at for landmarks so far
