@@ -6,8 +6,11 @@
 // (1450 x 260, the console's timeline at 1600 x 1000) painted live over the
 // last 5 s in 33 ms steps, each with a 20 s span. It prints the UI thread's
 // CPU time per paint (median, p99, max): the same work on every run.
+// With --detail-bars N the model holds its newest N hand-outs one by one and
+// the older ones as its summary, as the live console does (100,000); the
+// default, 0, keeps every bar.
 //
-//   bench_timeline_paint [--paints N] [--span S] [--workers N]
+//   bench_timeline_paint [--paints N] [--span S] [--workers N] [--detail-bars N]
 #include <QApplication>
 #include <QImage>
 #include <algorithm>
@@ -111,6 +114,7 @@ int main(int argc, char** argv) {
     int paints = 150;
     double span = 20;
     int workers = 64;
+    long long detailBars = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--paints")) {
             paints = std::atoi(argv[i + 1]);
@@ -118,18 +122,23 @@ int main(int argc, char** argv) {
             span = std::atof(argv[i + 1]);
         } else if (!std::strcmp(argv[i], "--workers")) {
             workers = std::atoi(argv[i + 1]);
+        } else if (!std::strcmp(argv[i], "--detail-bars")) {
+            detailBars = std::atoll(argv[i + 1]);
         } else {
-            std::fprintf(stderr, "usage: bench_timeline_paint [--paints N] [--span S] [--workers N]\n");
+            std::fprintf(stderr, "usage: bench_timeline_paint [--paints N] [--span S] [--workers N] "
+                                 "[--detail-bars N]\n");
             return 2;
         }
     }
-    if (paints < 1 || span <= 0 || workers < 1 || workers > 1024) {
-        std::fprintf(stderr, "bench_timeline_paint: paints and span positive, workers 1 to 1024\n");
+    if (paints < 1 || span <= 0 || workers < 1 || workers > 1024 || detailBars < 0) {
+        std::fprintf(stderr, "bench_timeline_paint: paints and span positive, workers 1 to 1024, "
+                             "detail bars 0 or more\n");
         return 2;
     }
     QApplication app(argc, argv);
     const std::vector<qs::Event> events = traffic(workers, 25);
     qs::ui::TimelineModel model;
+    model.setDetailBudget(static_cast<std::size_t>(detailBars));
     for (std::size_t i = 0; i < events.size(); i += 3333) {  // the pump's batches at 30 fps
         model.apply(std::vector<qs::Event>(
             events.begin() + static_cast<std::ptrdiff_t>(i),
@@ -153,8 +162,9 @@ int main(int argc, char** argv) {
     const auto pct = [&](double p) {
         return cpuMs[static_cast<std::size_t>(p * static_cast<double>(cpuMs.size() - 1))];
     };
-    std::printf("bench_timeline_paint: %zu events, %zu bars, %d workers, span %.1f s, %d paints\n",
-                events.size(), model.barCount(), workers, span, paints);
+    std::printf("bench_timeline_paint: %zu events, %zu bars (detail budget %lld), %d workers, "
+                "span %.1f s, %d paints\n",
+                events.size(), model.barCount(), detailBars, workers, span, paints);
     std::printf("paint CPU time: median %.3f ms, p99 %.3f ms, max %.3f ms\n", pct(0.5), pct(0.99),
                 cpuMs.back());
     return 0;
