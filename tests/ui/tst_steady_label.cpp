@@ -3,6 +3,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QTest>
+#include <functional>
 
 #include "widgets/steady_label.h"
 
@@ -55,44 +56,42 @@ void TestSteadyLabel::aLongerTextGrowsTheLabelAShorterOneDoesNotShrinkIt() {
     QCOMPARE(reserved.width(), room);
 }
 
-// The texts of a live counter, shown as frames go by: the window hosting
-// the label is asked for no new layout.
-void TestSteadyLabel::newTextsOfTheSameWidthAskForNoLayout() {
+// Shows `label` alone in a window, then 30 frames of a live counter's texts
+// through `show`: the layout requests the window received meanwhile.
+static int layoutRequestsOverFrames(QLabel* label, const std::function<void(const QString&)>& show) {
     QWidget window;
     auto* layout = new QHBoxLayout(&window);
-    auto* label = new SteadyLabel(&window);
+    label->setParent(&window);
     layout->addWidget(label);
-    label->reserveRoomFor(QStringLiteral("0000.000 s / 0000.000 s"));
     window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    if (!QTest::qWaitForWindowExposed(&window))
+        return -1;
     QApplication::processEvents();
     LayoutRequests requests;
     window.installEventFilter(&requests);
     for (int frame = 1; frame <= 30; ++frame) {
-        label->showText(QStringLiteral("%1.000 s / %1.000 s").arg(frame));
+        show(QStringLiteral("%1.000 s / %1.000 s").arg(frame));
         QApplication::processEvents();
     }
-    QCOMPARE(requests.count, 0);
-    QCOMPARE(label->text(), QStringLiteral("30.000 s / 30.000 s"));
+    window.removeEventFilter(&requests);
+    label->setParent(nullptr);  // the caller's again
+    return requests.count;
+}
+
+// The texts of a live counter, shown as frames go by: the window hosting
+// the label is asked for no new layout.
+void TestSteadyLabel::newTextsOfTheSameWidthAskForNoLayout() {
+    SteadyLabel label;
+    label.reserveRoomFor(QStringLiteral("0000.000 s / 0000.000 s"));
+    QCOMPARE(layoutRequestsOverFrames(&label, [&](const QString& t) { label.showText(t); }), 0);
+    QCOMPARE(label.text(), QStringLiteral("30.000 s / 30.000 s"));
 }
 
 // What the test above rules out, shown to happen: without it, the check
 // above could pass for a window that never asks for layouts at all.
 void TestSteadyLabel::aPlainQLabelDoes() {
-    QWidget window;
-    auto* layout = new QHBoxLayout(&window);
-    auto* label = new QLabel(&window);
-    layout->addWidget(label);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QApplication::processEvents();
-    LayoutRequests requests;
-    window.installEventFilter(&requests);
-    for (int frame = 1; frame <= 30; ++frame) {
-        label->setText(QStringLiteral("%1.000 s / %1.000 s").arg(frame));
-        QApplication::processEvents();
-    }
-    QVERIFY(requests.count > 0);
+    QLabel label;
+    QVERIFY(layoutRequestsOverFrames(&label, [&](const QString& t) { label.setText(t); }) > 0);
 }
 
 QTEST_MAIN(TestSteadyLabel)
