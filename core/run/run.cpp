@@ -95,6 +95,10 @@ std::int64_t Run::streamTimeNs(std::uint64_t index) const {
     return time_.streamTimeNs(index, events_);
 }
 
+std::optional<std::uint32_t> Run::trackedMessageOfEvent(std::uint64_t index) const {
+    return changes_.rowOfText(events_.messageText(static_cast<std::size_t>(index)));
+}
+
 std::optional<std::uint32_t> Run::messageOfEvent(std::uint64_t index) const {
     const std::uint32_t text = events_.messageText(static_cast<std::size_t>(index));
     if (text == run::TextLog::kEmpty)

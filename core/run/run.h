@@ -151,6 +151,9 @@ public:
     }
     // The message event `index` names (nullopt: none), at once however old.
     std::optional<std::uint32_t> messageOfEvent(std::uint64_t index) const;
+    // The same for an event the ledger took a message from; nullopt for any
+    // other (no search of the messages by id, which messageOfEvent falls back to).
+    std::optional<std::uint32_t> trackedMessageOfEvent(std::uint64_t index) const;
 
     // The head: message i (a copy: an old row may come from the spill file),
     // and, read in place, the summary and the per-channel split after the

@@ -66,6 +66,7 @@ RunModelOptions options(const std::string& spillFolder) {
 }
 
 QString firstDifference(const Run& spilled, const Run& inRam, std::mt19937& random) {
+    std::uint64_t trackedEvents = 0;  // events whose message the ledger took
     if (spilled.eventCount() != inRam.eventCount())
         return QStringLiteral("event counts differ");
     for (std::uint64_t i = 0; i < inRam.eventCount(); ++i) {
@@ -77,7 +78,15 @@ QString firstDifference(const Run& spilled, const Run& inRam, std::mt19937& rand
         const auto named = e.messageId.empty() ? std::nullopt : inRam.messageIndex(e.messageId.view());
         if (spilled.messageOfEvent(i) != named || inRam.messageOfEvent(i) != named)
             return QStringLiteral("event %1 names another message").arg(i);
+        // Without the search by id: the same message, or none.
+        if (const auto tracked = spilled.trackedMessageOfEvent(i)) {
+            if (tracked != named)
+                return QStringLiteral("event %1's tracked message is another").arg(i);
+            ++trackedEvents;
+        }
     }
+    if (trackedEvents == 0)
+        return QStringLiteral("no event's message was tracked");
     for (int k = 0; k < 60; ++k) {
         const std::uint64_t n = random() % (inRam.eventCount() + 1);
         const std::string d = differenceBetween(spilled.stateAfter(n), inRam.stateAfter(n));

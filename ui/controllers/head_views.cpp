@@ -25,7 +25,9 @@ void HeadViews::follow() {
         }
         const Event& e = run.event(fed_);
         const bool again = e.kind == EventKind::MessageAssigned && handedOutBefore(run, fed_, e);
-        timeline_->applyEvent(e, again, run.messageOfEvent(fed_).value_or(0xFFFFFFFFu));
+        // The run's number for the timeline's key cache; an event the ledger
+        // took no message from goes without (no search of every message).
+        timeline_->applyEvent(e, again, run.trackedMessageOfEvent(fed_).value_or(0xFFFFFFFFu));
         charts_->applyEvent(e, again);
     }
     if (++sincePrune_ >= kPruneEvery) {
