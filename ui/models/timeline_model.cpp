@@ -107,7 +107,7 @@ MessageKeyPool::Id TimelineModel::internKey(const Event& e) {
     if (slot != nullptr && slot->runMessage == keyCache_.current && slot->channel == e.channel) {
         return slot->key;
     }
-    const MessageKeyPool::Id key = internKey(e);
+    const MessageKeyPool::Id key = keys_->intern(e.channel, e.messageId);
     if (slot != nullptr) {
         *slot = {keyCache_.current, e.channel, key};
     }
@@ -305,7 +305,7 @@ void TimelineModel::applyOne(const Event& e, const bool* handedOutBefore) {
             break;
         }
         case EventKind::MessageAssigned: {
-            const MessageKeyPool::Id key = keys_->intern(e.channel, e.messageId);
+            const MessageKeyPool::Id key = internKey(e);
             int prevLane = -1;
             if (TimelineBar* prev = openBar(key, &prevLane)) {
                 // Handed out again: the old hand-out ended unsettled (a crash
