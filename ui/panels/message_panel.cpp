@@ -20,6 +20,7 @@
 #include "models/message_filter_proxy.h"
 #include "models/message_table_model.h"
 #include "run/run.h"
+#include "widgets/cached_text_delegate.h"
 #include "widgets/theme.h"
 
 namespace qs::ui {
@@ -74,6 +75,9 @@ MessagePanel::MessagePanel(MessageTableModel* model, QWidget* parent)
     view_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     view_->setAlternatingRowColors(true);
     view_->setWordWrap(false);
+    // The whole table is painted again at each commit of new rows (five a
+    // second in a live run): the cells' texts stay laid out between paints.
+    view_->setItemDelegate(new CachedTextDelegate(view_));
     sizeColumns();
     view_->setToolTip(QStringLiteral(
         "One row per task. Select a row to see its whole history on the right and to highlight\n"
