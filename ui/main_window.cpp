@@ -236,6 +236,23 @@ QDockWidget* MainWindow::dock(const QString& title, const QString& name, QWidget
     return d;
 }
 
+// A dock behind another tab is moved off screen, not hidden: QMainWindow
+// keeps it visible. Its views ask the dock's visibilityChanged whether they
+// are seen, and follow the run only then.
+void MainWindow::followWhileSeen(QDockWidget* leasesDock, QDockWidget* pollsDock,
+                                 QDockWidget* logDock) {
+    connect(leasesDock, &QDockWidget::visibilityChanged, leasePanel_, &LeasePanel::setOnScreen);
+    connect(pollsDock, &QDockWidget::visibilityChanged, pollPanel_, &PollPanel::setOnScreen);
+    connect(logDock, &QDockWidget::visibilityChanged, this, [this](bool seen) {
+        eventLog_->setPaused(!seen);
+        if (seen) {
+            eventLogPanel_->refresh();
+        }
+    });
+    connect(channelsDock_, &QDockWidget::visibilityChanged, this,
+            [this](bool seen) { channelsSeen_ = seen; });
+}
+
 void MainWindow::buildDocks() {
     producer_ = new ProducerPanel(run_, this);
     workerPanel_ = new WorkerPoolPanel(run_, this);
@@ -248,6 +265,7 @@ void MainWindow::buildDocks() {
     leasePanel_ = new LeasePanel(leaseBoard_, this);
     pollFairness_ = new PollFairnessModel(consoleRun_, cursor_, this);
     pollFairness_->setActive(false);  // until its dock is first seen
+    eventLog_->setPaused(true);       // the same
     pollPanel_ = new PollPanel(pollFairness_, this);
 
     // The producer form scrolls inside the panel, below Send (which never scrolls).
@@ -273,6 +291,7 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(pollsDock, logDock);
     tabifyDockWidget(logDock, channelsDock_);
     messagesDock_->raise();
+    followWhileSeen(leasesDock, pollsDock, logDock);
     resizeDocks({producerDock, poolDock}, {360, 430}, Qt::Horizontal);
     resizeDocks({messagesDock_}, {260}, Qt::Vertical);
     resizeDocks({producerDock, explainDock}, {430, 400}, Qt::Vertical);
@@ -719,7 +738,7 @@ void MainWindow::slowRefresh() {
             c != nullptr ? static_cast<qint64>(c->count(MessageState::Waiting)) : 0,
             c != nullptr ? static_cast<qint64>(c->count(MessageState::InFlight)) : 0);
     }
-    if (channelsDock_->isVisible()) {
+    if (channelsSeen_) {
         channels_->model()->refreshConsoleCounts();
     }
     const std::uint64_t delivered = pump_->eventsDelivered();

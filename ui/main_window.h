@@ -277,6 +277,7 @@ private:
     void saveSettings();
     QDockWidget* dock(const QString& title, const QString& name, QWidget* widget,
                       Qt::DockWidgetArea area);
+    void followWhileSeen(QDockWidget* leasesDock, QDockWidget* pollsDock, QDockWidget* logDock);
     QString taskLabel(const QString& key) const;
 
     MainWindowOptions options_;
@@ -337,6 +338,7 @@ private:
     QDeadlineTimer statusDeadline_;
     bool refittingStatus_ = false;  // the start-up probe is the last session's server
     QDockWidget* channelsDock_ = nullptr;
+    bool channelsSeen_ = false;  // its tab in front (visibilityChanged)
     QDockWidget* messagesDock_ = nullptr;
     QLabel* connectionLabel_ = nullptr;
     SteadyLabel* rateLabel_ = nullptr;  // these two change every 250 ms: no relayout

@@ -18,7 +18,10 @@
 #include "controllers/run_controller.h"
 #include "layout_checks.h"
 #include "main_window.h"
+#include "models/event_log_model.h"
+#include "models/lease_board_model.h"
 #include "models/message_table_model.h"
+#include "models/poll_fairness_model.h"
 #include "panels/producer_panel.h"
 #include "panels/timeline_panel.h"
 #include "panels/worker_pool_panel.h"
@@ -41,6 +44,7 @@ private Q_SLOTS:
     void primaryControlsInView();
     void textsFitTheirWidgets_data() { addSizes(); }
     void textsFitTheirWidgets();
+    void docksBehindATabFollowTheRunOnlyInFront();
 
 private:
     static void addSizes() {
@@ -272,6 +276,37 @@ void TestWindowLayout::textsFitTheirWidgets() {
                                                .arg(size.width())
                                                .arg(size.height()) +
                                            clipped.join(QStringLiteral("; "))));
+}
+
+// QMainWindow moves a dock behind another tab off screen; it stays visible.
+// The event log, the in-flight board and the polls table behind the Messages
+// tab must not take a live run's rows for nobody, and must catch up when
+// their tab comes to the front.
+void TestWindowLayout::docksBehindATabFollowTheRunOnlyInFront() {
+    MainWindow window(test::offlineOptions());
+    test::runTasksInWindow(window, QSize(1600, 1000), 2, 6, 10.0, 30000);
+    if (QTest::currentTestFailed()) {
+        return;
+    }
+    EventLogModel* log = window.eventLog();
+    QVERIFY(log->isPaused());
+    QCOMPARE(log->rowCount(), 0);
+    QVERIFY(!window.leaseBoard()->isActive());
+    QVERIFY(!window.pollFairness()->isActive());
+    window.showDock(QStringLiteral("eventLogDock"));
+    QTRY_VERIFY(!log->isPaused());
+    QTRY_COMPARE(static_cast<std::uint64_t>(log->rowCount()),
+                 window.consoleRun()->run().eventCount());
+    QVERIFY(!window.leaseBoard()->isActive());
+    window.showDock(QStringLiteral("leasesDock"));
+    QTRY_VERIFY(window.leaseBoard()->isActive());
+    QVERIFY(log->isPaused());
+    window.showDock(QStringLiteral("pollsDock"));
+    QTRY_VERIFY(window.pollFairness()->isActive());
+    QVERIFY(!window.leaseBoard()->isActive());
+    window.showDock(QStringLiteral("messagesDock"));
+    QTRY_VERIFY(!window.pollFairness()->isActive());
+    QVERIFY(log->isPaused() && !window.leaseBoard()->isActive());
 }
 
 QTEST_MAIN(TestWindowLayout)

@@ -153,6 +153,19 @@ QVariant EventLogModel::headerData(int section, Qt::Orientation orientation, int
 }
 
 void EventLogModel::runAppended() {
+    if (!paused_) {
+        catchUp();
+    }
+}
+
+void EventLogModel::setPaused(bool paused) {
+    paused_ = paused;
+    if (!paused_) {
+        catchUp();
+    }
+}
+
+void EventLogModel::catchUp() {
     const std::uint64_t total = run_->run().eventCount();
     if (total == end_) {
         return;

@@ -45,6 +45,14 @@ public:
 
     void setCapacity(int capacity);
     int capacity() const { return capacity_; }
+    // Paused (its table hidden behind another tab), the rows stay as they
+    // are and new events are not announced: the filter and the view above
+    // would take thousands of rows a frame of a live run for nobody.
+    // Unpausing brings the rows up to the run at once.
+    void setPaused(bool paused);
+    bool isPaused() const { return paused_; }
+    // Brings the rows up to the run now, paused or not.
+    void catchUp();
     // Every event of the run, in the window or not.
     std::uint64_t totalSeen() const;
     const ConsoleRun& consoleRun() const { return *run_; }
@@ -69,6 +77,7 @@ private:
     std::uint64_t first_ = 0;  // the run's index of row 0
     std::uint64_t end_ = 0;    // one past the run's index of the last row
     int capacity_ = 20000;
+    bool paused_ = false;
 };
 
 }  // namespace qs::ui

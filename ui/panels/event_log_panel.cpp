@@ -138,6 +138,9 @@ EventLogPanel::EventLogPanel(EventLogModel* model, QWidget* parent)
 }
 
 void EventLogPanel::refresh() {
+    if (model_->isPaused()) {  // its dock behind another tab
+        return;
+    }
     const std::uint64_t total = model_->totalSeen();
     const auto listed = static_cast<std::uint64_t>(model_->rowCount());
     count_->showText(
@@ -147,13 +150,14 @@ void EventLogPanel::refresh() {
                   .arg(listed)
                   .arg(total)
             : QStringLiteral("%L1 shown of %L2 events").arg(filter_->rowCount()).arg(total));
-    if (follow_->isChecked() && isVisible()) {
+    if (follow_->isChecked()) {
         view_->scrollToBottom();
     }
 }
 
 void EventLogPanel::showEvent(std::uint64_t index) {
     follow_->setChecked(false);
+    model_->catchUp();  // the event may be newer than a paused model's rows
     // Back from the event to the nearest row the filter lets through.
     for (int row = model_->rowOfEvent(index); row >= 0; --row) {
         const QModelIndex shown = filter_->mapFromSource(model_->index(row, 0));

@@ -38,14 +38,8 @@ void SummaryTablePanel::updateSummary() {
     summary_->setText(hooks_.summary());
 }
 
-void SummaryTablePanel::showEvent(QShowEvent* event) {
-    QWidget::showEvent(event);
-    hooks_.setActive(true);
-}
-
-void SummaryTablePanel::hideEvent(QHideEvent* event) {
-    QWidget::hideEvent(event);
-    hooks_.setActive(false);
+void SummaryTablePanel::setOnScreen(bool onScreen) {
+    hooks_.setActive(onScreen);
 }
 
 }  // namespace qs::ui

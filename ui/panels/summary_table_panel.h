@@ -9,8 +9,9 @@ class QTableView;
 
 // A dock's body: a read-only table over a model that works only while it can
 // be seen (the In flight board, the Polls), under a one-line summary of it.
-// The summary follows the model's resets and changes; showing the panel
-// activates the model, hiding it deactivates it.
+// The summary follows the model's resets and changes. The model works only
+// while the panel is on screen (setOnScreen): its dock's visibilityChanged
+// says so, as a dock behind another tab is moved off screen, not hidden.
 //
 // Threading: UI thread only.
 namespace qs::ui {
@@ -20,7 +21,7 @@ class SummaryTablePanel : public QWidget {
 public:
     struct ModelHooks {
         std::function<QString()> summary;     // the line above the table
-        std::function<void(bool)> setActive;  // called on show (true) and hide (false)
+        std::function<void(bool)> setActive;  // called by setOnScreen()
     };
 
     // `model` is not owned and must outlive the panel.
@@ -28,11 +29,11 @@ public:
 
     QTableView* table() const { return table_; }
     QString summaryText() const;
+    // Activates the model when the panel comes on screen, deactivates it when it leaves.
+    void setOnScreen(bool onScreen);
 
 protected:
     void setSummaryToolTip(const QString& text);
-    void showEvent(QShowEvent* event) override;
-    void hideEvent(QHideEvent* event) override;
 
 private:
     void updateSummary();
