@@ -395,8 +395,8 @@ static std::vector<Event> alternatingHandOuts() {
     return batch;
 }
 
-// Over the budget, prune() keeps the newest bars of all lanes (down to 7/8 of
-// it) and puts the older ones into their lane's summary, by start and outcome.
+// Over the budget, prune() keeps the newest bars of all lanes (down to 63/64
+// of it) and puts the older ones into their lane's summary, by start and outcome.
 void TestTimelineModel::detailBudgetSummarisesTheOldestBars() {
     TimelineModel m;
     m.setDetailBudget(200);
@@ -407,7 +407,7 @@ void TestTimelineModel::detailBudgetSummarisesTheOldestBars() {
     QCOMPARE(m.barCount(), 400u);  // nothing goes before prune()
     QCOMPARE(m.detailFromNs(), 0);
     m.prune();
-    QVERIFY2(m.barCount() >= 175 && m.barCount() <= 200, qPrintable(QString::number(m.barCount())));
+    QVERIFY2(m.barCount() >= 196 && m.barCount() <= 200, qPrintable(QString::number(m.barCount())));
     const std::int64_t edge = m.detailFromNs();
     QVERIFY(edge > batch.front().timeNs);
     std::size_t summarised = 0;

@@ -31,8 +31,9 @@ private:
     void follow();
     void restart();
 
-    // Appends between two prunes of the timeline's old bars.
-    static constexpr int kPruneEvery = 8;
+    // Appends between two prunes of the timeline's old bars: often, so each
+    // moves few bars into the summaries (TimelineModel::setDetailBudget).
+    static constexpr int kPruneEvery = 2;
 
     const ConsoleRun* run_;
     TimelineModel* timeline_;

@@ -569,7 +569,9 @@ void TimelineModel::keepToBudget() {
     if (detailBudget_ == 0 || bars <= detailBudget_) {
         return;
     }
-    const std::int64_t cut = timeAfterOldest(bars - detailBudget_ + detailBudget_ / 8);
+    // A little under the budget, so a live timeline cuts a few hundred bars
+    // every other frame rather than thousands in one (4 ms at 12,500).
+    const std::int64_t cut = timeAfterOldest(bars - detailBudget_ + detailBudget_ / 64);
     for (TimelineLane& l : lanes_) {
         while (!l.bars.empty() && l.bars.front().startNs < cut) {
             dropOldestBar(l, true);

@@ -146,7 +146,7 @@ public:
     std::int64_t retentionNs() const { return retentionNs_; }
     // At most `bars` hand-outs are held one by one (0, the default: no
     // limit): beyond it, prune() moves the oldest of all lanes into their
-    // lanes' summaries (TimelineLane::summary), down to 7/8 of the budget, and
+    // lanes' summaries (TimelineLane::summary), down to 63/64 of the budget, and
     // their polls go. A live timeline at 100,000 events/s would otherwise
     // hold ~2 million bars for its 180 s.
     void setDetailBudget(std::size_t bars) { detailBudget_ = bars; }
