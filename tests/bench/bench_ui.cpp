@@ -138,6 +138,12 @@ private:
             who += QStringLiteral(" of ") +
                    QString::fromLatin1(parent->parent()->metaObject()->className()) +
                    QLatin1Char(' ') + parent->parent()->objectName();
+        } else if (receiver->objectName() == QLatin1String("qt_scrollarea_viewport") &&
+                   parent != nullptr && parent->parent() != nullptr) {
+            // A scroll area's viewport: named by the area and the area's owner.
+            who = QString::fromLatin1(parent->metaObject()->className()) +
+                  QStringLiteral(" viewport in ") +
+                  QString::fromLatin1(parent->parent()->metaObject()->className());
         } else if (!receiver->objectName().isEmpty()) {
             who += QLatin1Char(' ') + receiver->objectName();
         } else if (who == QLatin1String("QWidget") && parent != nullptr) {
