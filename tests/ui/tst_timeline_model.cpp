@@ -252,8 +252,10 @@ void TestTimelineModel::keysByRunMessageAreTheKeysByText() {
     for (int i = 0; i < 120000; ++i) {
         const std::string id = "m" + std::to_string(i);
         const std::string worker = "worker-" + std::to_string(1 + i % 4);
-        // Numbers a cache's size apart every other message: they share a slot.
-        const std::uint32_t number = static_cast<std::uint32_t>(i / 2) +
+        // Each message its own number (as a run numbers them), two messages
+        // in a row a cache's size apart: they share a slot.
+        const auto pair = static_cast<std::uint32_t>(i / 2);
+        const std::uint32_t number = 2 * kSlotsApart * (pair / kSlotsApart) + pair % kSlotsApart +
                                      (i % 2 == 0 ? 0 : kSlotsApart);
         const auto seq = static_cast<std::uint64_t>(i + 1);
         feed(ev(EventKind::MessageAssigned, i, worker, id, seq, 1), number);
