@@ -50,6 +50,7 @@ class TestCachedTextDelegate : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void paintsWhatTheStyledDelegatePaints();
+    void aFocusedCellAsTheStyledDelegatePaintsIt();
     void aSecondPaintLaysOutNothing();
     void aNarrowerColumnElidesAgain();
     void cellsWithAnIconGoTheUsualWay();
@@ -66,6 +67,22 @@ void TestCachedTextDelegate::paintsWhatTheStyledDelegatePaints() {
     QVERIFY(cached->textsLaidOut() > 0);
     QCOMPARE(ours.size(), usual.size());
     QVERIFY2(ours == usual, "the cached delegate paints other pixels than QStyledItemDelegate");
+}
+
+// The current cell of a focused view carries the style's focus frame.
+void TestCachedTextDelegate::aFocusedCellAsTheStyledDelegatePaintsIt() {
+    Table t;
+    t.view.show();
+    QVERIFY(QTest::qWaitForWindowActive(&t.view));
+    t.view.setCurrentIndex(t.model.index(4, 1));
+    t.view.clearFocus();
+    const QImage unfocused = t.picture();
+    t.view.setFocus();
+    QTRY_VERIFY(t.view.hasFocus());
+    const QImage usual = t.picture();
+    QVERIFY2(usual != unfocused, "no focus frame was painted: the case is not checked");
+    t.view.setItemDelegate(new CachedTextDelegate(&t.view));
+    QVERIFY2(t.picture() == usual, "the focused cell differs from QStyledItemDelegate's");
 }
 
 void TestCachedTextDelegate::aSecondPaintLaysOutNothing() {

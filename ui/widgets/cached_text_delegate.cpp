@@ -32,6 +32,7 @@ void CachedTextDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
         focus.rect = style->subElementRect(QStyle::SE_ItemViewItemFocusRect, &opt, widget);
         focus.state |= QStyle::State_KeyboardFocusChange | QStyle::State_Item;
         focus.backgroundColor = opt.palette.color(
+            (opt.state & QStyle::State_Enabled) ? QPalette::Normal : QPalette::Disabled,
             (opt.state & QStyle::State_Selected) ? QPalette::Highlight : QPalette::Window);
         style->drawPrimitive(QStyle::PE_FrameFocusRect, &focus, painter, widget);
     }
