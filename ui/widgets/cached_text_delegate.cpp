@@ -1,7 +1,6 @@
 #include "widgets/cached_text_delegate.h"
 
 #include <QApplication>
-#include <QFontMetrics>
 #include <QPainter>
 #include <QStyle>
 
@@ -71,7 +70,7 @@ void CachedTextDelegate::paintText(QPainter* painter, const QStyleOptionViewItem
     // right-aligned number may start between pixels), down as a whole line.
     const QRect lineBox =
         QStyle::alignedRect(option.direction, option.displayAlignment,
-                            QSize(room.width(), QFontMetrics(option.font).height()), room);
+                            QSize(room.width(), option.fontMetrics.height()), room);
     const Qt::Alignment across =
         QStyle::visualAlignment(option.direction, option.displayAlignment) & Qt::AlignHorizontal_Mask;
     const qreal spare = room.width() - line.size().width();
@@ -95,7 +94,7 @@ const QStaticText& CachedTextDelegate::lineFor(const QStyleOptionViewItem& optio
     if ((fits && line.elidedTo < 0) || (!fits && line.elidedTo == width)) {
         return line.text;  // laid out for this room already
     }
-    const QFontMetrics metrics(option.font);
+    const QFontMetrics& metrics = option.fontMetrics;  // the item's font (initStyleOption)
     line.natural = metrics.horizontalAdvance(option.text);
     const bool elide = line.natural > width;
     line.elidedTo = elide ? width : -1;
