@@ -457,6 +457,9 @@ private Q_SLOTS:
         QVERIFY(waitUntil([&] {
             return channelMetric(broker->broker(), "channel_messages_acked_total", work) == 20;
         }));
+        // A worker counts its ack once the answer is back, after the broker
+        // counted it: wait for the workers' count too.
+        QVERIFY(waitUntil([&] { return pool.totals().acked >= 20; }));
         QCOMPARE(pool.totals().acked, std::uint64_t{20});
         BoundedThread stopper([&] { pool.stop(); });
         stopper.finish();
