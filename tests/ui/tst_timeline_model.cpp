@@ -3,6 +3,7 @@
 #include <QTest>
 #include <algorithm>
 #include <map>
+#include <random>
 #include <string>
 
 #include "event_factory.h"
@@ -34,6 +35,7 @@ private Q_SLOTS:
     void viewHighlightsLanes();
     void viewPaintsThinBarsAsPixelColumns();
     void viewPaintsTheSummaryAsItsBarsWere();
+    void foldedCellsCountAsTheirSubRowsOneByOne();
     void viewVisitsOnlyWaitsWhenBracketsAreHidden();
 };
 
@@ -625,6 +627,52 @@ void TestTimelineModel::viewPaintsTheSummaryAsItsBarsWere() {
     }
     QCOMPARE(a.pixelColor(static_cast<int>(r.left()), static_cast<int>(r.center().y())),
              theme.outcome(Outcome::Rejected));
+}
+
+// Zoomed out, the paint folds the summary buckets of a pixel column into one
+// cell (combineCells) before counting it: the same as counting each bucket's
+// sub-rows one by one with newOutcomeShows(), for every pair of one sub-row's
+// values and for random runs of whole cells.
+static std::uint32_t countOneByOne(std::uint32_t shown, std::uint32_t next) {
+    for (int slot = 0; slot < TimelineSummary::kSlots; ++slot) {
+        const std::uint32_t was = (shown >> (4 * slot)) & 0xF;
+        const std::uint32_t bar = (next >> (4 * slot)) & 0xF;
+        if (bar != 0 && newOutcomeShows(static_cast<int>(was) - 1)) {
+            shown = (shown & ~(0xFu << (4 * slot))) | (bar << (4 * slot));
+        }
+    }
+    return shown;
+}
+
+void TestTimelineModel::foldedCellsCountAsTheirSubRowsOneByOne() {
+    const auto outcomes = static_cast<std::uint32_t>(Outcome::Count) + 1;  // and none
+    for (int slot = 0; slot < TimelineSummary::kSlots; ++slot) {
+        for (std::uint32_t a = 0; a < outcomes; ++a) {
+            for (std::uint32_t b = 0; b < outcomes; ++b) {
+                const std::uint32_t shown = a << (4 * slot);
+                const std::uint32_t next = b << (4 * slot);
+                QCOMPARE(combineCells(shown, next), countOneByOne(shown, next));
+            }
+        }
+    }
+    std::mt19937 rng(7);
+    const auto randomCell = [&] {
+        std::uint32_t cell = 0;
+        for (int slot = 0; slot < TimelineSummary::kSlots; ++slot) {
+            cell |= (rng() % outcomes) << (4 * slot);
+        }
+        return cell;
+    };
+    for (int run = 0; run < 2000; ++run) {
+        std::uint32_t folded = 0;
+        std::uint32_t counted = 0;
+        for (int i = 0, n = 1 + static_cast<int>(rng() % 5); i < n; ++i) {
+            const std::uint32_t cell = randomCell();
+            folded = combineCells(folded, cell);
+            counted = countOneByOne(counted, cell);
+        }
+        QCOMPARE(folded, counted);
+    }
 }
 
 // In a block of polls whose batch brackets are all too short to draw at the

@@ -21,6 +21,28 @@ inline bool newOutcomeShows(int shown) {
     return shown < 0 || shown == static_cast<int>(Outcome::Acked);
 }
 
+// What a pixel column showing `shown` shows once the sub-rows of `next` are
+// counted into it, both packed as TimelineSummary cells (4 bits per sub-row,
+// the outcome + 1, 0 = none): each sub-row of `next` that has a bar replaces
+// the one shown where newOutcomeShows() says so. The same as counting them
+// sub-row by sub-row, for all eight at once; associative, so a run of cells
+// can be folded before it is counted.
+constexpr std::uint32_t combineCells(std::uint32_t shown, std::uint32_t next) {
+    constexpr std::uint32_t kLowBits = 0x11111111u;  // bit 0 of each sub-row's four
+    // Bit 0 of each sub-row's four set when any of its bits is.
+    const auto nonZero = [](std::uint32_t x) {
+        x |= x >> 1;
+        x |= x >> 2;
+        return x & kLowBits;
+    };
+    constexpr std::uint32_t kAckedEverywhere =
+        (static_cast<std::uint32_t>(Outcome::Acked) + 1) * kLowBits;
+    const std::uint32_t replaceable =
+        (~nonZero(shown) | ~nonZero(shown ^ kAckedEverywhere)) & kLowBits;
+    const std::uint32_t taken = (replaceable & nonZero(next)) * 0xFu;
+    return (shown & ~taken) | (next & taken);
+}
+
 class TimelineSummary {
 public:
     static constexpr std::int64_t kBucketNs = 10'000'000;

@@ -49,6 +49,10 @@ public:
             }
             return col;
         }
+        // Sets what a sub-row shows in a column of the plot where nothing is counted yet.
+        void setFresh(int slot, int col, Outcome outcome) const {
+            cells[static_cast<std::size_t>(slot) * columns + col] = static_cast<std::int8_t>(outcome);
+        }
         // As count(), in a column known to be in the plot.
         void countIn(int slot, int col, Outcome outcome) const {
             std::int8_t& c = cells[static_cast<std::size_t>(slot) * columns + col];

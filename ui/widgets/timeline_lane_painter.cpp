@@ -180,14 +180,17 @@ void TimelineLanePainter::countSummary(const TimelineLane& lane,
     if (until <= g_.t0 || lane.summary.empty()) {
         return;
     }
-    // As paintBars: hundreds of buckets per lane, the geometry in locals.
-    const int slots = lane.slotsUsed;
     const double pxPerNs = g_.plot.width() / static_cast<double>(g_.spanNs);
+    if (static_cast<double>(TimelineSummary::kBucketNs) * pxPerNs <= 1.0) {
+        countFoldedSummary(lane, until, tally, first, last);
+        return;
+    }
+    // Zoomed in: hundreds of buckets per lane, each over one or more columns.
+    const int slots = lane.slotsUsed;
     const std::int64_t t0 = g_.t0;
     lane.summary.forEachIn(t0, until, [&](std::int64_t start, std::uint32_t cell) {
         const double from = static_cast<double>(start - t0) * pxPerNs;  // from the plot's left
         const std::int64_t end = std::min(start + TimelineSummary::kBucketNs, until);
-        // The columns a bucket covers, at least one (zoomed out, a bucket is under a pixel).
         const int span = std::max(1, static_cast<int>(std::ceil(static_cast<double>(end - start) *
                                                                 pxPerNs)));
         for (int i = 0; i < span; ++i) {
@@ -205,6 +208,41 @@ void TimelineLanePainter::countSummary(const TimelineLane& lane,
             }
         }
     });
+}
+
+// Zoomed out every bucket falls in one column, and a column takes one or
+// more: the buckets of a column are folded into one cell (combineCells) and
+// set into the column at once, which nothing was counted into before.
+void TimelineLanePainter::countFoldedSummary(const TimelineLane& lane, std::int64_t until,
+                                             const TimelineColumns::LaneTally& tally, int& first,
+                                             int& last) const {
+    const int slots = lane.slotsUsed;
+    const double pxPerNs = g_.plot.width() / static_cast<double>(g_.spanNs);
+    const std::int64_t t0 = g_.t0;
+    const auto setColumn = [&](int col, std::uint32_t cell) {
+        if (col < 0 || col >= tally.columns) {
+            return;
+        }
+        first = std::min(first, col);
+        last = std::max(last, col);
+        for (int slot = 0; cell != 0 && slot < slots; ++slot, cell >>= 4) {
+            if ((cell & 0xF) != 0) {
+                tally.setFresh(slot, col, static_cast<Outcome>((cell & 0xF) - 1));
+            }
+        }
+    };
+    int col = -1;
+    std::uint32_t folded = 0;
+    lane.summary.forEachIn(t0, until, [&](std::int64_t start, std::uint32_t cell) {
+        const int c = static_cast<int>(static_cast<double>(start - t0) * pxPerNs);
+        if (c != col) {
+            setColumn(col, folded);
+            col = c;
+            folded = 0;
+        }
+        folded = combineCells(folded, cell);
+    });
+    setColumn(col, folded);
 }
 
 void TimelineLanePainter::paintBarAlone(int laneIndex, const TimelineLane& lane, std::size_t i,

@@ -68,6 +68,8 @@ private:
     // were: a bucket wider than a pixel fills each column it covers.
     void countSummary(const TimelineLane& lane, const TimelineColumns::LaneTally& tally,
                       int& first, int& last) const;
+    void countFoldedSummary(const TimelineLane& lane, std::int64_t until,
+                            const TimelineColumns::LaneTally& tally, int& first, int& last) const;
     [[gnu::noinline]] void paintBarAlone(int laneIndex, const TimelineLane& lane, std::size_t i,
                                          double x0, double x1,
                                          std::vector<LaneBar>* selectedPath) const;
