@@ -471,18 +471,22 @@ void MainWindow::wireEngine() {
     });
     // The run is the pump's one view sink: every view reads the run as the
     // batch left it; the timeline and charts at its head through HeadViews.
-    pump_->addSink([this](const std::vector<Event>& b) { consoleRun_->append(b); },
-                   QStringLiteral("run"));
+    // Live frames' batches go in on the run's ingest thread (appendLive).
+    pump_->addSink(
+        [this](const std::vector<Event>& b) {
+            pump_->deliveringLive() ? consoleRun_->appendLive(b) : consoleRun_->append(b);
+        },
+        QStringLiteral("run"));
     new HeadViews(consoleRun_, &timeline_, &chartsModel_, this);
     connect(pump_, &EventPump::frameDone, this, [this](int, qint64 ns) {
         frameNsMax_ = std::max(frameNsMax_, ns);
         eventLogPanel_->refresh();
     });
-    // The timeline follows "now" even when nothing happens.
-    auto* repaint = new QTimer(this);
-    repaint->setInterval(33);
-    connect(repaint, &QTimer::timeout, timelineView(), &TimelineView::refresh);
-    repaint->start();
+    // Every frame, with events or none: the views hear of what went in on the
+    // run's ingest thread, and the timeline follows "now" even when nothing
+    // happens. One tick for both: the UI thread wakes once a frame.
+    connect(pump_, &EventPump::ticked, consoleRun_, &ConsoleRun::tellViews);
+    connect(pump_, &EventPump::ticked, timelineView(), &TimelineView::refresh);
 
     connect(timelineView(), &TimelineView::messageClicked, this, &MainWindow::selectMessage);
     connect(messagePanel_, &MessagePanel::messageSelected, this, &MainWindow::selectMessage);

@@ -98,6 +98,7 @@ public:
     MessageTableModel* messages() const { return messages_; }
     // The run every view reads (the one truth about what happened).
     const ConsoleRun* consoleRun() const { return consoleRun_; }
+    ConsoleRun* consoleRun() { return consoleRun_; }
     EventLogModel* eventLog() const { return eventLog_; }
     const TimelineModel& timelineModel() const { return timeline_; }
     const ChartsModel& chartsModel() const { return chartsModel_; }

@@ -2,10 +2,12 @@
 // file; a folder that cannot be made is told once per run, in plain words,
 // and the run keeps everything in RAM (no event lost).
 #include <QDir>
+#include <QEventLoop>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QTest>
+#include <QTimer>
 #include <vector>
 
 #include "controllers/console_run.h"
@@ -73,6 +75,92 @@ private Q_SLOTS:
         run.reset();  // a new run: told again
         run.append({ev(EventKind::PollStarted, 30001, "worker-1")});
         QCOMPARE(problems.count(), 2);
+    }
+
+    // Live: a frame's batch waits until the UI thread sleeps, goes in on the
+    // ingest thread, and the views hear of it at the next frame - the same
+    // run, the same messages touched, as appended here.
+    void liveBatchesGoInOnTheIngestThread() {
+        ConsoleRun live(QString(), nullptr);
+        ConsoleRun here(QString(), nullptr);
+        QSignalSpy told(&live, &ConsoleRun::appended);
+        const std::vector<Event> batch = busyBatch();
+        live.appendLive(batch);
+        QCOMPARE(told.count(), 0);
+        live.sleepsNow();
+        QCOMPARE(live.handedOver(), std::uint64_t{1});
+        live.tellViews();  // the next frame
+        QCOMPARE(told.count(), 1);
+        QVERIFY(!live.ingesting());
+        here.append(batch);
+        QCOMPARE(live.run().eventCount(), here.run().eventCount());
+        QCOMPARE(live.touchedByLastAppend(), here.touchedByLastAppend());
+        QCOMPARE(live.touchedByLastAppend().size(), std::size_t{20000});
+        QCOMPARE(live.run().summaryNow().count(MessageState::Acked), std::uint64_t{20000});
+        live.tellViews();  // nothing new: nothing told
+        QCOMPARE(told.count(), 1);
+    }
+
+    // No object of the UI thread gets an event while the ingest thread has the
+    // run: the event filter takes it back first.
+    void anyEventTakesTheRunBack() {
+        ConsoleRun live(QString(), nullptr);
+        live.appendLive(busyBatch());
+        live.sleepsNow();
+        QVERIFY(live.ingesting());
+        QObject bystander;
+        QEvent poke(QEvent::User);
+        QCoreApplication::sendEvent(&bystander, &poke);
+        QVERIFY(!live.ingesting());
+        QCOMPARE(live.run().eventCount(), std::uint64_t{60000});
+    }
+
+    // The event loop hands the run over when it is about to block with
+    // nothing left to do; from a nested loop (a dialog) it never does, and the
+    // batch goes in on the UI thread a frame later.
+    void theTopEventLoopHandsTheRunOverWhenIdle() {
+        ConsoleRun live(QString(), nullptr);
+        QSignalSpy told(&live, &ConsoleRun::appended);
+        live.appendLive(busyBatch());
+        QEventLoop top;  // as the console's (QTest's waits never block: no aboutToBlock)
+        QTimer check;
+        connect(&check, &QTimer::timeout, &top, [&] {
+            if (live.handedOver() == 1) {
+                top.quit();
+            }
+        });
+        check.start(10);
+        QTimer::singleShot(30000, &top, &QEventLoop::quit);
+        top.exec();
+        QCOMPARE(live.handedOver(), std::uint64_t{1});
+        live.tellViews();
+        QCOMPARE(told.count(), 1);
+
+        bool handedOverInDialog = true;
+        qsizetype toldAtThatTick = -1;
+        QEventLoop top2;
+        QTimer::singleShot(0, &top2, [&] {
+            QEventLoop dialog;  // nested: a modal dialog's loop
+            QTimer::singleShot(0, &dialog, [&] {
+                live.appendLive({ev(EventKind::PollStarted, 30000, "worker-1")});
+            });
+            QTimer::singleShot(200, &dialog, [&] {  // 200 ms of its idle iterations
+                live.sleepsNow();
+                handedOverInDialog = live.handedOver() != 1;
+                dialog.quit();
+            });
+            dialog.exec();
+            live.tellViews();  // the tick of the frame the batch came in
+            toldAtThatTick = told.count();
+            live.tellViews();  // the next frame: in, here
+            top2.quit();
+        });
+        top2.exec();
+        QVERIFY(!handedOverInDialog);
+        QCOMPARE(toldAtThatTick, 1);
+        QCOMPARE(told.count(), 2);
+        QCOMPARE(live.run().eventCount(), std::uint64_t{60001});
+        QCOMPARE(live.handedOver(), std::uint64_t{1});
     }
 
     void withoutAFolderEverythingStaysInRam() {

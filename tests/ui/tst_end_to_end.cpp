@@ -1,11 +1,13 @@
 #include <QChartView>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QLabel>
 #include <QLegendMarker>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTest>
+#include <QTimer>
 
 #include "client/queues_client.h"
 #include "controllers/connection_controller.h"
@@ -46,6 +48,7 @@ private Q_SLOTS:
     void peekAndPurgeReachEveryView();
     void aDrainedScenarioSaysItFinished();
     void aClosedClientIsNotACrash();
+    void theLiveConsoleTakesEventsInOnItsIngestThread();
 
 private:
     bool allAcked(int n) const;
@@ -615,6 +618,55 @@ void TestEndToEnd::aClosedClientIsNotACrash() {
     }
     QCOMPARE(closed, 10);
     window_->run()->stopAll();
+}
+
+// The console as it runs for a user: in its own event loop (QTest's waits
+// never block, so they never hand the run over), each frame's events go in
+// on the run's ingest thread, and every view ends where the run ends.
+void TestEndToEnd::theLiveConsoleTakesEventsInOnItsIngestThread() {
+    RunController* run = window_->run();
+    workers::WorkerConfig c = run->config();
+    c.batchSize = 10;
+    c.work = workers::WorkProfile::fixed(2.0);
+    QVERIFY(run->setConfig(c));
+    QString error;
+    QVERIFY2(run->setWorkerCount(4, &error), qPrintable(error));
+    const std::uint64_t before = window_->consoleRun()->handedOver();
+    window_->producerPanel()->setCount(200);
+    window_->producerPanel()->send();
+    const auto ackedBars = [this] {
+        std::size_t bars = 0;
+        for (const auto& lane : window_->timelineModel().lanes()) {
+            for (const auto& b : lane.bars) {
+                bars += b.outcome == Outcome::Acked ? 1 : 0;
+            }
+        }
+        return bars;
+    };
+    const auto ackedInChart = [this] {
+        qint64 sum = 0;
+        for (auto v : window_->chartsModel().ackedPerWorker()) {
+            sum += v;
+        }
+        return sum;
+    };
+    // The views hear of a frame's events at the next frame: wait for all three.
+    QEventLoop top;
+    QTimer check;
+    connect(&check, &QTimer::timeout, &top, [&] {
+        if (allAcked(200) && ackedBars() == 200 && ackedInChart() == 200) {
+            top.quit();
+        }
+    });
+    check.start(20);
+    QTimer::singleShot(60000, &top, &QEventLoop::quit);
+    top.exec();
+    QVERIFY(allAcked(200));
+    QCOMPARE(ackedBars(), std::size_t{200});
+    QCOMPARE(ackedInChart(), qint64{200});
+    QVERIFY(window_->consoleRun()->handedOver() > before);
+    QCOMPARE(window_->consoleRun()->run().summaryNow().count(MessageState::Acked),
+             std::uint64_t{200});
 }
 
 QTEST_MAIN(TestEndToEnd)

@@ -1,20 +1,42 @@
 #include "controllers/console_run.h"
 
+#include <QAbstractEventDispatcher>
+#include <QCoreApplication>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QStandardPaths>
+#include <QThread>
 #include <algorithm>
+#include <limits>
 
 namespace qs::ui {
+
+namespace {
+
+// Posted after everything else (the lowest priority): when it comes through
+// and nothing after it, the UI thread has nothing left to do.
+const QEvent::Type kSentinel = static_cast<QEvent::Type>(QEvent::registerEventType());
+constexpr int kAfterEverything = std::numeric_limits<int>::min();
+
+}  // namespace
 
 ConsoleRun::ConsoleRun(QObject* parent) : ConsoleRun(defaultSpillFolder(), parent) {}
 
 ConsoleRun::ConsoleRun(const QString& spillFolder, QObject* parent)
     : QObject(parent), spillFolder_(spillFolder) {
+    if (QCoreApplication* app = QCoreApplication::instance()) {
+        // Sees every event of the UI thread's objects first: the run is back before any reads it.
+        app->installEventFilter(this);
+    }
+    if (QAbstractEventDispatcher* loop = thread()->eventDispatcher()) {
+        connect(loop, &QAbstractEventDispatcher::aboutToBlock, this,
+                &ConsoleRun::loopAboutToBlock, Qt::DirectConnection);
+    }
     reset();
 }
 
-ConsoleRun::~ConsoleRun() = default;
+ConsoleRun::~ConsoleRun() {
+    takeBack();
+}
 
 LedgerOptions ConsoleRun::defaultLedgerOptions() {
     return LedgerOptions{};
@@ -25,23 +47,100 @@ QString ConsoleRun::defaultSpillFolder() {
 }
 
 void ConsoleRun::append(const std::vector<Event>& batch) {
-    QElapsedTimer clock;
-    clock.start();
-    returnedBy_.clear();
-    for (const Event& e : batch) {
-        run_->append(e);
-        if (e.kind == EventKind::WorkerCrashed || e.kind == EventKind::WorkerStopped) {
-            std::vector<std::uint32_t> returned = run_->messagesTouchedByLastEvent();
-            std::sort(returned.begin(), returned.end());
-            returned.erase(std::unique(returned.begin(), returned.end()), returned.end());
-            returnedBy_.emplace_back(run_->eventCount() - 1, std::move(returned));
-        }
+    takeBack();
+    appendWaiting();
+    run::appendNoting(*run_, batch, notes_);
+    announce();
+}
+
+void ConsoleRun::appendLive(const std::vector<Event>& batch) {
+    tellViews();
+    waiting_.insert(waiting_.end(), batch.begin(), batch.end());
+    waitingFromThisFrame_ = true;
+    postSentinel();
+}
+
+void ConsoleRun::tellViews() {
+    takeBack();
+    if (!waitingFromThisFrame_) {
+        appendWaiting();  // not handed over in a whole frame (a nested event loop)
     }
+    waitingFromThisFrame_ = false;
+    if (run_->eventCount() != toldEvents_) {
+        announce();
+    }
+}
+
+void ConsoleRun::appendWaiting() {
+    if (!waiting_.empty()) {
+        run::appendNoting(*run_, waiting_, notes_);
+        waiting_.clear();
+    }
+}
+
+void ConsoleRun::takeBack() const {
+    if (ingest_.busy()) {
+        ingest_.wait(notes_);
+    }
+}
+
+// Only from the top event loop (or none): a handler that opened a nested
+// loop (a dialog) may hold the run across it, and read it after.
+void ConsoleRun::sleepsNow() {
+    if (waiting_.empty() || ingest_.busy() || thread()->loopLevel() > 1) {
+        return;
+    }
+    ingest_.start(*run_, std::move(waiting_));
+    waiting_.clear();
+    ++handedOver_;
+}
+
+void ConsoleRun::postSentinel() {
+    if (!sentinelPosted_) {
+        sentinelPosted_ = true;
+        QCoreApplication::postEvent(this, new QEvent(kSentinel), kAfterEverything);
+    }
+}
+
+// The loop says so before each wait, also when something is ready and it
+// will not wait: only a sentinel with no event after it means nothing is.
+void ConsoleRun::loopAboutToBlock() {
+    if (!sentinelSeen_) {
+        return;
+    }
+    sentinelSeen_ = false;
+    if (eventsSeen_ == sentinelSeenAt_) {
+        sleepsNow();
+    } else if (!waiting_.empty()) {
+        postSentinel();  // more came after it: after those, try again
+    }
+}
+
+void ConsoleRun::announce() {
     touched_.clear();
     run_->takeTouchedMessages(touched_);
+    returnedBy_ = std::move(notes_.returnedBy);
+    lastCoreAppendNs_ = notes_.coreNs;
+    notes_ = run::AppendNotes{};
+    toldEvents_ = run_->eventCount();
     checkSpill();
-    lastCoreAppendNs_ = clock.nsecsElapsed();
     Q_EMIT appended();
+}
+
+bool ConsoleRun::event(QEvent* event) {
+    if (event->type() == kSentinel) {
+        sentinelPosted_ = false;
+        sentinelSeen_ = true;
+        sentinelSeenAt_ = eventsSeen_;
+        return true;
+    }
+    return QObject::event(event);
+}
+
+bool ConsoleRun::eventFilter(QObject* watched, QEvent* event) {
+    ++eventsSeen_;
+    takeBack();
+    return QObject::eventFilter(watched, event);
 }
 
 // A spill that could not start, or a write that failed, costs the run memory,
@@ -67,6 +166,10 @@ std::vector<std::uint32_t> ConsoleRun::messagesReturnedBy(std::uint64_t event) c
 }
 
 void ConsoleRun::reset(const LedgerOptions& options) {
+    takeBack();
+    waiting_.clear();
+    notes_ = run::AppendNotes{};
+    toldEvents_ = 0;
     returnedBy_.clear();
     RunModelOptions runOptions;
     runOptions.ledger = options;

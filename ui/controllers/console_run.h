@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QEvent>
 #include <QObject>
 #include <cstdint>
 #include <memory>
@@ -9,13 +10,23 @@
 #include "events/event.h"
 #include "events/ledger.h"
 #include "run/run.h"
+#include "run/run_ingest.h"
 
 // The run the console shows: one core qs::Run, fed by the event pump before
 // any view, so the message table, the history pane, the counters and the
 // scenario's end check all read the same truth the headless runner reads.
 // Replaced by an empty run when the console's run is reset.
 //
-// Threading: UI thread only (the Run is not thread-safe).
+// Live, a frame's events go into the run on a thread of its own
+// (appendLive): the core's append, the biggest part of a frame at 100,000
+// events/s, runs while the UI thread sleeps, and the views hear of it at the
+// next frame. The run is handed over only when the UI thread is about to
+// sleep with nothing left to do (and from the top event loop), and taken
+// back before any event reaches any object of the UI thread, and by run():
+// no UI code ever sees the run while it is appended.
+//
+// Threading: UI thread only (the Run is not thread-safe; the ingest thread
+// touches it only while the UI thread does not).
 namespace qs::ui {
 
 class ConsoleRun : public QObject {
@@ -26,14 +37,34 @@ public:
     ConsoleRun(const QString& spillFolder, QObject* parent);
     ~ConsoleRun() override;
 
-    const Run& run() const { return *run_; }
+    const Run& run() const {
+        takeBack();
+        return *run_;
+    }
 
-    // Appends a batch (stream order). Then touchedByLastAppend() lists the
-    // messages it touched, each once; appended() fires.
+    // Appends a batch (stream order), and any still waiting from appendLive().
+    // Then touchedByLastAppend() lists the messages they touched, each once;
+    // appended() fires.
     void append(const std::vector<Event>& batch);
+    // Appends a batch as the live console's frames do: first the views hear
+    // of the batches before it (tellViews()); this one goes in on the ingest
+    // thread when the UI thread next sleeps (or, where it cannot - a modal
+    // dialog's loop - at the next call).
+    void appendLive(const std::vector<Event>& batch);
+    // A frame without events: appended() fires for what went in since the
+    // views last heard, if anything did.
+    void tellViews();
+    // The UI thread is about to sleep with nothing left to do (what its event
+    // loop says before it blocks; a benchmark driving its own frames says it
+    // itself): a batch waiting from appendLive() goes to the ingest thread.
+    void sleepsNow();
+    // The ingest thread has the run now (until any event or run() takes it back).
+    bool ingesting() const { return ingest_.busy(); }
+    // Batches the ingest thread took in, since this object was made (diagnostics, tests).
+    std::uint64_t handedOver() const { return handedOver_; }
     const std::vector<std::uint32_t>& touchedByLastAppend() const { return touched_; }
-    // Time the core's Run::append took in the last append(), without the views
-    // that hear appended() (benchmarks, diagnostics).
+    // Time the core's Run::append took for the events of the last appended(),
+    // on whichever thread, without the views that hear it (benchmarks, diagnostics).
     std::int64_t lastCoreAppendNs() const { return lastCoreAppendNs_; }
     // The messages a worker's crash or stop in the last append returned (it
     // names none itself), by the event's index in the run; empty for others.
@@ -59,10 +90,37 @@ Q_SIGNALS:
     // Once per run: its old detail stays in RAM after all (Run::spillProblem()).
     void spillProblemFound(const QString& why);
 
+protected:
+    bool event(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void checkSpill();
+    // Waits for the ingest thread to give the run back, if it has it.
+    void takeBack() const;
+    // Appends what appendLive() left waiting, here and now.
+    void appendWaiting();
+    // The event loop is about to block: sleepsNow() if nothing came after the
+    // sentinel (what the loop still had to do would read the run at once).
+    void loopAboutToBlock();
+    void postSentinel();
+    // Tells the views of what went in since they last heard (appended()).
+    void announce();
 
     std::unique_ptr<Run> run_;
+    // Declared after the run: destroyed first, so a job in hand ends before it.
+    mutable run::RunIngest ingest_;
+    mutable run::AppendNotes notes_;  // of what went in and was not told yet
+    std::vector<Event> waiting_;      // from appendLive(), not handed over yet
+    bool waitingFromThisFrame_ = false;  // appendLive() came, tellViews() not yet
+    std::uint64_t toldEvents_ = 0;    // the run's events when appended() last fired
+    // Events the UI thread's objects got (the filter counts them), and that
+    // count when the sentinel, posted after everything else, came through.
+    std::uint64_t eventsSeen_ = 0;
+    std::uint64_t sentinelSeenAt_ = 0;
+    bool sentinelPosted_ = false;
+    bool sentinelSeen_ = false;
+    std::uint64_t handedOver_ = 0;
     QString spillFolder_;
     bool spillChecked_ = false;  // this run's problem, if any, was told
     std::vector<std::uint32_t> touched_;

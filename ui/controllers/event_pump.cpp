@@ -9,7 +9,14 @@ namespace qs::ui {
 EventPump::EventPump(QObject* parent) : QObject(parent) {
     timer_.setTimerType(Qt::PreciseTimer);
     setFramesPerSecond(30);
-    connect(&timer_, &QTimer::timeout, this, [this] { pumpOnce(); });
+    connect(&timer_, &QTimer::timeout, this, [this] {
+        batch_.clear();
+        if (stream_ != nullptr && stream_->takeBatch(batch_, maxPerFrame_) > 0) {
+            deliverLive(batch_);
+        } else {
+            Q_EMIT ticked();
+        }
+    });
 }
 
 void EventPump::setStream(EventStream* stream) {
@@ -48,6 +55,13 @@ std::size_t EventPump::pumpOnce() {
         deliver(batch_);
     }
     return n;
+}
+
+void EventPump::deliverLive(const std::vector<Event>& batch) {
+    live_ = true;
+    deliver(batch);
+    live_ = false;
+    Q_EMIT ticked();
 }
 
 void EventPump::deliver(const std::vector<Event>& batch) {

@@ -39,10 +39,16 @@ public:
     void stop();
     bool isRunning() const { return timer_.isActive(); }
 
-    // Processes what is waiting now (also used by tests instead of the timer).
+    // Processes what is waiting now (also used by tests instead of the
+    // timer): the sinks take it in before it returns.
     std::size_t pumpOnce();
-    // Feeds a batch directly (replay, benchmarks).
+    // Feeds a batch directly (replay, tests).
     void deliver(const std::vector<Event>& batch);
+    // Feeds a batch as the timer's frames do (benchmarks): while it is
+    // delivered, deliveringLive() is true, and a sink may finish taking it in
+    // after the frame (ConsoleRun::appendLive); then ticked() fires.
+    void deliverLive(const std::vector<Event>& batch);
+    bool deliveringLive() const { return live_; }
 
     qint64 lastFrameNs() const { return lastFrameNs_; }
     // Time each sink took in the last frame, in registration order.
@@ -53,6 +59,8 @@ public:
 Q_SIGNALS:
     // After every frame that delivered events, with how many.
     void frameDone(int events, qint64 frameNs);
+    // Every frame of the timer (after its events, if any) and every deliverLive().
+    void ticked();
 
 private:
     EventStream* stream_ = nullptr;
@@ -62,6 +70,7 @@ private:
     std::vector<Event> batch_;
     QTimer timer_;
     std::size_t maxPerFrame_ = 50000;
+    bool live_ = false;
     qint64 lastFrameNs_ = 0;
     std::uint64_t delivered_ = 0;
 };
