@@ -203,6 +203,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+    // The timeline and charts models (members, gone before the children)
+    // follow the run on its ingest thread: no follow after this.
+    consoleRun_->setFollower({});
     // The run uses the connection (broker observer, client options): tear
     // down in dependency order rather than in QObject child order.
     slowTimer_.stop();
@@ -464,10 +467,6 @@ void MainWindow::wireEngine() {
     explain_->explainer().setLabelFunction([this](const QString& key) {
         const QString label = taskLabel(key);
         return label.isEmpty() ? label : QStringLiteral("Task ") + label;
-    });
-    chartsModel_.setLatencyLookup([this](const Event& e) -> std::int64_t {
-        const MessageRecord* r = consoleRun_->run().ledger().message(e.messageId.view());
-        return r && r->sentNs > 0 ? e.timeNs - r->sentNs : -1;
     });
     // The run is the pump's one view sink: every view reads the run as the
     // batch left it; the timeline and charts at its head through HeadViews.

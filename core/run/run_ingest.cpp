@@ -42,11 +42,12 @@ RunIngest::~RunIngest() {
     thread_.join();  // a job in hand is finished first: the loop ends only when idle
 }
 
-void RunIngest::start(Run& run, std::vector<Event> events) {
+void RunIngest::start(Run& run, std::vector<Event> events, std::function<void()> then) {
     {
         std::lock_guard lock(mutex_);
         run_ = &run;
         events_ = std::move(events);
+        then_ = std::move(then);
         finished_ = false;
     }
     busy_ = true;
@@ -77,11 +78,15 @@ void RunIngest::loop() {
         }
         Run& run = *run_;
         std::vector<Event> events = std::move(events_);
+        std::function<void()> then = std::move(then_);
         lock.unlock();
         AppendNotes notes;
         std::exception_ptr failure;
         try {
             appendNoting(run, events, notes);
+            if (then) {
+                then();
+            }
         } catch (...) {
             failure = std::current_exception();
         }

@@ -2,6 +2,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <span>
 #include <thread>
@@ -43,8 +44,9 @@ public:
     RunIngest(const RunIngest&) = delete;
     RunIngest& operator=(const RunIngest&) = delete;
 
-    // Appends `events` to `run` on the ingest thread. Requires !busy().
-    void start(Run& run, std::vector<Event> events);
+    // Appends `events` to `run` on the ingest thread, then calls `then` there
+    // (if given: what follows the run, lent with it). Requires !busy().
+    void start(Run& run, std::vector<Event> events, std::function<void()> then = {});
     // True from start() until wait() has returned.
     bool busy() const { return busy_; }
     // Waits for the job in hand, if any, and adds its notes to `notes`. A job
@@ -58,6 +60,7 @@ private:
     std::condition_variable changed_;
     Run* run_ = nullptr;        // the job's run; null when there is none
     std::vector<Event> events_;
+    std::function<void()> then_;
     AppendNotes notes_;
     std::exception_ptr failure_;
     bool finished_ = false;

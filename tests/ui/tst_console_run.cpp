@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QTest>
+#include <QThread>
 #include <QTimer>
 #include <vector>
 
@@ -99,6 +100,28 @@ private Q_SLOTS:
         QCOMPARE(live.run().summaryNow().count(MessageState::Acked), std::uint64_t{20000});
         live.tellViews();  // nothing new: nothing told
         QCOMPARE(told.count(), 1);
+    }
+
+    // A follower (the live timeline and charts) sees the run after every
+    // append where it was appended: on the ingest thread, lent with the run,
+    // or here; never while the UI thread reads.
+    void theFollowerFollowsWhereTheRunIsAppended() {
+        ConsoleRun live(QString(), nullptr);
+        std::vector<std::uint64_t> seen;  // lent with the run: read only once it is back
+        std::vector<bool> onUiThread;
+        live.setFollower([&](const Run& r) {
+            seen.push_back(r.eventCount());
+            onUiThread.push_back(QThread::currentThread() == qApp->thread());
+        });
+        live.appendLive(busyBatch());
+        live.sleepsNow();
+        live.tellViews();
+        live.append({ev(EventKind::PollStarted, 30000, "worker-1")});
+        QCOMPARE(seen, (std::vector<std::uint64_t>{60000, 60001}));
+        QCOMPARE(onUiThread, (std::vector<bool>{false, true}));
+        live.setFollower({});
+        live.append({ev(EventKind::PollStarted, 30001, "worker-1")});
+        QCOMPARE(seen.size(), std::size_t{2});
     }
 
     // No object of the UI thread gets an event while the ingest thread has the

@@ -50,7 +50,15 @@ void ConsoleRun::append(const std::vector<Event>& batch) {
     takeBack();
     appendWaiting();
     run::appendNoting(*run_, batch, notes_);
+    if (follower_) {
+        follower_(*run_);
+    }
     announce();
+}
+
+void ConsoleRun::setFollower(std::function<void(const Run&)> follower) {
+    takeBack();
+    follower_ = std::move(follower);
 }
 
 void ConsoleRun::appendLive(const std::vector<Event>& batch) {
@@ -75,6 +83,9 @@ void ConsoleRun::appendWaiting() {
     if (!waiting_.empty()) {
         run::appendNoting(*run_, waiting_, notes_);
         waiting_.clear();
+        if (follower_) {
+            follower_(*run_);
+        }
     }
 }
 
@@ -90,7 +101,11 @@ void ConsoleRun::sleepsNow() {
     if (waiting_.empty() || ingest_.busy() || thread()->loopLevel() > 1) {
         return;
     }
-    ingest_.start(*run_, std::move(waiting_));
+    std::function<void()> then;
+    if (follower_) {
+        then = [follower = follower_, &run = *run_] { follower(run); };
+    }
+    ingest_.start(*run_, std::move(waiting_), std::move(then));
     waiting_.clear();
     ++handedOver_;
 }

@@ -3,6 +3,7 @@
 #include <QEvent>
 #include <QObject>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -58,6 +59,12 @@ public:
     // loop says before it blocks; a benchmark driving its own frames says it
     // itself): a batch waiting from appendLive() goes to the ingest thread.
     void sleepsNow();
+    // Called with the run after every append, on the thread that appended:
+    // the ingest thread while it has the run, else the UI thread. What it
+    // touches is lent with the run: the UI thread must read it only as it
+    // reads the run (in an event, or after run()). Empty: none. Takes the run
+    // back first. The live timeline and charts follow the run so (HeadViews).
+    void setFollower(std::function<void(const Run&)> follower);
     // The ingest thread has the run now (until any event or run() takes it back).
     bool ingesting() const { return ingest_.busy(); }
     // Batches the ingest thread took in, since this object was made (diagnostics, tests).
@@ -111,6 +118,7 @@ private:
     // Declared after the run: destroyed first, so a job in hand ends before it.
     mutable run::RunIngest ingest_;
     mutable run::AppendNotes notes_;  // of what went in and was not told yet
+    std::function<void(const Run&)> follower_;
     std::vector<Event> waiting_;      // from appendLive(), not handed over yet
     bool waitingFromThisFrame_ = false;  // appendLive() came, tellViews() not yet
     std::uint64_t toldEvents_ = 0;    // the run's events when appended() last fired

@@ -102,6 +102,10 @@ void ChartsModel::applyEvent(const Event& e, bool handedOutBefore) {
     applyOne(e, &handedOutBefore);
 }
 
+void ChartsModel::applyEvent(const Event& e, bool handedOutBefore, std::int64_t latencyNs) {
+    applyOne(e, &handedOutBefore, &latencyNs);
+}
+
 void ChartsModel::restore(const ChartsModel& snapshot) {
     const std::uint64_t version = std::max(version_, snapshot.version_) + 1;
     auto latency = std::move(latency_);  // this model's lookup, not the one copied then
@@ -124,7 +128,8 @@ bool ChartsModel::reads(EventKind kind) {
     }
 }
 
-void ChartsModel::applyOne(const Event& e, const bool* handedOutBefore) {
+void ChartsModel::applyOne(const Event& e, const bool* handedOutBefore,
+                           const std::int64_t* latencyNs) {
     switch (e.kind) {
         case EventKind::TaskSent:
             ++bucketAt(e.timeNs).sent;
@@ -132,8 +137,8 @@ void ChartsModel::applyOne(const Event& e, const bool* handedOutBefore) {
         case EventKind::Acked: {
             ++bucketAt(e.timeNs).acked;
             ++perWorker_[fromView(e.actor)];
-            if (latency_) {
-                const std::int64_t ns = latency_(e);
+            if (latencyNs != nullptr || latency_) {
+                const std::int64_t ns = latencyNs != nullptr ? *latencyNs : latency_(e);
                 if (ns >= 0) {
                     ++bins_[static_cast<std::size_t>(latencyBin(ns))];
                 }

@@ -49,6 +49,9 @@ public:
     // the model's own set of messages handed out is neither read nor grown,
     // so a copy of the model stays small.
     void applyEvent(const Event& event, bool handedOutBefore);
+    // As above, with an acked event's latency known (-1: unknown), so the
+    // lookup is not asked: the head's feed reads it from the run it follows.
+    void applyEvent(const Event& event, bool handedOutBefore, std::int64_t latencyNs);
     // This model becomes a copy of `snapshot`, its version() still moving
     // forward (a view that caches by version redraws).
     void restore(const ChartsModel& snapshot);
@@ -72,7 +75,8 @@ public:
 private:
     SecondBucket& bucketAt(std::int64_t timeNs);
     // `handedOutBefore` null: the model's own set decides.
-    void applyOne(const Event& event, const bool* handedOutBefore);
+    void applyOne(const Event& event, const bool* handedOutBefore,
+                  const std::int64_t* latencyNs = nullptr);
 
     std::function<std::int64_t(const Event&)> latency_;
     std::deque<SecondBucket> buckets_;
