@@ -33,6 +33,7 @@ private Q_SLOTS:
     void summaryForgetsWhatIsPastTheRetention();
     void viewHitTestsBars();
     void viewHighlightsLanes();
+    void viewKeepsItsLabelsUntilTheyChange();
     void viewPaintsThinBarsAsPixelColumns();
     void viewPaintsTheSummaryAsItsBarsWere();
     void foldedCellsCountAsTheirSubRowsOneByOne();
@@ -490,6 +491,37 @@ void TestTimelineModel::viewHitTestsBars() {
 
 // Show me's lanes (docs/ui.md, "Lessons"): tinted, marked at their label's
 // left edge, every other lane painted as before; Escape or a click clears them.
+// The lanes' labels are drawn once and kept (TimelineView::gutter) until what
+// they show changes: after a crash, then a highlight, the view that kept them
+// paints what a view painting them for the first time paints.
+void TestTimelineModel::viewKeepsItsLabelsUntilTheyChange() {
+    TimelineModel m;
+    m.apply({ev(EventKind::MessageAssigned, 0, "worker-1", "a", 1, 1),
+             ev(EventKind::MessageAssigned, 0, "worker-2", "b", 2, 1)});
+    TimelineView kept;
+    frameTenSeconds(kept, m, QSize(800, 240));
+    const QRect gutter(0, 0, static_cast<int>(kept.laneRect(0).left()) + 60, 240);
+    QImage shown = kept.grab().toImage();
+    Event crash = ev(EventKind::WorkerCrashed, 500, "worker-1");
+    crash.value = 1;
+    m.apply({crash});
+    QImage next = kept.grab().toImage();
+    QVERIFY(next.copy(gutter) != shown.copy(gutter));  // "crashed", in its colour
+    {
+        TimelineView fresh;
+        frameTenSeconds(fresh, m, QSize(800, 240));
+        QCOMPARE(next, fresh.grab().toImage());
+    }
+    shown = next;
+    kept.setHighlightedWorkers({QStringLiteral("worker-2")});
+    next = kept.grab().toImage();
+    QVERIFY(next.copy(gutter) != shown.copy(gutter));
+    TimelineView fresh;
+    frameTenSeconds(fresh, m, QSize(800, 240));
+    fresh.setHighlightedWorkers({QStringLiteral("worker-2")});
+    QCOMPARE(next, fresh.grab().toImage());
+}
+
 void TestTimelineModel::viewHighlightsLanes() {
     TimelineModel m;
     m.apply({ev(EventKind::MessageAssigned, 0, "worker-1", "a", 1, 1),

@@ -24,6 +24,17 @@ TimelineLanePainter::TimelineLanePainter(QPainter& painter, const TimelineGeomet
 
 void TimelineLanePainter::paintBackground(int laneIndex, const TimelineLane& lane,
                                           bool highlighted) const {
+    paintBackgroundOnly(laneIndex, highlighted);
+    const QRectF laneRect(0, g_.laneTop(laneIndex), viewWidth_, g_.laneHeight);
+    // Thin lanes (many workers, a short window): a smaller name; below a
+    // readable size, only every few lanes is named, so names never overlap.
+    const int nameEvery = static_cast<int>(std::ceil(9.0 / std::max(1.0, g_.laneHeight - 2)));
+    if (laneIndex % nameEvery == 0) {
+        paintLabel(laneRect, lane);
+    }
+}
+
+void TimelineLanePainter::paintBackgroundOnly(int laneIndex, bool highlighted) const {
     const QRectF laneRect(0, g_.laneTop(laneIndex), viewWidth_, g_.laneHeight);
     p_.fillRect(laneRect, laneIndex % 2 ? theme_.laneAlt : theme_.panel);
     if (highlighted) {
@@ -31,12 +42,6 @@ void TimelineLanePainter::paintBackground(int laneIndex, const TimelineLane& lan
         tint.setAlpha(60);
         p_.fillRect(laneRect, tint);
         p_.fillRect(QRectF(0, laneRect.top(), 4, laneRect.height()), theme_.highlight);
-    }
-    // Thin lanes (many workers, a short window): a smaller name; below a
-    // readable size, only every few lanes is named, so names never overlap.
-    const int nameEvery = static_cast<int>(std::ceil(9.0 / std::max(1.0, g_.laneHeight - 2)));
-    if (laneIndex % nameEvery == 0) {
-        paintLabel(laneRect, lane);
     }
 }
 
@@ -305,11 +310,18 @@ void TimelineLanePainter::paintMarks(int laneIndex, const TimelineLane& lane) co
     }
 }
 
+// The line is a 2 px fill (a stroke of a wide pen under the lanes' clip cost
+// ~30 us a mark); the cross only where it can be read (a lane from 10 px: a
+// smaller one is a smudge, and each switch of antialiasing replays the clip).
 void TimelineLanePainter::paintCrashMark(double x, double top) const {
-    p_.setPen(QPen(theme_.outcome(Outcome::Returned), 2));
-    p_.drawLine(QPointF(x, top + 1), QPointF(x, top + g_.laneHeight - 1));
-    p_.setRenderHint(QPainter::Antialiasing, true);
+    const QColor red = theme_.outcome(Outcome::Returned);
+    p_.fillRect(QRectF(x - 1, top + 1, 2, g_.laneHeight - 2), red);
     const double s = std::min(5.0, g_.laneHeight / 5);
+    if (s < 2) {
+        return;
+    }
+    p_.setPen(QPen(red, 2));
+    p_.setRenderHint(QPainter::Antialiasing, true);
     const QPointF c(x, top + s + 3);
     p_.drawLine(c + QPointF(-s, -s), c + QPointF(s, s));
     p_.drawLine(c + QPointF(-s, s), c + QPointF(s, -s));

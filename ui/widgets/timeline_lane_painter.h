@@ -43,6 +43,8 @@ public:
     // The lane's background across the view and its label in the gutter;
     // a highlighted lane (Show me) is tinted, with a bar at its left edge.
     void paintBackground(int laneIndex, const TimelineLane& lane, bool highlighted) const;
+    // The same without the label (the view keeps its labels' gutter drawn).
+    void paintBackgroundOnly(int laneIndex, bool highlighted) const;
     // Its polls, the bars in view and its marks; the selected task's bars are
     // added to `selectedPath`. Bars narrower than 2 px go through `columns`
     // (set before): counted into pixel columns, drawn as one strip.

@@ -194,9 +194,64 @@ void TimelineView::paintLaneBackgrounds(QPainter& p, const TimelineGeometry& g) 
     const TimelineLanePainter painter(p, g, font(), width());
     const auto& lanes = model_->lanes();
     for (int li = 0; li < static_cast<int>(lanes.size()) && g.laneTop(li) <= height(); ++li) {
+        painter.paintBackgroundOnly(
+            li, highlighted_.contains(lanes[static_cast<std::size_t>(li)].worker));
+    }
+    p.drawPixmap(0, 0, gutter(g));
+}
+
+// Drawn as the lanes' backgrounds and labels were, on the view's own
+// background: the same pixels, copied.
+const QPixmap& TimelineView::gutter(const TimelineGeometry& g) const {
+    QString key = gutterKey(g);
+    if (key == gutterKey_) {
+        return gutter_;
+    }
+    const double dpr = devicePixelRatioF();
+    const QSizeF size(std::ceil(g.plot.left()), height());
+    QPixmap pixmap((size * dpr).toSize());
+    pixmap.setDevicePixelRatio(dpr);
+    QPainter p(&pixmap);
+    p.fillRect(QRectF(QPointF(0, 0), size), Theme::current().panel);
+    const TimelineLanePainter painter(p, g, font(), size.width());
+    const auto& lanes = model_->lanes();
+    for (int li = 0; li < static_cast<int>(lanes.size()) && g.laneTop(li) <= height(); ++li) {
         const TimelineLane& lane = lanes[static_cast<std::size_t>(li)];
         painter.paintBackground(li, lane, highlighted_.contains(lane.worker));
     }
+    p.end();
+    gutter_ = std::move(pixmap);
+    gutterKey_ = std::move(key);
+    return gutter_;
+}
+
+// Everything the gutter's pixels depend on.
+QString TimelineView::gutterKey(const TimelineGeometry& g) const {
+    const Theme& theme = Theme::current();
+    QString key = QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8\n")
+                      .arg(g.plot.left())
+                      .arg(height())
+                      .arg(g.laneHeight)
+                      .arg(devicePixelRatioF())
+                      .arg(font().key())
+                      .arg(theme.panel.rgba())
+                      .arg(theme.laneAlt.rgba())
+                      .arg(theme.text.rgba()) +
+                  QStringLiteral("%1 %2 %3 %4\n")
+                      .arg(theme.highlight.rgba())
+                      .arg(theme.outcome(Outcome::Acked).rgba())
+                      .arg(theme.outcome(Outcome::Returned).rgba())
+                      .arg(theme.waitingColor().rgba());
+    const auto& lanes = model_->lanes();
+    for (int li = 0; li < static_cast<int>(lanes.size()) && g.laneTop(li) <= height(); ++li) {
+        const TimelineLane& lane = lanes[static_cast<std::size_t>(li)];
+        key += lane.worker;
+        key += QLatin1Char(lane.crashed ? 'c' : '-');
+        key += QLatin1Char(lane.paused ? 'p' : '-');
+        key += QLatin1Char(highlighted_.contains(lane.worker) ? 'h' : '-');
+        key += QLatin1Char('\n');
+    }
+    return key;
 }
 
 // Grid lines and axis labels (timeline_labels: none overlaps another, nor the badge).
