@@ -49,11 +49,15 @@ QString ConsoleRun::defaultSpillFolder() {
 void ConsoleRun::append(const std::vector<Event>& batch) {
     takeBack();
     appendWaiting();
-    run::appendNoting(*run_, batch, notes_);
+    appendHere(batch);
+    announce();
+}
+
+void ConsoleRun::appendHere(const std::vector<Event>& events) {
+    run::appendNoting(*run_, events, notes_);
     if (follower_) {
         follower_(*run_);
     }
-    announce();
 }
 
 void ConsoleRun::setFollower(std::function<void(const Run&)> follower) {
@@ -81,11 +85,8 @@ void ConsoleRun::tellViews() {
 
 void ConsoleRun::appendWaiting() {
     if (!waiting_.empty()) {
-        run::appendNoting(*run_, waiting_, notes_);
+        appendHere(waiting_);
         waiting_.clear();
-        if (follower_) {
-            follower_(*run_);
-        }
     }
 }
 

@@ -105,6 +105,8 @@ private:
     void checkSpill();
     // Waits for the ingest thread to give the run back, if it has it.
     void takeBack() const;
+    // Appends on the UI thread, then lets the follower follow.
+    void appendHere(const std::vector<Event>& events);
     // Appends what appendLive() left waiting, here and now.
     void appendWaiting();
     // The event loop is about to block: sleepsNow() if nothing came after the
