@@ -8,6 +8,7 @@
 
 #include "controllers/console_run.h"
 #include "controllers/event_pump.h"
+#include "controllers/head_views.h"
 #include "controllers/recording_loader.h"
 #include "controllers/replay_player.h"
 #include "controllers/run_controller.h"
@@ -15,6 +16,7 @@
 #include "controllers/scenario_player.h"
 #include "controllers/time_cursor.h"
 #include "main_window.h"
+
 #include "models/event_time.h"
 #include "models/lease_board_model.h"
 #include "models/message_table_model.h"
@@ -53,10 +55,8 @@ void MainWindow::wireCursor() {
         timelineAt_.clear();
         chartsAt_.clear();
     });
-    chartsAt_.setLatencyLookup([this](const Event& e) -> std::int64_t {
-        const MessageRecord* r = consoleRun_->run().ledger().message(e.messageId.view());
-        return r && r->sentNs > 0 ? e.timeNs - r->sentNs : -1;
-    });
+    chartsAt_.setLatencyLookup(
+        [this](const Event& e) { return HeadViews::latencyNs(consoleRun_->run(), e); });
     connect(transport_, &TransportBar::statusMessage, this,
             [this](const QString& text) { showStatus(text, 5000); });
     // Dragged back past what the timeline's projection holds: it takes more of the Run.

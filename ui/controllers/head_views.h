@@ -34,14 +34,17 @@ public:
               QObject* parent = nullptr);
     ~HeadViews() override;
 
+    // The time from an acked event's send, by the run's head ledger; -1 if
+    // unknown (the live charts' latency, and the charts' at a time cursor).
+    static std::int64_t latencyNs(const Run& run, const Event& acked);
+
     // Events of the run the two models have been fed.
     std::uint64_t fedEvents() const { return fed_; }
 
 private:
     void follow(const Run& run);
     void restart();
-    // The time from an acked event's send, by the head ledger; -1 if unknown.
-    static std::int64_t latencyNs(const Run& run, const Event& acked);
+
 
     // Appends between two prunes of the timeline's old bars: often, so each
     // moves few bars into the summaries (TimelineModel::setDetailBudget).
