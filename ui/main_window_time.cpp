@@ -16,7 +16,6 @@
 #include "controllers/scenario_player.h"
 #include "controllers/time_cursor.h"
 #include "main_window.h"
-
 #include "models/event_time.h"
 #include "models/lease_board_model.h"
 #include "models/message_table_model.h"
