@@ -489,11 +489,16 @@ void TestTimelineModel::viewHitTestsBars() {
     QCOMPARE(view.selectedKey(), messageKey("tasks", "a"));
 }
 
-// Show me's lanes (docs/ui.md, "Lessons"): tinted, marked at their label's
-// left edge, every other lane painted as before; Escape or a click clears them.
 // The lanes' labels are drawn once and kept (TimelineView::gutter) until what
 // they show changes: after a crash, then a highlight, the view that kept them
 // paints what a view painting them for the first time paints.
+static QImage paintedAfresh(const TimelineModel& m, const QStringList& highlighted) {
+    TimelineView fresh;
+    frameTenSeconds(fresh, m, QSize(800, 240));
+    fresh.setHighlightedWorkers(highlighted);
+    return fresh.grab().toImage();
+}
+
 void TestTimelineModel::viewKeepsItsLabelsUntilTheyChange() {
     TimelineModel m;
     m.apply({ev(EventKind::MessageAssigned, 0, "worker-1", "a", 1, 1),
@@ -507,21 +512,16 @@ void TestTimelineModel::viewKeepsItsLabelsUntilTheyChange() {
     m.apply({crash});
     QImage next = kept.grab().toImage();
     QVERIFY(next.copy(gutter) != shown.copy(gutter));  // "crashed", in its colour
-    {
-        TimelineView fresh;
-        frameTenSeconds(fresh, m, QSize(800, 240));
-        QCOMPARE(next, fresh.grab().toImage());
-    }
+    QCOMPARE(next, paintedAfresh(m, {}));
     shown = next;
     kept.setHighlightedWorkers({QStringLiteral("worker-2")});
     next = kept.grab().toImage();
     QVERIFY(next.copy(gutter) != shown.copy(gutter));
-    TimelineView fresh;
-    frameTenSeconds(fresh, m, QSize(800, 240));
-    fresh.setHighlightedWorkers({QStringLiteral("worker-2")});
-    QCOMPARE(next, fresh.grab().toImage());
+    QCOMPARE(next, paintedAfresh(m, {QStringLiteral("worker-2")}));
 }
 
+// Show me's lanes (docs/ui.md, "Lessons"): tinted, marked at their label's
+// left edge, every other lane painted as before; Escape or a click clears them.
 void TestTimelineModel::viewHighlightsLanes() {
     TimelineModel m;
     m.apply({ev(EventKind::MessageAssigned, 0, "worker-1", "a", 1, 1),
