@@ -50,7 +50,7 @@ public:
     // Appends a batch as the live console's frames do: first the views hear
     // of the batches before it (tellViews()); this one goes in on the ingest
     // thread when the UI thread next sleeps (or, where it cannot - a modal
-    // dialog's loop - at the next call).
+    // dialog's loop - here, a frame later).
     void appendLive(const std::vector<Event>& batch);
     // A frame without events: appended() fires for what went in since the
     // views last heard, if anything did.
